@@ -1,0 +1,206 @@
+"""Command line: argument parsing and verbs only; the work is elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+from . import __version__
+
+VERBS = ("check", "rule", "config")
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with a one-line message, like ruff
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="skilllint",
+        description="Lint Agent Skills the way each agent loads them.",
+    )
+    parser.add_argument("--version", action="version", version=f"skilllint {__version__}")
+    verbs = parser.add_subparsers(dest="verb", parser_class=_Parser)
+
+    check = verbs.add_parser("check", help="lint skill folders (the default verb)")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="skill folders, collections or files (default: .)")
+    check.add_argument("--target", action="append", metavar="ID", help="surface profile(s) to check against; repeat or comma-separate; `all` for every profile")
+    check.add_argument("--select", metavar="CODES", help="comma-separated rule codes or prefixes to enable (ALL for every rule)")
+    check.add_argument("--extend-select", metavar="CODES", help="add rules to the selection")
+    check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes or prefixes to disable")
+    check.add_argument("--output-format", choices=("full", "concise", "json"), help="how to print findings (default: full)")
+    check.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
+    check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that makes the exit code 1 (default: error)")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings reach --fail-on")
+    check.add_argument("--statistics", action="store_true", help="print the count per rule instead of each finding")
+    check.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
+    check.add_argument("--force-exclude", action="store_true", help="apply exclude patterns to paths given explicitly too")
+    check.add_argument("--no-respect-gitignore", action="store_true", help="do not skip files ignored by .gitignore")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
+
+    rule = verbs.add_parser("rule", help="print the rule book page of a rule")
+    rule.add_argument("code", nargs="?", help="rule code (SL106) or name (name-folder-mismatch)")
+    rule.add_argument("--all", action="store_true", help="print every rule's page")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text")
+
+    config = verbs.add_parser("config", help="show configuration facts")
+    config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in VERBS and argv[0] not in ("-h", "--help", "--version")):
+        argv.insert(0, "check")
+    try:
+        args = build_parser().parse_args(argv)
+        if args.verb == "rule":
+            return _rule(args)
+        if args.verb == "config":
+            return _config(args)
+        return _check(args)
+    except UsageError as exc:
+        print(f"skilllint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_settings
+    from .discovery import DiscoveryError
+    from .engine import lint_paths
+    from .output import render
+    from .registry import registry
+
+    cwd = Path(os.getcwd())
+    reg = registry()
+    overrides = {
+        "targets": args.target,
+        "select": _split(args.select),
+        "extend-select": _split(args.extend_select),
+        "ignore": _split(args.ignore),
+        "fail-on": args.fail_on,
+        "output-format": args.output_format,
+        "respect-gitignore": False if args.no_respect_gitignore else None,
+    }
+    try:
+        settings = load_settings(reg, cwd, args.config, overrides)
+        result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude)
+    except (ConfigError, DiscoveryError) as exc:
+        print(f"skilllint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+    for problem in reg.plugin_errors:
+        print(f"skilllint: warning: {problem}", file=sys.stderr)
+    if not args.quiet:
+        for warning in result.warnings:
+            print(f"skilllint: warning: {warning}", file=sys.stderr)
+
+    if args.statistics:
+        text = _statistics(result, reg)
+    else:
+        color = args.color == "always" or (
+            args.color == "auto" and not args.output_file and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        )
+        text = render(settings.output_format, result, cwd, color=color)
+    if args.output_file:
+        try:
+            Path(args.output_file).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"skilllint: error: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ERROR
+    elif text and not (args.quiet and not result.diagnostics and settings.output_format == "full"):
+        sys.stdout.write(text)
+
+    if result.internal_errors:
+        for error in result.internal_errors:
+            print(f"skilllint: {error}", file=sys.stderr)
+        print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+        return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_OK
+    failing = any(d.severity >= settings.fail_on for d in result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _statistics(result, reg) -> str:
+    counter = Counter(d.code for d in result.diagnostics)
+    fixable = Counter(d.code for d in result.diagnostics if d.fix is not None)
+    lines = []
+    for code, count in sorted(counter.items(), key=lambda item: (-item[1], item[0])):
+        rule = reg.rules.get(code)
+        mark = "[*]" if fixable[code] else "[ ]"
+        lines.append(f"{count:5d}\t{code}\t{mark} {rule.name if rule else ''}")
+    total = sum(counter.values())
+    lines.append(f"Found {total} problem{'s' if total != 1 else ''} in {result.packages} skills.")
+    return "\n".join(lines) + "\n"
+
+
+def _rule(args: argparse.Namespace) -> int:
+    from .registry import registry
+    from .rulebook import rule_page
+
+    reg = registry()
+    if args.all:
+        rules = reg.sorted()
+    elif args.code:
+        rule = reg.rules.get(args.code.upper()) or reg.by_name(args.code)
+        if rule is None:
+            print(f"skilllint: error: no rule {args.code!r}; `skilllint rule --all` lists them", file=sys.stderr)
+            return EXIT_ERROR
+        rules = [rule]
+    else:
+        print("skilllint: error: give a rule code or --all", file=sys.stderr)
+        return EXIT_ERROR
+    if args.output_format == "json":
+        payload = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "summary": r.summary,
+                "severity": {t: str(s) for t, s in r.severity.items()},
+                "fix": r.fixable,
+                "opt_in": r.opt_in,
+                "options": r.options_schema,
+                "defaults": r.defaults,
+                "documentation": rule_page(r.code),
+            }
+            for r in rules
+        ]
+        print(json.dumps(payload if args.all else payload[0], indent=2))
+        return EXIT_OK
+    pages = []
+    for r in rules:
+        page = rule_page(r.code)
+        pages.append(page.rstrip() if page else f"# {r.code} {r.name}\n\n{r.summary}\n\n(no rule-book page found)")
+    print("\n\n---\n\n".join(pages))
+    return EXIT_OK
+
+
+def _config(args: argparse.Namespace) -> int:
+    from .config import config_schema
+    from .registry import registry
+
+    if args.schema:
+        print(json.dumps(config_schema(registry()), indent=2))
+        return EXIT_OK
+    print("skilllint: error: nothing to show; try `skilllint config --schema`", file=sys.stderr)
+    return EXIT_ERROR

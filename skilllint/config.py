@@ -1,0 +1,290 @@
+"""Configuration: discovery, JSON Schema validation, and the resolved settings.
+
+Discovery walks up from the working directory to the repository root and takes
+the first of ``.skilllint.toml``, ``skilllint.toml`` and a ``pyproject.toml``
+holding ``[tool.skilllint]`` (``--config`` overrides). Every key is validated
+against a JSON Schema built from the rules' option schemas, so a typo is a
+clear exit-2 error rather than a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Severity
+from .registry import Registry, Rule
+from .targets import TARGET_IDS, TARGETS, Target, infer_targets, resolve_target_names
+
+CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
+OUTPUT_FORMATS = ("full", "concise", "json")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used (exit 2)."""
+
+
+def _load_toml(path: Path) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def find_config(start: Path) -> tuple[Path, dict] | None:
+    """The nearest config file at or above ``start`` (stops at the repo root)."""
+    for folder in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            data = _load_toml(candidate)
+            if name == "pyproject.toml":
+                section = data.get("tool", {}).get("skilllint")
+                if section is None:
+                    continue
+                return candidate, section
+            return candidate, data
+        if (folder / ".git").exists():
+            break
+    return None
+
+
+def config_schema(registry: Registry) -> dict:
+    """The JSON Schema of skilllint's configuration (``skilllint config --schema``)."""
+    codes = [rule.code for rule in registry.sorted()]
+    selector = {"type": "string", "pattern": r"^(ALL|[A-Z]{1,5}[0-9]{0,4})$"}
+    rule_tables: dict[str, Any] = {}
+    for rule in registry.sorted():
+        table = {
+            "type": "object",
+            "description": f"{rule.code} {rule.name}: {rule.summary}",
+            "properties": {
+                "severity": {"enum": ["error", "warning", "info"], "description": "override the rule's severity"},
+                **rule.options_schema,
+            },
+            "additionalProperties": False,
+        }
+        rule_tables[rule.code] = table
+        rule_tables[rule.name] = table
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://skilllint.dev/schemas/config.json",
+        "title": "skilllint configuration",
+        "description": "Keys of .skilllint.toml, skilllint.toml or [tool.skilllint] in pyproject.toml.",
+        "type": "object",
+        "properties": {
+            "targets": {
+                "type": "array",
+                "items": {"enum": ["all", *TARGET_IDS]},
+                "description": "surface profiles to check against; default: inferred from each skill's location",
+            },
+            "select": {"type": "array", "items": selector, "description": "rule codes or prefixes to enable"},
+            "extend-select": {"type": "array", "items": selector, "description": "add to the selection"},
+            "ignore": {"type": "array", "items": selector, "description": "rule codes or prefixes to disable"},
+            "per-file-ignores": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": selector},
+                "description": "glob (relative to the config file) -> codes ignored there",
+            },
+            "exclude": {"type": "array", "items": {"type": "string"}, "description": "gitignore-style patterns"},
+            "extend-exclude": {"type": "array", "items": {"type": "string"}},
+            "respect-gitignore": {"type": "boolean"},
+            "fail-on": {"enum": ["error", "warning", "info"], "description": "lowest severity that fails (exit 1)"},
+            "output-format": {"enum": list(OUTPUT_FORMATS)},
+            "rules": {
+                "type": "object",
+                "properties": rule_tables,
+                "additionalProperties": False,
+                "description": "per-rule severity and options, by code or name",
+            },
+            "catalog": {"type": "object", "description": "catalog settings (context window, extra roots)"},
+        },
+        "additionalProperties": False,
+        "x-rule-codes": codes,
+    }
+
+
+def validate_config(data: dict, registry: Registry, source: str) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(config_schema(registry))
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+        message = error.message
+        if error.validator == "additionalProperties" and where.startswith("rules"):
+            message += "; rules are named by code (SL201) or name (skill-md-too-long)"
+        raise ConfigError(f"{source}: {where}: {message}")
+
+
+@dataclass
+class Settings:
+    """Configuration merged with the command line."""
+
+    registry: Registry
+    base: Path  # folder of the config file, or the working directory
+    config_path: Path | None = None
+    targets: tuple[str, ...] | None = None  # None: infer per skill
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    exclude: list[str] = field(default_factory=list)
+    respect_gitignore: bool = True
+    fail_on: Severity = Severity.ERROR
+    output_format: str = "full"
+    rule_config: dict[str, dict[str, Any]] = field(default_factory=dict)  # by code
+    catalog: dict[str, Any] = field(default_factory=dict)
+    _per_file_specs: list[tuple[Any, list[str]]] | None = None
+    _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
+
+    # -- selection -------------------------------------------------------------
+
+    def enabled_rules(self) -> list[type[Rule]]:
+        return [rule for rule in self.registry.sorted() if self.is_enabled(rule)]
+
+    def is_enabled(self, rule: type[Rule]) -> bool:
+        """Ruff's rule: the most specific matching selector wins; ignore wins ties.
+        Opt-in rules run only when a selector names them (a prefix or ALL counts)."""
+        best: tuple[int, bool] | None = None
+        selectors = [(s, True) for s in (self.select or [])] + [(s, True) for s in self.extend_select]
+        selectors += [(s, False) for s in self.ignore]
+        for selector, enable in selectors:
+            if selector == "ALL":
+                length = 0
+            elif rule.code.startswith(selector):
+                length = len(selector)
+            else:
+                continue
+            if best is None or length > best[0] or (length == best[0] and not enable):
+                best = (length, enable)
+        if best is None:
+            return self.select is None and not rule.opt_in
+        return best[1]
+
+    def options_for(self, rule: type[Rule]) -> dict[str, Any]:
+        options = dict(rule.defaults)
+        configured = self.rule_config.get(rule.code, {})
+        options.update({k: v for k, v in configured.items() if k != "severity"})
+        return options
+
+    def severity_override(self, rule: type[Rule]) -> Severity | None:
+        level = self.rule_config.get(rule.code, {}).get("severity")
+        return Severity.parse(level) if level else None
+
+    def ignored_by_path(self, code: str, path: Path) -> bool:
+        if not self.per_file_ignores:
+            return False
+        if self._per_file_specs is None:
+            import pathspec
+
+            self._per_file_specs = [
+                (pathspec.GitIgnoreSpec.from_lines([pattern]), codes) for pattern, codes in self.per_file_ignores.items()
+            ]
+        try:
+            rel = path.relative_to(self.base).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        for spec, codes in self._per_file_specs:
+            if spec.match_file(rel) and any(code.startswith(c) or c == "ALL" for c in codes):
+                return True
+        return False
+
+    # -- targets -----------------------------------------------------------------
+
+    def targets_for(self, package: Any) -> tuple[Target, ...]:
+        key = str(package.root)
+        cached = self._targets_cache.get(key)
+        if cached is None:
+            if self.targets is not None:
+                ids = self.targets
+            else:
+                stop = self.base if str(package.root).startswith(str(self.base)) else package.lint_root
+                ids = infer_targets(package.root, stop_at=stop)
+            cached = tuple(TARGETS[t] for t in ids)
+            self._targets_cache[key] = cached
+        return cached
+
+
+def load_settings(
+    registry: Registry,
+    cwd: Path,
+    config_path: str | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Settings:
+    """Find and validate the configuration, then apply command-line overrides."""
+    if config_path:
+        path = Path(config_path)
+        if not path.is_absolute():
+            path = cwd / path
+        if not path.is_file():
+            raise ConfigError(f"{config_path}: config file not found")
+        data = _load_toml(path)
+        if path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("skilllint", {})
+        found: tuple[Path, dict] | None = (path, data)
+    else:
+        found = find_config(cwd)
+    data = found[1] if found else {}
+    source = str(found[0]) if found else "configuration"
+    validate_config(data, registry, source)
+    settings = Settings(registry=registry, base=found[0].parent if found else cwd, config_path=found[0] if found else None)
+    _apply(settings, data, source)
+    if overrides:
+        _apply(settings, {k: v for k, v in overrides.items() if v is not None}, "command line")
+    return settings
+
+
+def _apply(settings: Settings, data: dict, source: str) -> None:
+    registry = settings.registry
+    if "targets" in data:
+        try:
+            settings.targets = resolve_target_names(list(data["targets"]))
+        except ValueError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
+    known = [rule.code for rule in registry.sorted()]
+    for key, attr in (("select", "select"), ("extend-select", "extend_select"), ("ignore", "ignore")):
+        if key in data:
+            values = [v.strip().upper() for v in data[key] if v.strip()]
+            for value in values:
+                if value != "ALL" and not any(code.startswith(value) for code in known):
+                    raise ConfigError(f"{source}: {key}: {value!r} matches no rule")
+            if key == "extend-select":
+                settings.extend_select = settings.extend_select + values
+            else:
+                setattr(settings, attr, values)
+    if "per-file-ignores" in data:
+        settings.per_file_ignores = {**settings.per_file_ignores, **data["per-file-ignores"]}
+    if "exclude" in data:
+        settings.exclude = list(data["exclude"])
+    if "extend-exclude" in data:
+        settings.exclude = settings.exclude + list(data["extend-exclude"])
+    if "respect-gitignore" in data:
+        settings.respect_gitignore = bool(data["respect-gitignore"])
+    if "fail-on" in data:
+        settings.fail_on = Severity.parse(data["fail-on"])
+    if "output-format" in data:
+        settings.output_format = data["output-format"]
+    if "catalog" in data:
+        settings.catalog = dict(data["catalog"])
+    for key, table in data.get("rules", {}).items():
+        rule = registry.rules.get(key) or registry.by_name(key)
+        if rule is None:  # the schema already refuses this; belt and braces
+            raise ConfigError(f"{source}: rules.{key}: no such rule")
+        settings.rule_config.setdefault(rule.code, {}).update(table)
+
+
+def cwd() -> Path:
+    return Path(os.getcwd())

@@ -1,0 +1,94 @@
+"""What a rule reports: findings, diagnostics, severities, fixes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+
+
+class Severity(IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r}; use error, warning or info") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Span:
+    """A 1-based, end-exclusive range in a file (end_column points past the text)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, line: int, column: int = 1) -> "Span":
+        return cls(line, column, line, column)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``span`` of ``path`` with ``text``."""
+
+    path: Path
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    message: str
+    applicability: str  # "safe" | "unsafe"
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class Related:
+    message: str
+    path: Path
+    span: Span
+
+
+@dataclass
+class Finding:
+    """What a rule yields. The engine turns it into a :class:`Diagnostic`.
+
+    ``targets``: the targets the finding concerns (None: every selected target
+    the rule applies to). ``severities`` may override the rule's per-target
+    table for this finding (e.g. a sub-condition that is only info).
+    """
+
+    message: str
+    span: Span
+    path: Path | None = None  # defaults to the package's SKILL.md
+    targets: tuple[str, ...] | None = None
+    severities: dict[str, Severity] | None = None
+    fix: Fix | None = None
+    related: tuple[Related, ...] = ()
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    name: str
+    severity: Severity
+    targets: tuple[str, ...]
+    message: str
+    path: Path  # absolute
+    span: Span
+    fix: Fix | None = None
+    related: tuple[Related, ...] = field(default_factory=tuple)
+
+    def sort_key(self) -> tuple:
+        return (str(self.path), self.span.line, self.span.column, self.code, self.message)

@@ -1,0 +1,235 @@
+"""From command-line paths to skill packages.
+
+A folder is searched for skill packages (folders holding a SKILL.md in any
+letter case), honouring ``.gitignore`` files and ``exclude`` patterns and
+skipping ``.git`` and ``node_modules``. A file maps to the package that holds
+it. Symlinked folders are followed only while their real location stays
+inside the linted tree, and every real folder is visited once, so a link cycle
+such as ``plugins/x -> ..`` neither hangs nor repeats packages.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .fsafe import is_within
+
+ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
+DEFAULT_EXCLUDE = (
+    ".git/",
+    "node_modules/",
+    ".venv/",
+    "venv/",
+    "__pycache__/",
+    ".tox/",
+    ".nox/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".ruff_cache/",
+    ".skilllint_cache/",
+)
+# Folders under these are skills roots: a child folder without SKILL.md there
+# is a broken skill (SL001), not an unrelated folder.
+SKILLS_ROOT_PARENTS = frozenset({".claude", ".agents", ".codex", ".github", ".opencode", ".gemini", ".cursor"})
+MAX_DIRECTORIES = 200_000  # a bound on the walk, far above any real repository
+
+
+class DiscoveryError(Exception):
+    """A path given on the command line cannot be linted (exit 2)."""
+
+
+@dataclass
+class Found:
+    """A skill folder to lint, and how it was found."""
+
+    root: Path  # absolute, not resolved (the entry as discovered)
+    lint_root: Path  # the tree the user asked to lint (reads stay inside it)
+    explicit: bool = False  # given directly on the command line
+    missing_skill_md: bool = False  # found only as a folder expected to be a skill (SL001)
+
+
+@dataclass
+class Discovery:
+    packages: list[Found] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _has_skill_md(names: list[str]) -> bool:
+    return any(name.casefold() == "skill.md" for name in names)
+
+
+class _Ignore:
+    """gitignore-style matching: config excludes plus every .gitignore met."""
+
+    def __init__(self, base: Path, patterns: list[str], use_gitignore: bool) -> None:
+        import pathspec
+
+        self._pathspec = pathspec
+        self.base = base
+        self.use_gitignore = use_gitignore
+        self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
+        self.gitignores: dict[Path, object] = {}
+
+    def load_gitignore(self, folder: Path) -> None:
+        if not self.use_gitignore or folder in self.gitignores:
+            return
+        self.gitignores[folder] = None
+        candidate = folder / ".gitignore"
+        try:
+            info = os.lstat(candidate)
+        except OSError:
+            return
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 1024 * 1024:
+            return
+        from .fsafe import UnsafeFile, read_capped
+
+        try:
+            text = read_capped(candidate).data.decode("utf-8", errors="replace")
+        except UnsafeFile:
+            return
+        self.gitignores[folder] = self._pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        suffix = "/" if is_dir else ""
+        if is_within(self.base, path):
+            rel = path.relative_to(self.base).as_posix()
+            if rel != "." and self.exclude.match_file(rel + suffix):
+                return True
+        for folder, spec in self.gitignores.items():
+            if spec is None or folder == path or not is_within(folder, path):
+                continue
+            if spec.match_file(path.relative_to(folder).as_posix() + suffix):  # type: ignore[attr-defined]
+                return True
+        return False
+
+
+def discover(
+    paths: list[str],
+    cwd: Path,
+    exclude: list[str] | None = None,
+    exclude_base: Path | None = None,
+    use_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Discovery:
+    """Find the skill packages under ``paths`` (relative to ``cwd``)."""
+    result = Discovery()
+    ignore = _Ignore(exclude_base or cwd, list(DEFAULT_EXCLUDE) + list(exclude or []), use_gitignore)
+    seen_real: set[str] = set()
+    for raw in paths or ["."]:
+        given = Path(raw)
+        path = given if given.is_absolute() else cwd / given
+        path = Path(os.path.normpath(path))
+        try:
+            info = os.stat(path)
+        except OSError:
+            raise DiscoveryError(f"{raw}: no such file or directory") from None
+        if stat.S_ISDIR(info.st_mode):
+            if force_exclude and ignore.ignored(path, True):
+                continue
+            before = len(result.packages)
+            _walk(path, path, ignore, seen_real, result)
+            if len(result.packages) == before:
+                try:
+                    names = os.listdir(path)
+                except OSError:
+                    names = []
+                if _looks_like_skill(names):
+                    result.packages.append(Found(path, path, explicit=True, missing_skill_md=True))
+                else:
+                    result.warnings.append(f"{raw}: no skills found (no folder holds a SKILL.md)")
+        elif stat.S_ISREG(info.st_mode):
+            if force_exclude and ignore.ignored(path, False):
+                continue
+            owner = package_of_file(path)
+            if owner is None:
+                result.warnings.append(f"{raw}: not inside a skill folder (no SKILL.md above it); skipped")
+                continue
+            real = os.path.realpath(owner)
+            if real not in seen_real:
+                seen_real.add(real)
+                result.packages.append(Found(owner, owner, explicit=True))
+        else:
+            raise DiscoveryError(f"{raw}: not a regular file or directory")
+    return result
+
+
+def _looks_like_skill(names: list[str]) -> bool:
+    """A folder without SKILL.md that still looks like a skill package."""
+    return any(name in ("references", "scripts", "assets", "agents") for name in names) or any(
+        name.lower().endswith(".md") and name.casefold() != "readme.md" for name in names
+    )
+
+
+def package_of_file(path: Path) -> Path | None:
+    """The nearest folder at or above ``path``'s folder that holds a SKILL.md."""
+    folder = path.parent
+    if path.name.casefold() == "skill.md":
+        return folder
+    for candidate in (folder, *folder.parents):
+        try:
+            names = os.listdir(candidate)
+        except OSError:
+            return None
+        if _has_skill_md(names):
+            return candidate
+        if ".git" in names:
+            return None  # do not climb out of the repository
+    return None
+
+
+def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], result: Discovery) -> None:
+    real_root = Path(os.path.realpath(lint_root))
+    # Load .gitignore files from the lint root down to ``start`` first.
+    ignore.load_gitignore(start)
+    stack: list[Path] = [start]
+    visited = 0
+    while stack:
+        folder = stack.pop()
+        real = os.path.realpath(folder)
+        if real in seen_real and folder != start:
+            continue
+        seen_real.add(real)
+        visited += 1
+        if visited > MAX_DIRECTORIES:
+            result.warnings.append(f"{start}: search stopped after {MAX_DIRECTORIES:,} folders")
+            return
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            result.warnings.append(f"{folder}: cannot list ({exc.strerror or exc}); skipped")
+            continue
+        names = [entry.name for entry in entries]
+        if _has_skill_md(names):
+            result.packages.append(Found(folder, lint_root, explicit=folder == start))
+        elif folder.parent.name == "skills" and folder.parent.parent.name in SKILLS_ROOT_PARENTS:
+            result.packages.append(Found(folder, lint_root, missing_skill_md=True))
+        ignore.load_gitignore(folder)
+        children = []
+        for entry in entries:
+            if entry.name in ALWAYS_SKIPPED:
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_link = entry.is_symlink()
+            except OSError:
+                continue
+            child = Path(entry.path)
+            if is_link:
+                # Follow a linked folder only while it stays inside the linted tree.
+                target = Path(os.path.realpath(child))
+                try:
+                    if not os.path.isdir(target) or not is_within(real_root, target):
+                        continue
+                except OSError:
+                    continue
+                if str(target) in seen_real:
+                    continue
+            elif not is_dir:
+                continue
+            if ignore.ignored(child, True):
+                continue
+            children.append(child)
+        stack.extend(reversed(children))

@@ -1,0 +1,140 @@
+"""The engine: runs the selected rules on each package and owns everything
+rules do not: target filtering, severity combination and overrides,
+suppression, per-file ignores and sorting."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import suppress
+from .config import Settings
+from .diagnostics import Diagnostic, Finding, Severity
+from .discovery import discover
+from .package import SkillPackage
+from .registry import Rule, RuleContext
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    packages: int = 0
+    warnings: list[str] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)
+
+
+def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: bool = False) -> LintResult:
+    found = discover(
+        paths,
+        cwd,
+        exclude=settings.exclude,
+        exclude_base=settings.base,
+        use_gitignore=settings.respect_gitignore,
+        force_exclude=force_exclude,
+    )
+    result = LintResult(warnings=list(found.warnings))
+    rules = [rule() for rule in settings.enabled_rules()]
+    max_bytes = _max_bytes(settings)
+    for item in found.packages:
+        package = SkillPackage(item.root, item.lint_root, max_bytes=max_bytes)
+        result.diagnostics.extend(lint_package(package, rules, settings, result.internal_errors))
+        result.packages += 1
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def _max_bytes(settings: Settings) -> int:
+    rule = settings.registry.rules.get("SL011")
+    return settings.options_for(rule)["max-bytes"] if rule else 1024 * 1024
+
+
+def _runnable(rule: Rule, package: SkillPackage) -> bool:
+    """Gate rules on what they need, so a broken file yields one clear finding."""
+    needs = getattr(rule, "needs_skill_md", True)
+    if needs is False:
+        return True
+    if package.skill_md_name is None or not package.readable:
+        return False
+    if needs == "raw":
+        return True
+    return package.decode_problem is None
+
+
+def lint_package(
+    package: SkillPackage,
+    rules: list[Rule],
+    settings: Settings,
+    internal_errors: list[str] | None = None,
+) -> list[Diagnostic]:
+    selected = settings.targets_for(package)
+    diagnostics: list[Diagnostic] = []
+    suppressions: dict[Path, suppress.Suppressions] = {}
+    memo: dict = {}
+    for rule in rules:
+        applicable = tuple(t for t in selected if rule.applies_to(t.id))
+        if not applicable or not _runnable(rule, package):
+            continue
+        ctx = RuleContext(applicable, settings.options_for(type(rule)), settings, memo)
+        try:
+            findings = list(rule.check(package, ctx))
+        except Exception as exc:  # one rule's bug must not hide the others' findings
+            if internal_errors is not None:
+                internal_errors.append(
+                    f"internal error in {rule.code} on {package.root}: {type(exc).__name__}: {exc}\n"
+                    + traceback.format_exc(limit=6)
+                )
+            continue
+        for finding in findings:
+            diagnostic = _to_diagnostic(rule, finding, applicable, package, settings)
+            if diagnostic is None:
+                continue
+            if _suppressed(diagnostic, package, suppressions) or settings.ignored_by_path(
+                diagnostic.code, diagnostic.path
+            ):
+                continue
+            diagnostics.append(diagnostic)
+    return diagnostics
+
+
+def _to_diagnostic(
+    rule: Rule,
+    finding: Finding,
+    applicable: tuple,
+    package: SkillPackage,
+    settings: Settings,
+) -> Diagnostic | None:
+    applicable_ids = [t.id for t in applicable]
+    ids = tuple(t for t in applicable_ids if finding.targets is None or t in finding.targets)
+    if not ids:
+        return None
+    levels = []
+    for target_id in ids:
+        level = (finding.severities or {}).get(target_id) or rule.severity[target_id]
+        target = next(t for t in applicable if t.id == target_id)
+        if target.secondary and level > Severity.WARNING:
+            level = Severity.WARNING  # facts marked [2ND] give at most a warning
+        levels.append(level)
+    severity = settings.severity_override(type(rule)) or max(levels)
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        severity=severity,
+        targets=ids,
+        message=finding.message,
+        path=finding.path or package.skill_md_path,
+        span=finding.span,
+        fix=finding.fix,
+        related=finding.related,
+    )
+
+
+def _suppressed(diagnostic: Diagnostic, package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> bool:
+    if diagnostic.path != package.skill_md_path or not package.readable:
+        return False
+    parsed = cache.get(diagnostic.path)
+    if parsed is None:
+        split = package.split("canonical")
+        end = split.close_line + 1 if split.status == "ok" else 0
+        parsed = cache[diagnostic.path] = suppress.parse(package.source.lines, end)
+    return not parsed.empty and parsed.suppresses(diagnostic.code, diagnostic.span.line)

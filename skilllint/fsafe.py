@@ -1,0 +1,91 @@
+"""Safe access to an untrusted tree.
+
+Every read goes through here: ``lstat`` before ``open``, ``O_NOFOLLOW`` so a
+link swapped in after the check is not followed, ``O_NONBLOCK`` so a FIFO can
+never block us, a final ``fstat`` to insist on a regular file, and a byte cap.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
+
+
+class UnsafeFile(Exception):
+    """The path is not a regular file we may read (link, FIFO, device, socket, gone)."""
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    data: bytes
+    size: int  # size on disk
+    truncated: bool  # True when size > cap and only ``cap`` bytes were read
+
+
+_O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES) -> ReadResult:
+    """Read at most ``cap`` bytes of a regular file that is not a symlink."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise UnsafeFile(f"cannot stat: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise UnsafeFile("is a symbolic link")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a regular file")
+    try:
+        fd = os.open(path, _O_FLAGS)
+    except OSError as exc:
+        raise UnsafeFile(f"cannot open: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a regular file")
+        chunks = []
+        remaining = cap + 1  # one byte more tells us the file is over the cap
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as exc:
+        raise UnsafeFile(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    truncated = len(data) > cap
+    return ReadResult(data[:cap] if truncated else data, max(info.st_size, len(data)), truncated)
+
+
+def file_kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    if stat.S_ISREG(mode):
+        return "regular file"
+    return "special file"
+
+
+def is_within(root: Path, path: Path) -> bool:
+    """Whether ``path`` is ``root`` or below it (both already absolute, normalised)."""
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True

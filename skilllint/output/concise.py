@@ -1,0 +1,16 @@
+"""``path:line:col: severity: message [CODE]``: one line per finding, for
+editors' problem matchers, vim's errorformat and Emacs compilation mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import display_path
+
+
+def render_concise(result, cwd: Path) -> str:
+    lines = [
+        f"{display_path(d.path, cwd)}:{d.span.line}:{d.span.column}: {d.severity}: {d.message} [{d.code}]"
+        for d in result.diagnostics
+    ]
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,87 @@
+"""The default, human format: each finding with its source line and a pointer,
+the targets it concerns and where to read more; then a summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Severity
+from ..fsafe import UnsafeFile, read_capped
+from . import counts, display_path
+
+_COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
+_RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
+
+
+class _Sources:
+    """Source lines of reported files, read once each, safely."""
+
+    def __init__(self) -> None:
+        self._lines: dict[Path, list[str]] = {}
+
+    def line(self, path: Path, number: int) -> str | None:
+        lines = self._lines.get(path)
+        if lines is None:
+            try:
+                data = read_capped(path).data
+                lines = data.decode("utf-8", errors="replace").replace("\r\n", "\n").split("\n")
+            except (UnsafeFile, OSError):
+                lines = []
+            self._lines[path] = lines
+        if 1 <= number <= len(lines):
+            return lines[number - 1].lstrip("\ufeff")
+        return None
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"{code}{text}{_RESET}" if color else text
+
+
+def render_full(result, cwd: Path, color: bool = False) -> str:
+    sources = _Sources()
+    out: list[str] = []
+    for diag in result.diagnostics:
+        out.extend(_block(diag, cwd, sources, color))
+    out.extend(_summary(result, color))
+    return "\n".join(out) + "\n"
+
+
+def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[str]:
+    where = f"{display_path(diag.path, cwd)}:{diag.span.line}:{diag.span.column}"
+    level = _paint(f"{diag.severity}[{diag.code}]", _COLORS[diag.severity], color)
+    lines = [f"{_paint(where, _BOLD, color)}: {level} {diag.message}"]
+    source = sources.line(diag.path, diag.span.line)
+    if source is not None:
+        number = str(diag.span.line)
+        gutter = " " * len(number)
+        shown = source.expandtabs(4)
+        if len(shown) > 160:
+            shown = shown[:157] + "..."
+        start = min(max(diag.span.column - 1, 0), len(shown))
+        if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
+            width = diag.span.end_column - diag.span.column
+        else:
+            width = max(1, len(shown.rstrip()) - start)
+        width = max(1, min(width, max(1, len(shown) - start)))
+        lines += [
+            f" {gutter} |",
+            f" {number} | {shown}",
+            f" {gutter} | {' ' * start}{_paint('^' * width, _COLORS[diag.severity], color)}",
+        ]
+    for related in diag.related:
+        lines.append(f"   = note: {related.message} ({display_path(related.path, cwd)}:{related.span.line})")
+    lines.append(f"   = targets: {', '.join(diag.targets)}")
+    if diag.fix is not None:
+        lines.append(f"   = fix ({diag.fix.applicability}): {diag.fix.message}")
+    lines.append(_paint(f"   = help: skilllint rule {diag.code}  ({diag.name})", _DIM, color))
+    lines.append("")
+    return lines
+
+
+def _summary(result, color: bool) -> list[str]:
+    c = counts(result.diagnostics)
+    skills = f"{result.packages} skill{'s' if result.packages != 1 else ''}"
+    if not c["total"]:
+        return [_paint(f"All checks passed ({skills} checked).", _BOLD, color)]
+    parts = [f"{c['errors']} error{'s' if c['errors'] != 1 else ''}", f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}", f"{c['info']} info"]
+    return [_paint(f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({', '.join(parts)}) in {skills}.", _BOLD, color)]

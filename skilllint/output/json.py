@@ -1,0 +1,67 @@
+"""The JSON output: a versioned contract described by
+``skilllint/schemas/output.schema.json`` (tested against it)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from .. import __version__
+from ..diagnostics import Diagnostic
+from . import counts, display_path
+
+SCHEMA_VERSION = "1"
+
+
+def diagnostic_to_dict(diag: Diagnostic, cwd: Path) -> dict:
+    fix = None
+    if diag.fix is not None:
+        fix = {
+            "message": diag.fix.message,
+            "applicability": diag.fix.applicability,
+            "edits": [
+                {
+                    "path": display_path(edit.path, cwd),
+                    "line": edit.span.line,
+                    "column": edit.span.column,
+                    "end_line": edit.span.end_line,
+                    "end_column": edit.span.end_column,
+                    "content": edit.text,
+                }
+                for edit in diag.fix.edits
+            ],
+        }
+    return {
+        "code": diag.code,
+        "name": diag.name,
+        "severity": str(diag.severity),
+        "targets": list(diag.targets),
+        "message": diag.message,
+        "path": display_path(diag.path, cwd),
+        "line": diag.span.line,
+        "column": diag.span.column,
+        "end_line": diag.span.end_line,
+        "end_column": diag.span.end_column,
+        "fix": fix,
+        "related": [
+            {
+                "message": r.message,
+                "path": display_path(r.path, cwd),
+                "line": r.span.line,
+                "column": r.span.column,
+            }
+            for r in diag.related
+        ],
+    }
+
+
+def render_json(result, cwd: Path) -> str:
+    by_code = Counter(d.code for d in result.diagnostics)
+    document = {
+        "version": SCHEMA_VERSION,
+        "tool": {"name": "skilllint", "version": __version__},
+        "diagnostics": [diagnostic_to_dict(d, cwd) for d in result.diagnostics],
+        "summary": {**counts(result.diagnostics), "packages": result.packages, "by_code": dict(sorted(by_code.items()))},
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,258 @@
+"""SkillPackage: one skill folder, parsed lazily and safely.
+
+Nothing is read until a rule asks for it, and everything is read once: the
+directory listing, SKILL.md's bytes (capped), its decoded text, each splitter's
+frontmatter, each distinct YAML text's parse, each target's view.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from . import frontmatter, yamltree
+from .diagnostics import Span
+from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, read_capped
+from .targets import Target
+
+SKILL_MD = "SKILL.md"
+
+
+@dataclass
+class FrontmatterView:
+    """The frontmatter as one parser (one target) sees it."""
+
+    split: frontmatter.Split
+    semantics: str
+    document: yamltree.Document | None = None
+    error: yamltree.YamlError | None = None
+    data: Any = None  # the loaded Python value (None when error or split failed)
+
+    @property
+    def ok(self) -> bool:
+        return self.split.status == "ok" and self.error is None
+
+    @property
+    def mapping(self) -> dict | None:
+        return self.data if self.ok and isinstance(self.data, dict) else None
+
+    def items(self) -> list[tuple[yamltree.Node, yamltree.Node]]:
+        return self.document.mapping_items() if self.document else []
+
+    def key_node(self, key: str) -> tuple[yamltree.Node, yamltree.Node] | None:
+        """The last ``key:`` pair at top level (the occurrence loaders keep)."""
+        found = None
+        for key_node, value_node in self.items():
+            if key_node.kind == "scalar" and key_node.value == key:
+                found = (key_node, value_node)
+        return found
+
+    def file_position(self, line: int, column: int) -> tuple[int, int]:
+        """Map a 0-based position in the YAML text to a 1-based file position."""
+        file_line = self.split.yaml_line + line
+        file_column = column + (self.split.yaml_column if line == 0 else 0)
+        return file_line + 1, file_column + 1
+
+    def span(self, node: yamltree.Node) -> Span:
+        line, column = self.file_position(node.line, node.column)
+        end_line, end_column = self.file_position(node.end_line, node.end_column)
+        if (end_line, end_column) <= (line, column):
+            end_line, end_column = line, column + 1
+        return Span(line, column, end_line, end_column)
+
+    def pair_span(self, key: yamltree.Node, value: yamltree.Node | None = None) -> Span:
+        """From the key to the end of its value's first line (one-line highlight)."""
+        start = self.span(key)
+        if value is None:
+            return start
+        end = self.span(value)
+        if end.end_line != start.line:
+            return Span(start.line, start.column, start.line, max(start.end_column, end.column if end.line == start.line else start.end_column))
+        return Span(start.line, start.column, end.end_line, end.end_column)
+
+
+class SkillPackage:
+    """A folder holding a SKILL.md (in some letter case), as discovered.
+
+    ``root`` is absolute but not resolved: the directory entry the surface
+    discovers (a symlink's own name counts for the name/folder check).
+    """
+
+    def __init__(self, root: Path, lint_root: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES):
+        self.root = root
+        self.lint_root = lint_root or root
+        self.max_bytes = max_bytes
+        self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
+        self._splits: dict[str, frontmatter.Split] = {}
+        self._views: dict[tuple[str, str], FrontmatterView] = {}
+
+    # -- files -------------------------------------------------------------
+
+    @property
+    def folder_name(self) -> str:
+        return self.root.name
+
+    @cached_property
+    def listing(self) -> list[str]:
+        try:
+            return sorted(os.listdir(self.root))
+        except OSError:
+            return []
+
+    @cached_property
+    def skill_md_name(self) -> str | None:
+        """The entry that stands for SKILL.md: exactly ``SKILL.md`` if present,
+        else the first name equal to it ignoring case. Judged from the listing,
+        so a case-insensitive file system cannot fool us."""
+        if SKILL_MD in self.listing:
+            return SKILL_MD
+        for entry in self.listing:
+            if entry.casefold() == SKILL_MD.casefold():
+                return entry
+        return None
+
+    @property
+    def skill_md_path(self) -> Path:
+        return self.root / (self.skill_md_name or SKILL_MD)
+
+    @cached_property
+    def read_result(self) -> ReadResult | UnsafeFile:
+        if self.skill_md_name is None:
+            return UnsafeFile("missing")
+        path = self.skill_md_path
+        try:
+            if path.is_symlink():
+                # Surfaces follow a linked SKILL.md; we read it only when its
+                # real location is inside the linted tree (SL405 reports it).
+                real = Path(os.path.realpath(path))
+                if not is_within(Path(os.path.realpath(self.lint_root)), real):
+                    return UnsafeFile("is a symbolic link that leads outside the linted tree")
+                path = real
+            return read_capped(path, self.max_bytes)
+        except UnsafeFile as exc:
+            return exc
+        except OSError as exc:
+            return UnsafeFile(f"cannot be read: {exc.strerror or exc}")
+
+    @property
+    def readable(self) -> bool:
+        return isinstance(self.read_result, ReadResult)
+
+    @cached_property
+    def raw(self) -> bytes:
+        result = self.read_result
+        return result.data if isinstance(result, ReadResult) else b""
+
+    @property
+    def truncated(self) -> bool:
+        result = self.read_result
+        return isinstance(result, ReadResult) and result.truncated
+
+    @cached_property
+    def decode_problem(self) -> tuple[str, int] | None:
+        """(reason, byte offset) when SKILL.md is not UTF-8 text, else None."""
+        data = self.raw
+        nul = data.find(b"\x00")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            # A multi-byte character cut by the size cap is not the author's fault.
+            if not (self.truncated and exc.start >= len(data) - 3 and exc.reason == "unexpected end of data"):
+                if nul < 0 or exc.start < nul:
+                    return ("invalid UTF-8", exc.start)
+        if nul >= 0:
+            return ("NUL byte", nul)
+        return None
+
+    @cached_property
+    def source(self) -> frontmatter.SourceText:
+        text = self.raw.decode("utf-8", errors="replace")
+        if self.truncated and text.endswith("\ufffd"):
+            text = text.rstrip("\ufffd")
+        return frontmatter.SourceText.from_text(text)
+
+    def byte_position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a byte offset in SKILL.md."""
+        before = self.raw[:offset]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+        return line, column
+
+    # -- frontmatter -------------------------------------------------------
+
+    def split(self, splitter: str = "canonical") -> frontmatter.Split:
+        cached = self._splits.get(splitter)
+        if cached is None:
+            cached = self._splits[splitter] = frontmatter.SPLITTERS[splitter](self.source)
+        return cached
+
+    def _parse(self, text: str) -> yamltree.Document | yamltree.YamlError:
+        cached = self._parse_cache.get(text)
+        if cached is None:
+            try:
+                cached = yamltree.parse(text)
+            except yamltree.YamlError as exc:
+                cached = exc
+            self._parse_cache[text] = cached
+        return cached
+
+    def view_for(self, splitter: str, semantics: str) -> FrontmatterView:
+        key = (splitter, semantics)
+        view = self._views.get(key)
+        if view is not None:
+            return view
+        split = self.split(splitter)
+        view = FrontmatterView(split, semantics)
+        if split.status == "ok":
+            parsed = self._parse(split.yaml)
+            if isinstance(parsed, yamltree.YamlError):
+                view.error = parsed
+            else:
+                view.document = parsed
+                try:
+                    view.data = yamltree.to_python(parsed.root, semantics)
+                except yamltree.YamlError as exc:
+                    view.error = exc
+        self._views[key] = view
+        return view
+
+    def view(self, target: Target) -> FrontmatterView:
+        return self.view_for(target.splitter, target.semantics)
+
+    @property
+    def canonical(self) -> FrontmatterView:
+        """The spec's split with YAML 1.2 semantics: positions and layout."""
+        return self.view_for("canonical", "yaml12")
+
+    @property
+    def frontmatter_usable(self) -> bool:
+        """Whether field rules have something to check (any split parsed)."""
+        return self.canonical.mapping is not None
+
+    # -- body --------------------------------------------------------------
+
+    @cached_property
+    def body_start_line(self) -> int:
+        """0-based line index where the body starts (after the closing fence)."""
+        split = self.split("canonical")
+        return split.close_line + 1 if split.status == "ok" else 0
+
+    @cached_property
+    def body(self) -> str:
+        return "\n".join(self.source.lines[self.body_start_line :])
+
+    @property
+    def line_count(self) -> int:
+        """Physical lines of SKILL.md, as ``wc -l`` plus a last unterminated line."""
+        text = self.source.text
+        if not text:
+            return 0
+        return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)

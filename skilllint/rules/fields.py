@@ -1,0 +1,830 @@
+"""SL1xx: frontmatter fields, judged per target as each target's parser reads them."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Iterator
+
+from ..diagnostics import Finding, Severity, Span
+from ..package import FrontmatterView, SkillPackage, nfkc
+from ..registry import Rule, RuleContext, severities
+from ..targets import Target
+from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
+from .common import (
+    Outcome,
+    collapse_whitespace,
+    describe_type,
+    emit,
+    for_targets,
+    frontmatter_start,
+    is_blank,
+    key_span,
+    measure,
+    python_type,
+    value_span,
+)
+
+QUICK_VALIDATE = ("claude-api", "codex-validator")
+_KEBAB = re.compile(r"^[a-z0-9-]+$")
+
+
+def _name_as_read(target: Target, value: str) -> str:
+    """The name string a target validates (its own normalisation)."""
+    if target.id == "skills-ref":
+        return nfkc(value.strip())
+    if target.id == "codex":
+        return collapse_whitespace(value)
+    if target.id in QUICK_VALIDATE:
+        return value.strip()
+    return value
+
+
+def _string_name(target: Target, mapping: dict) -> str | None:
+    """The name a target goes on to validate, or None when it stops earlier."""
+    value = mapping.get("name")
+    if not isinstance(value, str):
+        return None
+    name = _name_as_read(target, value)
+    return name or None
+
+
+# -- name -------------------------------------------------------------------
+
+
+class NameMissing(Rule):
+    code = "SL101"
+    name = "name-missing"
+    summary = "The frontmatter has no `name`"
+    severity = severities(
+        "error: agentskills skills-ref claude-api codex-validator copilot; info: claude-code codex"
+    )
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "name" in mapping:
+                return None
+            if target.id in ("claude-code", "codex"):
+                message = f"no `name`: {target.id} uses the folder name '{package.folder_name}'"
+            else:
+                message = "the frontmatter has no `name` (required)"
+            return Outcome(message, frontmatter_start(package), ref_message="Missing required field in frontmatter: name")
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NameNotString(Rule):
+    code = "SL102"
+    name = "name-not-string"
+    summary = "`name` is empty, blank or not a string, as the target reads it"
+    severity = severities(
+        "error: agentskills copilot skills-ref claude-api codex-validator; info: claude-code codex"
+    )
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "name" not in mapping:
+                return None
+            value = mapping["name"]
+            span = value_span(view, "name", package)
+            if target.id in QUICK_VALIDATE:
+                if isinstance(value, str):
+                    return None  # quick_validate lets an empty name pass
+                return Outcome(f"`name` must be a string, got {python_type(value)}", span)
+            if isinstance(value, str) and value.strip():
+                return None
+            what = "empty" if value in ("", None) else "blank" if is_blank(value) else f"a {describe_type(value)}"
+            if target.id in ("claude-code", "codex"):
+                return Outcome(f"`name` is {what}: {target.id} falls back to the folder name '{package.folder_name}'", span)
+            return Outcome(
+                f"`name` must be a non-empty string, but it is {what}",
+                span,
+                ref_message="Field 'name' must be a non-empty string",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NameTooLong(Rule):
+    code = "SL103"
+    name = "name-too-long"
+    summary = "`name` is over 64 characters"
+    severity = severities("error: agentskills skills-ref claude-api codex codex-validator copilot")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            name = _string_name(target, mapping)
+            limit = target.name_max or 64
+            if name is None or len(name) <= limit:
+                return None
+            return Outcome(
+                f"`name` is {len(name)} characters, over the {limit}-character limit",
+                value_span(view, "name", package),
+                ref_message=f"Skill name '{name}' exceeds {limit} character limit ({len(name)} chars)",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NameInvalidChars(Rule):
+    code = "SL104"
+    name = "name-invalid-chars"
+    summary = "`name` has characters outside the target's allowed set"
+    severity = severities("error: agentskills claude-api codex-validator copilot skills-ref; info: opencode")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            name = _string_name(target, mapping)
+            if name is None:
+                return None
+            span = value_span(view, "name", package)
+            if target.id == "skills-ref":
+                problems, ref = [], []
+                if name != name.lower():
+                    problems.append("it must be lowercase")
+                    ref.append(f"Skill name '{name}' must be lowercase")
+                bad = next((c for c in name if not (c.isalnum() or c == "-")), None)
+                if bad is not None:
+                    problems.append(f"{_char(bad)} is not a letter, digit or hyphen")
+                    ref.append(
+                        f"Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+                    )
+                if not problems:
+                    return None
+                return Outcome(f"`name` '{name}': " + "; ".join(problems), span, ref_message="; ".join(ref))
+            if _KEBAB.match(name):
+                return None
+            bad = next(c for c in name if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-"))
+            hint = f" (use '{bad.lower()}')" if bad.lower() != bad and _KEBAB.match(bad.lower()) else ""
+            return Outcome(
+                f"`name` '{name}' may only hold lowercase a-z, 0-9 and hyphens; {_char(bad)} is not allowed{hint}",
+                span,
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+def _char(c: str) -> str:
+    if c == " ":
+        return "a space"
+    if c.isprintable():
+        return f"'{c}'"
+    return f"U+{ord(c):04X}"
+
+
+class NameHyphenPlacement(Rule):
+    code = "SL105"
+    name = "name-hyphen-placement"
+    summary = "`name` starts or ends with a hyphen, or holds `--`"
+    severity = severities("error: agentskills skills-ref claude-api codex-validator copilot")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            name = _string_name(target, mapping)
+            if name is None:
+                return None
+            edge = name.startswith("-") or name.endswith("-")
+            double = "--" in name
+            if not (edge or double):
+                return None
+            problems = (["starts or ends with a hyphen"] if edge else []) + (["holds `--`"] if double else [])
+            ref = (["Skill name cannot start or end with a hyphen"] if edge else []) + (
+                ["Skill name cannot contain consecutive hyphens"] if double else []
+            )
+            return Outcome(
+                f"`name` '{name}' " + " and ".join(problems),
+                value_span(view, "name", package),
+                ref_message="; ".join(ref),
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NameFolderMismatch(Rule):
+    code = "SL106"
+    name = "name-folder-mismatch"
+    summary = "`name` differs from the skill's folder name"
+    severity = severities("error: skills-ref copilot; warning: agentskills claude-code codex; info: opencode")
+    fixable = "unsafe"
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        folder = package.folder_name
+
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            name = _string_name(target, mapping)
+            if name is None or nfkc(name) == nfkc(folder):
+                return None
+            shown = nfkc(name) if target.id == "skills-ref" else name
+            effect = {
+                "claude-code": "; the slash command is named after the folder",
+                "codex": "; Codex lists it by `name`",
+            }.get(target.id, "")
+            return Outcome(
+                f"`name` '{name}' does not match the folder name '{folder}'{effect}",
+                value_span(view, "name", package),
+                ref_message=f"Directory name '{folder}' must match skill name '{shown}'",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NameReserved(Rule):
+    code = "SL107"
+    name = "name-reserved"
+    summary = "A reserved folder name or a reserved word in `name`"
+    severity = severities("error: claude-code; warning: claude-api")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        folder = package.folder_name
+
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
+            if target.id == "claude-code":
+                if folder.casefold() == "synced":
+                    return Outcome(
+                        "the folder name 'synced' is reserved by Claude Code (claude.ai sync); the skill is skipped",
+                        frontmatter_start(package),
+                    )
+                for label, value in (("folder", folder), ("name", name)):
+                    if value and (value == "anthropic-skills" or value.startswith("anthropic-skills:")):
+                        return Outcome(
+                            f"the {label} '{value}' is reserved by Claude Code; the skill does not load",
+                            value_span(view, "name", package) if label == "name" else frontmatter_start(package),
+                        )
+                return None
+            if name:
+                word = next((w for w in ("anthropic", "claude") if w in name.lower()), None)
+                if word:
+                    return Outcome(
+                        f"`name` '{name}' contains the reserved word '{word}', reported to be refused by claude.ai and the Skills API",
+                        value_span(view, "name", package),
+                    )
+            return None
+
+        yield from for_targets(package, ctx, judge)
+
+
+# -- description --------------------------------------------------------------
+
+
+class DescriptionMissing(Rule):
+    code = "SL111"
+    name = "description-missing"
+    summary = "The frontmatter has no `description`"
+    severity = severities("error: all; warning: claude-code")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "description" in mapping:
+                return None
+            if target.id == "claude-code":
+                message = "no `description`: Claude Code lists the skill with its first body line instead"
+            else:
+                message = "the frontmatter has no `description` (required): agents choose skills by it"
+            return Outcome(message, frontmatter_start(package), ref_message="Missing required field in frontmatter: description")
+
+        yield from for_targets(package, ctx, judge)
+
+
+class DescriptionNotString(Rule):
+    code = "SL112"
+    name = "description-not-string"
+    summary = "`description` is empty, blank or not a string, as the target reads it"
+    severity = severities("error: all; warning: claude-code")
+
+    _REQUIRE_CONTENT = ("agentskills", "skills-ref", "codex", "copilot")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "description" not in mapping:
+                return None
+            value = mapping["description"]
+            span = value_span(view, "description", package)
+            if not isinstance(value, str):
+                if target.id in QUICK_VALIDATE:
+                    return Outcome(f"`description` must be a string, got {python_type(value)}", span)
+                return Outcome(
+                    f"`description` must be a string, but it is {describe_type(value)}",
+                    span,
+                    ref_message="Field 'description' must be a non-empty string",
+                )
+            if value.strip() or target.id not in self._REQUIRE_CONTENT:
+                return None
+            return Outcome(
+                f"`description` is {'empty' if not value else 'blank'}",
+                span,
+                ref_message="Field 'description' must be a non-empty string",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class DescriptionTooLong(Rule):
+    code = "SL113"
+    name = "description-too-long"
+    summary = "`description` is over 1,024 characters"
+    severity = severities("error: agentskills skills-ref claude-api codex codex-validator copilot")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            value = mapping.get("description")
+            if not isinstance(value, str) or not value.strip():
+                return None
+            length = measure(value, target.description_count)
+            if length <= 1024:
+                return None
+            how = {"strip": ", stripped", "collapse": ", whitespace collapsed"}.get(target.description_count, "")
+            return Outcome(
+                f"`description` is {length:,} characters{how}, over the 1,024-character limit",
+                value_span(view, "description", package),
+                ref_message=f"Description exceeds 1024 character limit ({length} chars)",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class DescriptionAngleBrackets(Rule):
+    code = "SL114"
+    name = "description-angle-brackets"
+    summary = "`description` contains `<` or `>`"
+    severity = severities("error: claude-api codex-validator")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            value = mapping.get("description")
+            if not isinstance(value, str) or not value.strip():
+                return None
+            if "<" not in value and ">" not in value:
+                return None
+            return Outcome(
+                "`description` contains an angle bracket (`<` or `>`), which this validator refuses",
+                value_span(view, "description", package),
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class DescriptionListingCap(Rule):
+    code = "SL115"
+    name = "description-listing-cap"
+    summary = "`description` + `when_to_use` is cut in Claude Code's skill listing"
+    severity = severities("warning: claude-code")
+    options_schema = {"max-chars": {"type": "integer", "minimum": 1, "description": "skillListingMaxDescChars"}}
+    defaults = {"max-chars": 1536}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        limit = ctx.options["max-chars"]
+
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            parts = [mapping.get(k) for k in ("description", "when_to_use")]
+            texts = [p for p in parts if isinstance(p, str) and p]
+            total = sum(len(t) for t in texts) + max(0, len(texts) - 1)
+            if total <= limit:
+                return None
+            which = "`description` + `when_to_use`" if len(texts) > 1 else "`description`"
+            return Outcome(
+                f"{which} is {total:,} characters; Claude Code cuts the listing entry at {limit:,}, "
+                f"so the last {total - limit:,} never reach the model",
+                value_span(view, "description", package),
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+# -- keys -----------------------------------------------------------------------
+
+# Keys handled by a more specific rule (RULES.md "Specific over generic").
+_SPECIFIC_KEYS = {"version": "SL122"}
+
+_ALL_KNOWN_KEYS = sorted(CLAUDE_CODE_KEYS | SPEC_KEYS | {"version"})
+
+
+def _key_policy(target: Target, key: str) -> str | None:
+    if key in target.accepted_keys:
+        return "accept"
+    return target.unknown_keys
+
+
+def _suggest(key: str) -> str:
+    normalised = key.lower().replace("_", "-")
+    for known in _ALL_KNOWN_KEYS:
+        if normalised == known.replace("_", "-") and known != key:
+            return f"; did you mean `{known}`?"
+    close = difflib.get_close_matches(key.lower(), _ALL_KNOWN_KEYS, n=1, cutoff=0.8)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def _top_level_keys(view: FrontmatterView) -> list[tuple[str, Any]]:
+    seen: dict[str, Any] = {}
+    for key_node, value_node in view.items():
+        if key_node.kind == "scalar" and key_node.value not in seen:
+            seen[key_node.value] = (key_node, value_node)
+    return list(seen.items())
+
+
+def _canonical_keys(package: SkillPackage) -> list[tuple[str, Any]]:
+    view = package.canonical
+    return _top_level_keys(view) if view.mapping is not None else []
+
+
+class UnknownKey(Rule):
+    code = "SL121"
+    name = "unknown-key"
+    summary = "A frontmatter key that no selected target knows"
+    severity = severities(
+        "error: skills-ref claude-api codex-validator; warning: agentskills; info: claude-code codex opencode"
+    )
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
+        view = package.canonical
+        unknown: list[tuple[str, Any]] = []
+        for key, pair in _canonical_keys(package):
+            if key in _SPECIFIC_KEYS:
+                continue
+            # A key one selected target accepts is SL127's business.
+            if any(key in t.accepted_keys for t in all_selected):
+                continue
+            unknown.append((key, pair))
+        if not unknown:
+            return
+        for key, (key_node, value_node) in unknown:
+            per_target: dict[str, Outcome | None] = {}
+            for target in ctx.targets:
+                if package.view(target).mapping is None:
+                    continue
+                policy = _key_policy(target, key)
+                if policy in (None, "accept"):
+                    continue
+                effect = {"reject": "rejected", "warn": "not a field of the specification", "ignore": "ignored"}[policy]
+                per_target[target.id] = Outcome(
+                    f"unknown key `{key}` ({effect}){_suggest(key)}",
+                    view.span(key_node),
+                    ref_message=(
+                        f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed."
+                    ),
+                )
+            yield from emit(per_target)
+
+
+class TopLevelVersion(Rule):
+    code = "SL122"
+    name = "top-level-version"
+    summary = "`version` at the top level instead of under `metadata`"
+    severity = severities(
+        "error: skills-ref claude-api codex-validator; warning: agentskills; info: claude-code codex opencode"
+    )
+    fixable = "safe"
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "version" not in mapping:
+                return None
+            effect = {"reject": "rejected as an unexpected key", "ignore": "ignored"}.get(
+                target.unknown_keys or "", "not a field of the specification"
+            )
+            return Outcome(
+                f"top-level `version` is {effect}; move it to `metadata.version`",
+                key_span(view, "version", package),
+                ref_message=f"Unexpected fields in frontmatter: version. Only {sorted(SPEC_KEYS)} are allowed.",
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class CompatibilityInvalid(Rule):
+    code = "SL123"
+    name = "compatibility-invalid"
+    summary = "`compatibility` is not a string, empty, or over 500 characters"
+    severity = severities("error: agentskills skills-ref claude-api; warning: claude-code")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "compatibility" not in mapping:
+                return None
+            value = mapping["compatibility"]
+            span = value_span(view, "compatibility", package)
+            if target.id == "claude-api" and not value:
+                return None  # quick_validate checks it only when truthy
+            if target.id != "claude-code" and not isinstance(value, str):
+                return Outcome(
+                    f"`compatibility` must be a string, but it is {describe_type(value)}",
+                    span,
+                    ref_message="Field 'compatibility' must be a string",
+                )
+            if not isinstance(value, str):
+                return None
+            if len(value) > 500:
+                return Outcome(
+                    f"`compatibility` is {len(value)} characters, over the 500-character limit",
+                    span,
+                    ref_message=f"Compatibility exceeds 500 character limit ({len(value)} chars)",
+                )
+            if target.id == "agentskills" and not value.strip():
+                return Outcome("`compatibility` is empty; the specification asks for 1-500 characters", span)
+            return None
+
+        yield from for_targets(package, ctx, judge)
+
+
+class MetadataInvalid(Rule):
+    code = "SL124"
+    name = "metadata-invalid"
+    summary = "`metadata` is not a mapping of strings to strings"
+    # skills-ref does not check metadata at all (S-REF): for it both cases are
+    # advice only, so its verdict stays the validator's (RULES.md lists error;
+    # the evidence wins).
+    severity = severities("error: agentskills codex; warning: claude-code; info: skills-ref")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "metadata" not in mapping:
+                return None
+            value = mapping["metadata"]
+            span = value_span(view, "metadata", package)
+            if not isinstance(value, dict):
+                if target.id in ("skills-ref",) and value == "":
+                    return None
+                effect = {
+                    "claude-code": ": Claude Code drops it",
+                    "codex": ": Codex fails to load the skill",
+                }.get(target.id, "")
+                return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}{effect}", span)
+            if target.id not in ("agentskills", "skills-ref"):
+                return None
+            pair = view.key_node("metadata")
+            for key, item in value.items():
+                if isinstance(item, str):
+                    continue
+                node_span = span
+                if pair is not None and pair[1].kind == "map":
+                    for k_node, v_node in pair[1].deref().value:
+                        if k_node.kind == "scalar" and k_node.value == str(key):
+                            node_span = view.span(v_node)
+                return Outcome(
+                    f"`metadata.{key}` is {describe_type(item)}, not a string; quote it",
+                    node_span,
+                    severity=Severity.INFO,
+                )
+            return None
+
+        yield from for_targets(package, ctx, judge)
+
+
+_COMMA_OUTSIDE_PARENS = re.compile(r",(?![^()]*\))")
+
+
+class AllowedToolsFormat(Rule):
+    code = "SL125"
+    name = "allowed-tools-format"
+    summary = "`allowed-tools` is not one space-separated string"
+    severity = severities("warning: agentskills; info: skills-ref claude-api copilot")
+    fixable = "safe"
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if "allowed-tools" not in mapping:
+                return None
+            value = mapping["allowed-tools"]
+            span = value_span(view, "allowed-tools", package)
+            if isinstance(value, list):
+                return Outcome(
+                    "`allowed-tools` is a list; the specification defines one space-separated string "
+                    "(lists are a Claude Code extension)",
+                    span,
+                )
+            if isinstance(value, str):
+                if _COMMA_OUTSIDE_PARENS.search(value):
+                    return Outcome(
+                        "`allowed-tools` is comma-separated; the specification separates tools with spaces",
+                        span,
+                    )
+                return None
+            return Outcome(f"`allowed-tools` must be a string, but it is {describe_type(value)}", span)
+
+        yield from for_targets(package, ctx, judge)
+
+
+_CC_BOOLEANS = {"true", "false", "yes", "no", "on", "off", "1", "0"}
+
+
+def _cc_bool(value: Any) -> bool | None:
+    """Claude Code's reading of a boolean field (v2.1.218+), None if invalid."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
+    if text not in _CC_BOOLEANS:
+        return None
+    return text in ("true", "yes", "on", "1")
+
+
+class ClaudeCodeFieldValue(Rule):
+    code = "SL126"
+    name = "claude-code-field-value"
+    summary = "A Claude Code field has a value Claude Code does not accept"
+    severity = severities("error: claude-code")
+    MODELLED_VERSION = "2.1.218"
+
+    _ENUMS = {
+        "context": ("fork",),
+        "effort": ("low", "medium", "high", "xhigh", "max"),
+        "shell": ("bash", "powershell"),
+    }
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for target in ctx.targets:
+            view = package.view(target)
+            mapping = view.mapping
+            if mapping is None:
+                continue
+            for key, allowed in self._ENUMS.items():
+                if key in mapping and mapping[key] not in allowed:
+                    yield Finding(
+                        f"`{key}` is {mapping[key]!r}; Claude Code accepts {' | '.join(allowed)}",
+                        value_span(view, key, package),
+                        targets=(target.id,),
+                    )
+            if "paths" in mapping and not (
+                isinstance(mapping["paths"], str)
+                or isinstance(mapping["paths"], list) and all(isinstance(p, str) for p in mapping["paths"])
+            ):
+                yield Finding(
+                    f"`paths` must be a glob string or a list of globs, not {describe_type(mapping['paths'])}",
+                    value_span(view, "paths", package),
+                    targets=(target.id,),
+                )
+            for key in ("disable-model-invocation", "user-invocable", "background"):
+                if key in mapping and _cc_bool(mapping[key]) is None:
+                    yield Finding(
+                        f"`{key}` is {mapping[key]!r}; Claude Code reads only true/false/yes/no/on/off/1/0",
+                        value_span(view, key, package),
+                        targets=(target.id,),
+                        severities={target.id: Severity.WARNING},
+                    )
+            if mapping.get("context") != "fork":
+                for key in ("agent", "background"):
+                    if key in mapping:
+                        yield Finding(
+                            f"`{key}` has no effect without `context: fork`",
+                            key_span(view, key, package),
+                            targets=(target.id,),
+                            severities={target.id: Severity.WARNING},
+                        )
+
+
+class ClientSpecificKey(Rule):
+    code = "SL127"
+    name = "client-specific-key"
+    summary = "A key one selected target accepts and another rejects or ignores"
+    severity = severities(
+        "error: skills-ref claude-api codex-validator; warning: agentskills; info: claude-code codex opencode"
+    )
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
+        view = package.canonical
+        for key, (key_node, _) in _canonical_keys(package):
+            if key in _SPECIFIC_KEYS:
+                continue
+            accepting = [t.id for t in all_selected if key in t.accepted_keys]
+            if not accepting:
+                continue  # unknown everywhere: SL121
+            concerned = [
+                (target.id, _key_policy(target, key))
+                for target in ctx.targets
+                if _key_policy(target, key) not in (None, "accept") and package.view(target).mapping is not None
+            ]
+            if not concerned:
+                continue
+            verbs = {"reject": "rejects", "warn": "does not define", "ignore": "ignores"}
+            effects = ", ".join(f"{target_id} {verbs[policy]} it" for target_id, policy in concerned)
+            yield Finding(
+                f"`{key}` is a {'/'.join(accepting)} key; {effects}",
+                view.span(key_node),
+                targets=tuple(target_id for target_id, _ in concerned),
+            )
+
+
+class ShortDescriptionInvalid(Rule):
+    code = "SL128"
+    name = "short-description-invalid"
+    summary = "`metadata.short-description` is not a string or over 1,024 characters"
+    severity = severities("error: codex")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            metadata = mapping.get("metadata")
+            if not isinstance(metadata, dict) or "short-description" not in metadata:
+                return None
+            value = metadata["short-description"]
+            span = value_span(view, "metadata", package)
+            if not isinstance(value, str):
+                return Outcome(
+                    f"`metadata.short-description` is {describe_type(value)}, not a string: Codex does not load the skill",
+                    span,
+                )
+            length = len(collapse_whitespace(value))
+            if length > 1024:
+                return Outcome(
+                    f"`metadata.short-description` is {length:,} characters, over 1,024: Codex does not load the skill",
+                    span,
+                )
+            return None
+
+        yield from for_targets(package, ctx, judge)
+
+
+class MetadataShadowsField(Rule):
+    code = "SL129"
+    name = "metadata-shadows-field"
+    summary = "A `metadata` key named like a frontmatter field"
+    severity = severities("warning: claude-code")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            metadata = mapping.get("metadata")
+            if not isinstance(metadata, dict):
+                return None
+            clash = [k for k in metadata if isinstance(k, str) and k in CLAUDE_CODE_KEYS]
+            if not clash:
+                return None
+            return Outcome(
+                f"`metadata.{clash[0]}` is named like the frontmatter field `{clash[0]}`; "
+                "Claude Code's docs ask not to reuse field names in metadata",
+                value_span(view, "metadata", package),
+            )
+
+        yield from for_targets(package, ctx, judge)
+
+
+class NeverInvocable(Rule):
+    code = "SL130"
+    name = "never-invocable"
+    summary = "`disable-model-invocation: true` with `user-invocable: false`"
+    severity = severities("warning: claude-code copilot")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
+            if _cc_bool(mapping.get("disable-model-invocation", False)) is True and _cc_bool(
+                mapping.get("user-invocable", True)
+            ) is False:
+                return Outcome(
+                    "`disable-model-invocation: true` with `user-invocable: false`: neither the model nor the user can call this skill",
+                    key_span(view, "disable-model-invocation", package),
+                )
+            return None
+
+        yield from for_targets(package, ctx, judge)
+
+
+class WhitespaceCollapsed(Rule):
+    code = "SL131"
+    name = "whitespace-collapsed"
+    summary = "Newlines or runs of spaces in `name` or `description` that Codex collapses"
+    severity = severities("info: codex")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for target in ctx.targets:
+            view = package.view(target)
+            mapping = view.mapping
+            if mapping is None:
+                continue
+            for key in ("name", "description"):
+                value = mapping.get(key)
+                if not isinstance(value, str):
+                    continue
+                stripped = value.strip()
+                if stripped != collapse_whitespace(stripped):
+                    what = "newlines" if "\n" in stripped else "runs of whitespace"
+                    yield Finding(
+                        f"`{key}` holds {what}; Codex collapses them to single spaces",
+                        value_span(view, key, package),
+                        targets=(target.id,),
+                    )
+
+
+RULES = [
+    NameMissing,
+    NameNotString,
+    NameTooLong,
+    NameInvalidChars,
+    NameHyphenPlacement,
+    NameFolderMismatch,
+    NameReserved,
+    DescriptionMissing,
+    DescriptionNotString,
+    DescriptionTooLong,
+    DescriptionAngleBrackets,
+    DescriptionListingCap,
+    UnknownKey,
+    TopLevelVersion,
+    CompatibilityInvalid,
+    MetadataInvalid,
+    AllowedToolsFormat,
+    ClaudeCodeFieldValue,
+    ClientSpecificKey,
+    ShortDescriptionInvalid,
+    MetadataShadowsField,
+    NeverInvocable,
+    WhitespaceCollapsed,
+]

@@ -1,0 +1,370 @@
+"""SL0xx: the package and the parsing of SKILL.md."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..diagnostics import Edit, Finding, Fix, Severity, Span
+from ..package import SkillPackage
+from ..registry import Rule, RuleContext, severities
+from ..yamltree import AliasBombError, walk
+from .common import Outcome, emit, frontmatter_start
+
+# Rules in this family judge the file itself; field rules (SL1xx) only run when
+# the frontmatter parsed, so a broken file yields one clear finding.
+
+
+class SkillMdMissing(Rule):
+    code = "SL001"
+    name = "skill-md-missing"
+    summary = "A folder given or found as a skill has no SKILL.md"
+    severity = severities("error: all")
+    needs_skill_md = False
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        if package.skill_md_name is None:
+            yield Finding(
+                f"skill folder '{package.folder_name}' has no SKILL.md",
+                Span(1, 1, 1, 1),
+                path=package.root,
+            )
+
+
+class SkillMdFilenameCase(Rule):
+    code = "SL002"
+    name = "skill-md-filename-case"
+    summary = "SKILL.md is named in another letter case"
+    severity = severities("error: all")
+    needs_skill_md = False
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        actual = package.skill_md_name
+        if actual is None or actual == "SKILL.md":
+            return
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            if actual in target.skill_filenames:
+                # skills-ref reads exactly `skill.md` too; others will not find it.
+                per_target[target.id] = Outcome(
+                    f"'{actual}' is accepted by {target.id} but not by other surfaces; rename it to SKILL.md",
+                    Span(1, 1, 1, 1),
+                    severity=Severity.INFO,
+                )
+            else:
+                per_target[target.id] = Outcome(
+                    f"the skill file is named '{actual}'; surfaces look for exactly 'SKILL.md'",
+                    Span(1, 1, 1, 1),
+                    ref_message="Missing required file: SKILL.md",
+                )
+        yield from emit(per_target)
+
+
+class FrontmatterMissing(Rule):
+    code = "SL003"
+    name = "frontmatter-missing"
+    summary = "SKILL.md does not start with a `---` frontmatter fence"
+    severity = severities("error: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..frontmatter import leading_junk
+
+        junk = leading_junk(package.source)
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            if package.split(target.splitter).status != "missing":
+                continue
+            if junk == "bom":
+                message = "SKILL.md starts with a UTF-8 byte-order mark before `---`; the frontmatter is not recognised"
+            elif junk == "blank-lines":
+                message = "SKILL.md has blank lines before the opening `---`; the frontmatter must start on line 1"
+            else:
+                message = "SKILL.md does not start with YAML frontmatter: the first line must be `---`"
+            per_target[target.id] = Outcome(
+                message,
+                Span(1, 1, 1, 1 + len(package.source.lines[0]) if package.source.lines else 1),
+                ref_message="SKILL.md must start with YAML frontmatter (---)",
+            )
+        yield from emit(per_target)
+
+
+class FrontmatterUnclosed(Rule):
+    code = "SL004"
+    name = "frontmatter-unclosed"
+    summary = "The frontmatter has no closing `---` line, or is empty"
+    severity = severities("error: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            status = package.split(target.splitter).status
+            if status == "unclosed":
+                per_target[target.id] = Outcome(
+                    "the frontmatter opened on line 1 is never closed by a `---` line",
+                    frontmatter_start(package),
+                    ref_message="SKILL.md frontmatter not properly closed with ---",
+                )
+            elif status == "empty":
+                per_target[target.id] = Outcome(
+                    f"the frontmatter is empty: {target.id} rejects the skill (missing YAML frontmatter delimited by ---)",
+                    frontmatter_start(package),
+                )
+        yield from emit(per_target)
+
+
+# A top-level `key: value` line whose plain value holds `: `.
+_UNQUOTED_COLON = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):[ \t]+(?P<value>[^'\"|>\s&*!\[{#][^#]*?:\s.*?)\s*$")
+
+
+def _quote_fix(package: SkillPackage, file_line: int) -> Fix | None:
+    """Quote a plain scalar that holds `: ` so the line parses."""
+    lines = package.source.lines
+    if not 1 <= file_line <= len(lines):
+        return None
+    line = lines[file_line - 1]
+    match = _UNQUOTED_COLON.match(line)
+    if match is None:
+        return None
+    value = match.group("value")
+    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    start = match.start("value") + 1
+    return Fix(
+        f"quote the value of `{match.group('key')}`",
+        "safe",
+        (Edit(package.skill_md_path, Span(file_line, start, file_line, start + len(value)), quoted),),
+    )
+
+
+class YamlInvalid(Rule):
+    code = "SL005"
+    name = "yaml-invalid"
+    summary = "The frontmatter is not valid YAML for the target's parser"
+    severity = severities("error: all")
+    fixable = "safe"
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            view = package.view(target)
+            error = view.error
+            if view.split.status != "ok" or error is None:
+                continue
+            line, column = view.file_position(error.line, error.column)
+            fix = None
+            if isinstance(error, AliasBombError):
+                message = f"YAML aliases expand without bound ({error.message}); the frontmatter is refused"
+            else:
+                fix = _quote_fix(package, line) if "mapping values are not allowed" in error.problem else None
+                if fix is not None:
+                    message = "a value holds an unquoted `: `, so YAML reads a second mapping: quote the value"
+                else:
+                    message = f"invalid YAML in the frontmatter: {error.message}"
+            if target.id == "claude-code":
+                message += " (Claude Code loads the skill with no fields set)"
+            per_target[target.id] = Outcome(
+                message,
+                Span(line, column, line, column + 1),
+                ref_message=f"Invalid YAML in frontmatter: {error.message}",
+                fix=fix,
+            )
+        yield from emit(per_target)
+
+
+class FrontmatterNotMapping(Rule):
+    code = "SL006"
+    name = "frontmatter-not-mapping"
+    summary = "The frontmatter's top level is not a mapping"
+    severity = severities("error: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            view = package.view(target)
+            if not view.ok or isinstance(view.data, dict):
+                continue
+            kind = "empty" if view.data in (None, "") else f"a {type(view.data).__name__}"
+            root = view.document.root if view.document else None
+            span = view.span(root) if root is not None else frontmatter_start(package)
+            per_target[target.id] = Outcome(
+                f"the frontmatter must be a mapping of `key: value` lines, but it is {kind}",
+                Span(span.line, span.column, span.line, span.column + 1),
+                ref_message="SKILL.md frontmatter must be a YAML mapping",
+            )
+        yield from emit(per_target)
+
+
+class DuplicateKey(Rule):
+    code = "SL007"
+    name = "duplicate-key"
+    summary = "A key appears twice in one mapping"
+    severity = severities("error: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        view = package.canonical
+        if not view.ok or view.document is None:
+            return
+        for node in walk(view.document.root):
+            if node.kind != "map" or node.alias:
+                continue
+            seen: dict[str, int] = {}
+            for key_node, _ in node.value:
+                if key_node.kind != "scalar":
+                    continue
+                first = seen.get(key_node.value)
+                if first is None:
+                    seen[key_node.value] = key_node.line
+                    continue
+                span = view.span(key_node)
+                first_line = view.file_position(first, 0)[0]
+                yield Finding(
+                    f"duplicate key `{key_node.value}` (first on line {first_line}); "
+                    "loaders disagree on which value wins and strict ones reject the file",
+                    span,
+                )
+
+
+class LineEndingHazard(Rule):
+    code = "SL008"
+    name = "line-ending-hazard"
+    summary = "SKILL.md uses CRLF line endings"
+    severity = severities("info: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        source = package.source
+        if not source.crlf_lines or package.split("canonical").status == "missing":
+            return
+        yield Finding(
+            f"{source.crlf_lines} line(s) end with CRLF; surveyed loaders accept them, naive tools may not",
+            Span(1, 1, 1, 1 + len(source.lines[0])),
+        )
+
+
+class NotUtf8(Rule):
+    code = "SL009"
+    name = "not-utf8"
+    summary = "SKILL.md is not UTF-8 text or holds NUL bytes"
+    severity = severities("error: all")
+    needs_skill_md = "raw"
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        problem = package.decode_problem
+        if problem is None:
+            return
+        reason, offset = problem
+        line, column = package.byte_position(offset)
+        what = "is not valid UTF-8" if reason == "invalid UTF-8" else "holds a NUL byte"
+        yield Finding(
+            f"SKILL.md {what} at byte {offset}; surfaces read it as UTF-8 text and fail",
+            Span(line, column, line, column + 1),
+        )
+
+
+class FenceInsideFrontmatter(Rule):
+    code = "SL010"
+    name = "fence-inside-frontmatter"
+    summary = "A `---` inside the frontmatter closes it early for some parsers"
+    severity = severities("error: claude-api codex-validator codex; warning: skills-ref")
+
+    _HOW = {
+        "skills-ref": "splits at the first `---` anywhere",
+        "quick-validate": "closes at the first line that starts with `---`",
+        "codex": "closes at any line whose trimmed text is `---`",
+    }
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        canonical = package.split("canonical")
+        if canonical.status != "ok":
+            return
+        per_target: dict[str, Outcome | None] = {}
+        for target in ctx.targets:
+            split = package.split(target.splitter)
+            if split.status != "ok" or split.close_line >= canonical.close_line:
+                continue
+            line = split.close_line + 1
+            per_target[target.id] = Outcome(
+                f"`---` on line {line} ends the frontmatter early for {target.id}, which "
+                f"{self._HOW[target.splitter]}; the rest of the frontmatter is read as body",
+                Span(line, split.close_column + 1, line, split.close_column + 4),
+            )
+        yield from emit(per_target)
+
+
+class FileTooLarge(Rule):
+    code = "SL011"
+    name = "file-too-large"
+    summary = "SKILL.md is larger than the size cap; it is not read past it"
+    severity = severities("error: all")
+    needs_skill_md = "raw"
+    options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "description": "size cap in bytes"}}
+    defaults = {"max-bytes": 1024 * 1024}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        if not package.truncated:
+            return
+        size = package.read_result.size  # type: ignore[union-attr]
+        yield Finding(
+            f"SKILL.md is {size:,} bytes, over the {ctx.options['max-bytes']:,}-byte cap; "
+            "only the first part was checked",
+            Span(1, 1, 1, 1),
+        )
+
+
+class YamlStrictSubset(Rule):
+    code = "SL012"
+    name = "yaml-strict-subset"
+    summary = "YAML that strictyaml (skills-ref) rejects: flow style, anchors, aliases, tags"
+    severity = severities("error: skills-ref")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for target in ctx.targets:
+            view = package.view(target)
+            if view.split.status != "ok" or view.document is None:
+                continue
+            doc = view.document
+            problems = []
+            if doc.uses_flow:
+                problems.append((doc.uses_flow[0], "flow style (`[a, b]` or `{a: b}`)", "Found ugly disallowed JSONesque flow mapping"))
+            if doc.uses_anchor:
+                problems.append((doc.uses_anchor[0], "an anchor or alias (`&x`, `*x`)", "Found confusing disallowed anchor token"))
+            if doc.uses_tag:
+                problems.append((doc.uses_tag[0], "an explicit tag (`!!str`)", "Found disallowed tag tokens"))
+            for node, what, strict_text in sorted(problems, key=lambda p: (p[0].line, p[0].column)):
+                span = view.span(node)
+                yield Finding(
+                    f'Invalid YAML in frontmatter: {strict_text} (strictyaml rejects {what}; write a block list or a quoted string)',
+                    Span(span.line, span.column, span.line, span.column + 1),
+                    targets=(target.id,),
+                )
+
+
+class SkillMdUnreadable(Rule):
+    code = "SL013"
+    name = "skill-md-unreadable"
+    summary = "SKILL.md cannot be read safely (not a regular file, link out of the tree, no permission)"
+    severity = severities("error: all")
+    needs_skill_md = False
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        if package.skill_md_name is None or package.readable:
+            return
+        yield Finding(
+            f"{package.skill_md_name} {package.read_result}; skilllint did not read it and surfaces cannot load it",
+            Span(1, 1, 1, 1),
+        )
+
+
+RULES = [
+    SkillMdMissing,
+    SkillMdFilenameCase,
+    FrontmatterMissing,
+    FrontmatterUnclosed,
+    YamlInvalid,
+    FrontmatterNotMapping,
+    DuplicateKey,
+    LineEndingHazard,
+    NotUtf8,
+    FenceInsideFrontmatter,
+    FileTooLarge,
+    YamlStrictSubset,
+    SkillMdUnreadable,
+]

@@ -1,0 +1,153 @@
+"""SL2xx: the size of one skill (disclosure tiers 1 and 2)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Iterator
+
+from ..diagnostics import Finding, Span
+from ..package import SkillPackage
+from ..registry import Rule, RuleContext, severities
+from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens, tokens_exceed
+from .common import frontmatter_start, value_span
+
+_ENCODING_OPTION = {
+    "encoding": {"enum": list(SUPPORTED_ENCODINGS), "description": "tiktoken encoding used to count"}
+}
+
+
+class SkillMdTooLong(Rule):
+    code = "SL201"
+    name = "skill-md-too-long"
+    summary = "SKILL.md is over 500 lines"
+    severity = severities("warning: all")
+    options_schema = {"max-lines": {"type": "integer", "minimum": 1, "description": "most physical lines allowed"}}
+    defaults = {"max-lines": 500}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        limit = ctx.options["max-lines"]
+        lines = package.line_count
+        if lines > limit:
+            yield Finding(
+                f"SKILL.md is {lines:,} lines, over {limit:,}: move detail into referenced files loaded on demand",
+                Span(limit + 1, 1, limit + 1, 1),
+            )
+
+
+class BodyTooManyTokens(Rule):
+    code = "SL202"
+    name = "body-too-many-tokens"
+    summary = "The SKILL.md body is over 5,000 tokens"
+    severity = severities("warning: all")
+    options_schema = {
+        "max-tokens": {"type": "integer", "minimum": 1, "description": "most body tokens allowed"},
+        **_ENCODING_OPTION,
+    }
+    defaults = {"max-tokens": 5000, "encoding": DEFAULT_ENCODING}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        if package.truncated:
+            return  # SL011 reports it; a partial count would mislead
+        limit, encoding = ctx.options["max-tokens"], ctx.options["encoding"]
+        body = package.body
+        if not tokens_exceed(body, limit, encoding):
+            return
+        count = count_tokens(body, encoding)
+        line = package.body_start_line + 1
+        yield Finding(
+            f"the body is {count:,} tokens ({encoding}), over {limit:,}: every activation loads all of it",
+            Span(line, 1, line, 1),
+        )
+
+
+class CatalogEntryTooCostly(Rule):
+    code = "SL203"
+    name = "catalog-entry-too-costly"
+    summary = "`name` + `description` cost over 100 tokens in every session's catalog"
+    severity = severities("info: all")
+    opt_in = True
+    options_schema = {
+        "max-tokens": {"type": "integer", "minimum": 1, "description": "most tokens for name + description"},
+        **_ENCODING_OPTION,
+    }
+    defaults = {"max-tokens": 100, "encoding": DEFAULT_ENCODING}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        view = package.canonical
+        mapping = view.mapping
+        if mapping is None:
+            return
+        name, description = mapping.get("name"), mapping.get("description")
+        text = "\n".join(str(v) for v in (name, description) if isinstance(v, str))
+        limit, encoding = ctx.options["max-tokens"], ctx.options["encoding"]
+        if not text or not tokens_exceed(text, limit, encoding):
+            return
+        count = count_tokens(text, encoding)
+        span = value_span(view, "description", package) if "description" in mapping else frontmatter_start(package)
+        yield Finding(
+            f"`name` + `description` are {count} tokens ({encoding}), over {limit}: every session pays for them",
+            span,
+        )
+
+
+class UploadTooLarge(Rule):
+    code = "SL204"
+    name = "upload-too-large"
+    summary = "The skill package is over 30 MB"
+    severity = severities("warning: claude-api")
+    options_schema = {"max-bytes": {"type": "integer", "minimum": 1, "description": "largest package size in bytes"}}
+    defaults = {"max-bytes": 30 * 1024 * 1024}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        limit = ctx.options["max-bytes"]
+        total = _package_bytes(package, stop_after=limit)
+        if total > limit:
+            yield Finding(
+                f"the package is over {limit / 1024 / 1024:.0f} MB; claude.ai uploads and the Skills API refuse it",
+                Span(1, 1, 1, 1),
+            )
+
+
+def _package_bytes(package: SkillPackage, stop_after: int) -> int:
+    """Bytes of regular files in the package, links not followed, stopping early."""
+    total = 0
+    stack = [package.root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                if entry.name not in (".git", "node_modules"):
+                    stack.append(entry.path)
+            elif stat.S_ISREG(info.st_mode):
+                total += info.st_size
+                if total > stop_after:
+                    return total
+    return total
+
+
+class CodexPromptBytes(Rule):
+    code = "SL205"
+    name = "codex-prompt-bytes"
+    summary = "SKILL.md is over 8,000 bytes, which Codex truncates when it injects the skill"
+    severity = severities("warning: codex")
+    CODEX_VERSION = "rust-v0.153.4"  # ext/skills render.rs MAX_SKILL_PROMPT_BYTES
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        size = len(package.raw)
+        if size > 8000:
+            yield Finding(
+                f"SKILL.md is {size:,} bytes; Codex ({self.CODEX_VERSION}) injects at most 8,000 bytes of it",
+                Span(1, 1, 1, 1),
+            )
+
+
+RULES = [SkillMdTooLong, BodyTooManyTokens, CatalogEntryTooCostly, UploadTooLarge, CodexPromptBytes]

@@ -1,0 +1,96 @@
+"""Inline suppression comments.
+
+Markdown (markdownlint style), outside fenced code:
+  ``<!-- skilllint-disable SL310 SL311 -->`` … ``<!-- skilllint-enable SL310 -->``
+  ``<!-- skilllint-disable-next-line SL310 -->``, ``<!-- skilllint-disable-line SL310 -->``
+  ``<!-- skilllint-disable-file SL201 -->``
+Frontmatter (a YAML comment on the offending line):
+  ``description: … # skilllint: disable=SL113,SL131``
+No codes means every code. A code also matches as a prefix (``SL1``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_MD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b(.*?)-->")
+_YAML = re.compile(r"#\s*skilllint:\s*disable(?:=([A-Za-z0-9_, ]+))?\s*$")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+ALL = "*"
+
+
+def _codes(text: str) -> set[str]:
+    codes = {c.strip().upper() for c in re.split(r"[\s,]+", text) if c.strip()}
+    return codes or {ALL}
+
+
+@dataclass
+class Suppressions:
+    """Which codes are silenced on which lines of one file (1-based)."""
+
+    file_codes: set[str] = field(default_factory=set)
+    line_codes: dict[int, set[str]] = field(default_factory=dict)
+    ranges: list[tuple[int, int, set[str]]] = field(default_factory=list)  # start, end (inclusive)
+
+    def suppresses(self, code: str, line: int) -> bool:
+        if _matches(code, self.file_codes) or _matches(code, self.line_codes.get(line, ())):
+            return True
+        return any(start <= line <= end and _matches(code, codes) for start, end, codes in self.ranges)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.file_codes or self.line_codes or self.ranges)
+
+
+def _matches(code: str, codes) -> bool:
+    return any(c == ALL or code.startswith(c) for c in codes)
+
+
+def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:
+    """Collect suppressions from a file's lines.
+
+    ``frontmatter_end``: 1-based line of the closing ``---`` (0 when there is
+    no frontmatter); YAML comments count only above it, HTML comments only
+    below it.
+    """
+    result = Suppressions()
+    if "skilllint" not in "".join(lines):
+        return result  # the common case, decided in one scan
+    open_ranges: dict[str, int] = {}
+    fence: str | None = None
+    last = len(lines)
+    for index, line in enumerate(lines, start=1):
+        if index <= frontmatter_end:
+            match = _YAML.search(line)
+            if match:
+                result.line_codes.setdefault(index, set()).update(_codes(match.group(1) or ""))
+            continue
+        fence_match = _FENCE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is not None or "skilllint-" not in line:
+            continue
+        for match in _MD.finditer(line):
+            kind, codes = match.group(1), _codes(match.group(2))
+            if kind == "disable-file":
+                result.file_codes.update(codes)
+            elif kind == "disable-line":
+                result.line_codes.setdefault(index, set()).update(codes)
+            elif kind == "disable-next-line":
+                result.line_codes.setdefault(index + 1, set()).update(codes)
+            elif kind == "disable":
+                for code in codes:
+                    open_ranges.setdefault(code, index)
+            else:  # enable
+                closing = list(open_ranges) if ALL in codes else [c for c in codes if c in open_ranges]
+                for code in closing:
+                    result.ranges.append((open_ranges.pop(code), index, {code}))
+    for code, start in open_ranges.items():
+        result.ranges.append((start, last, {code}))
+    return result

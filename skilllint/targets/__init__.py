@@ -1,0 +1,98 @@
+"""Surface profiles and target inference (RULES.md "Targets")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import (
+    agentskills,
+    claude_api,
+    claude_code,
+    codex,
+    codex_validator,
+    copilot,
+    cursor,
+    gemini,
+    opencode,
+    skills_ref,
+)
+from .base import Target
+
+TARGETS: dict[str, Target] = {
+    module.TARGET.id: module.TARGET
+    for module in (
+        agentskills,
+        skills_ref,
+        claude_code,
+        claude_api,
+        codex,
+        codex_validator,
+        copilot,
+        opencode,
+        gemini,
+        cursor,
+    )
+}
+TARGET_IDS: tuple[str, ...] = tuple(TARGETS)
+
+# Folder pairs under which a skill lives -> the targets that load it.
+_LOCATION_TARGETS = (
+    ((".claude", "skills"), ("claude-code",)),
+    ((".agents", "skills"), ("codex", "agentskills")),
+    ((".codex", "skills"), ("codex", "agentskills")),
+    ((".github", "skills"), ("copilot",)),
+    ((".opencode", "skills"), ("opencode",)),
+    ((".gemini", "skills"), ("gemini",)),
+    ((".cursor", "skills"), ("cursor",)),
+)
+
+
+def infer_targets(skill_dir: Path, stop_at: Path | None = None) -> tuple[str, ...]:
+    """The targets a skill's location implies (RULES.md "Inference").
+
+    ``skill_dir`` must be absolute. ``stop_at`` bounds the ancestor search for
+    ``.claude-plugin/plugin.json`` (the linted root's filesystem top by default).
+    """
+    parts = skill_dir.parts
+    found: list[str] = []
+    for index in range(len(parts) - 1):
+        pair = (parts[index], parts[index + 1])
+        for location, ids in _LOCATION_TARGETS:
+            if pair == location:
+                found.extend(t for t in ids if t not in found)
+    if "claude-code" not in found and _under_claude_plugin(skill_dir, stop_at):
+        found.append("claude-code")
+    return tuple(found) or ("agentskills",)
+
+
+def _under_claude_plugin(skill_dir: Path, stop_at: Path | None) -> bool:
+    for ancestor in skill_dir.parents:
+        try:
+            if (ancestor / ".claude-plugin" / "plugin.json").is_file():
+                return True
+        except OSError:
+            return False
+        if stop_at is not None and ancestor == stop_at:
+            break
+    return False
+
+
+def resolve_target_names(names: list[str]) -> tuple[str, ...]:
+    """Expand ``all`` and validate ids; raises ValueError naming the bad one."""
+    result: list[str] = []
+    for name in names:
+        for part in name.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if part == "all":
+                result.extend(t for t in TARGET_IDS if t not in result)
+                continue
+            if part not in TARGETS:
+                raise ValueError(f"unknown target {part!r}; choose from: all, {', '.join(TARGET_IDS)}")
+            if part not in result:
+                result.append(part)
+    return tuple(result)
+
+
+__all__ = ["TARGETS", "TARGET_IDS", "Target", "infer_targets", "resolve_target_names"]

@@ -1,0 +1,19 @@
+"""The validator bundled with Codex's skill-creator (S-CX-QV, SURFACES.md §3c).
+
+A copy of Anthropic's quick_validate.py whose allowlist lacks ``compatibility``.
+Opt-in: never inferred from a skill's location.
+"""
+
+from .base import Target
+
+TARGET = Target(
+    id="codex-validator",
+    title="Codex skill-creator quick_validate",
+    evidence="SURFACES.md §3c",
+    splitter="quick-validate",
+    semantics="yaml11",
+    accepted_keys=frozenset({"name", "description", "license", "allowed-tools", "metadata"}),
+    unknown_keys="reject",
+    name_charset="ascii",
+    description_count="strip",
+)

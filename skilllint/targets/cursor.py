@@ -1,0 +1,16 @@
+"""Cursor 2.4+ (SURFACES.md §4, [2ND]): name, description, disable-model-invocation."""
+
+from .base import Target
+
+TARGET = Target(
+    id="cursor",
+    title="Cursor",
+    evidence="SURFACES.md §4",
+    splitter="canonical",
+    semantics="yaml12",
+    accepted_keys=frozenset({"name", "description", "disable-model-invocation"}),
+    unknown_keys=None,
+    name_charset=None,
+    name_max=None,
+    secondary=True,
+)

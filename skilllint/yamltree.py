@@ -1,0 +1,419 @@
+"""A position-keeping YAML tree built from ruamel.yaml parse events, and the
+per-parser views of it.
+
+Why events and not ``YAML().load``: every surface reads SKILL.md frontmatter
+with a different parser (strictyaml, PyYAML, serde_yaml, a lenient JS loader).
+The event stream is parser-neutral: it keeps every scalar's raw text, quoting
+style, explicit tag, anchor and position, and flow style of collections. From
+one parse we derive what each target's parser would see. Building the tree
+ourselves also keeps us safe: the builder is iterative (a 10,000-level nesting
+cannot overflow the Python stack), aliases are shared references (never
+copied), and the views expand aliases under a fixed node budget, so a
+"billion laughs" document is reported instead of exhausting memory.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+MAX_DEPTH = 64
+"""Deepest nesting of collections accepted; frontmatter never needs more."""
+
+MAX_EXPANDED_NODES = 10_000
+"""Node visits allowed when a view expands aliases (alias-bomb guard)."""
+
+
+class YamlError(Exception):
+    """The frontmatter is not YAML, or exceeds a safety bound.
+
+    ``line``/``column`` are 0-based positions inside the YAML text.
+    """
+
+    def __init__(self, message: str, line: int = 0, column: int = 0, problem: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.problem = problem or message
+
+
+@dataclass(eq=False)
+class Node:
+    """One YAML node. Positions are 0-based (line, column) in the YAML text."""
+
+    kind: str  # "scalar" | "map" | "seq"
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    value: Any = None  # str for scalars; list[(Node, Node)] for maps; list[Node] for seqs
+    style: str | None = None  # scalar quoting style: None (plain), "'", '"', "|", ">"
+    tag: str | None = None  # explicit tag as written, e.g. "tag:yaml.org,2002:str"
+    anchor: str | None = None
+    flow: bool = False  # collection written in flow style ([a, b] / {a: b})
+    alias: bool = False  # True on the key/value slot that was written as *alias
+    target: "Node | None" = None  # for alias slots: the anchored node
+
+    def deref(self) -> "Node":
+        return self.target if self.alias and self.target is not None else self
+
+    @property
+    def is_plain(self) -> bool:
+        return self.kind == "scalar" and self.style is None and self.tag is None
+
+
+@dataclass
+class Document:
+    """The parsed frontmatter: the root node plus facts the rules need."""
+
+    root: Node | None
+    uses_flow: list[Node] = field(default_factory=list)
+    uses_anchor: list[Node] = field(default_factory=list)
+    uses_tag: list[Node] = field(default_factory=list)
+
+    def mapping_items(self) -> list[tuple[Node, Node]]:
+        if self.root is None or self.root.kind != "map":
+            return []
+        return self.root.value
+
+
+def _tag_text(tag: Any) -> str | None:
+    if tag is None:
+        return None
+    return str(tag) if not isinstance(tag, str) else tag
+
+
+def parse(text: str) -> Document:
+    """Parse YAML text into a :class:`Document`, or raise :class:`YamlError`."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml import events as ev
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError as RuamelError
+
+    yaml = YAML(typ="rt", pure=True)
+    doc = Document(root=None)
+    anchors: dict[str, Node] = {}
+    # Stack of open collections: (node, pending_key or None).
+    stack: list[list[Any]] = []
+    documents = 0
+
+    def attach(node: Node) -> None:
+        if not stack:
+            doc.root = node
+            return
+        top = stack[-1]
+        parent: Node = top[0]
+        if parent.kind == "seq":
+            parent.value.append(node)
+        elif top[1] is None:
+            top[1] = node
+        else:
+            parent.value.append((top[1], node))
+            top[1] = None
+
+    try:
+        for event in yaml.parse(text):
+            start, end = event.start_mark, event.end_mark
+            if isinstance(event, ev.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise YamlError(
+                        "more than one YAML document in the frontmatter",
+                        start.line,
+                        start.column,
+                    )
+            elif isinstance(event, ev.ScalarEvent):
+                node = Node(
+                    "scalar",
+                    start.line,
+                    start.column,
+                    end.line,
+                    end.column,
+                    value=event.value,
+                    style=event.style or None,
+                    tag=_tag_text(event.tag) if event.tag and event.tag != "!" else None,
+                    anchor=event.anchor,
+                )
+                _register(node, doc, anchors)
+                attach(node)
+            elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    raise YamlError(
+                        f"nesting deeper than {MAX_DEPTH} levels",
+                        start.line,
+                        start.column,
+                    )
+                kind = "map" if isinstance(event, ev.MappingStartEvent) else "seq"
+                node = Node(
+                    kind,
+                    start.line,
+                    start.column,
+                    end.line,
+                    end.column,
+                    value=[],
+                    tag=_tag_text(event.tag) if event.tag and not event.implicit else None,
+                    anchor=event.anchor,
+                    flow=bool(event.flow_style),
+                )
+                _register(node, doc, anchors)
+                attach(node)
+                stack.append([node, None])
+            elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
+                node = stack.pop()[0]
+                node.end_line, node.end_column = end.line, end.column
+            elif isinstance(event, ev.AliasEvent):
+                target = anchors.get(event.anchor)
+                if target is None:
+                    raise YamlError(
+                        f"found undefined alias {event.anchor!r}", start.line, start.column
+                    )
+                slot = Node(
+                    target.kind,
+                    start.line,
+                    start.column,
+                    end.line,
+                    end.column,
+                    value=target.value,
+                    alias=True,
+                    target=target,
+                )
+                doc.uses_anchor.append(slot)
+                attach(slot)
+    except YamlError:
+        raise
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlError(_describe(exc), line, column, problem) from None
+    except RuamelError as exc:
+        raise YamlError(str(exc).strip() or "invalid YAML") from None
+    except RecursionError:
+        raise YamlError(f"nesting deeper than {MAX_DEPTH} levels") from None
+    return doc
+
+
+def _register(node: Node, doc: Document, anchors: dict[str, Node]) -> None:
+    if node.anchor:
+        anchors[node.anchor] = node
+        doc.uses_anchor.append(node)
+    if node.tag:
+        doc.uses_tag.append(node)
+    if node.flow:
+        doc.uses_flow.append(node)
+
+
+def _describe(exc: Exception) -> str:
+    problem = getattr(exc, "problem", None) or ""
+    context = getattr(exc, "context", None) or ""
+    text = problem or context or "invalid YAML"
+    if context and problem and context != problem:
+        text = f"{problem} ({context})"
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Views: what each parser would hand its program.
+
+
+class AliasBombError(YamlError):
+    pass
+
+
+# YAML 1.1 implicit resolution, as PyYAML's SafeLoader does it.
+_Y11_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+_Y11_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_Y11_INT = re.compile(
+    r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$"
+)
+_Y11_FLOAT = re.compile(
+    r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_TIMESTAMP = re.compile(
+    r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
+    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$"
+)
+# YAML 1.2 core schema, as serde_yaml and most JavaScript loaders resolve it.
+_Y12_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_Y12_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_Y12_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_Y12_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+
+
+def resolve_scalar(node: Node, semantics: str) -> Any:
+    """The Python value a parser with ``semantics`` gives a scalar node.
+
+    ``strict``: every scalar is a string (strictyaml).
+    ``yaml11``: PyYAML safe_load (``yes`` is True, ``2026-03-06`` a date).
+    ``yaml12``: the YAML 1.2 core schema (serde_yaml, JavaScript loaders).
+    """
+    text: str = node.value
+    if semantics == "strict":
+        return text
+    if node.tag:
+        tag = node.tag.rsplit(":", 1)[-1].lstrip("!")
+        if tag == "str":
+            return text
+    if not node.is_plain and not (node.tag and node.style is None):
+        return text
+    if semantics == "yaml11":
+        if _Y11_NULL.match(text):
+            return None
+        if _Y11_BOOL.match(text):
+            return text.lower() in ("yes", "true", "on")
+        if _Y11_INT.match(text):
+            return _to_int(text)
+        if _Y11_FLOAT.match(text) and text not in ("", "."):
+            return _to_float(text)
+        if _TIMESTAMP.match(text):
+            return _to_date(text)
+        return text
+    if _Y12_NULL.match(text):
+        return None
+    if _Y12_BOOL.match(text):
+        return text.lower() == "true"
+    if _Y12_INT.match(text):
+        return _to_int(text)
+    if _Y12_FLOAT.match(text):
+        return _to_float(text)
+    return text
+
+
+class Unresolvable:
+    """Stands for a number PyYAML would produce but that we do not rebuild."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind, self.text = kind, text
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<{self.kind} {self.text}>"
+
+
+def _to_int(text: str) -> Any:
+    cleaned = text.replace("_", "")
+    try:
+        if ":" in cleaned:
+            sign = -1 if cleaned.startswith("-") else 1
+            total = 0
+            for part in cleaned.lstrip("+-").split(":"):
+                total = total * 60 + int(part)
+            return sign * total
+        if cleaned.lstrip("+-").startswith(("0b", "0x", "0o")):
+            return int(cleaned, 0)
+        if len(cleaned.lstrip("+-")) > 1 and cleaned.lstrip("+-").startswith("0"):
+            return int(cleaned, 8)
+        return int(cleaned)
+    except ValueError:
+        return Unresolvable("int", text)
+
+
+def _to_float(text: str) -> Any:
+    try:
+        low = text.lower().replace("_", "")
+        if low.endswith("inf"):
+            return float("-inf") if low.startswith("-") else float("inf")
+        if low.endswith("nan"):
+            return float("nan")
+        return float(low)
+    except ValueError:
+        return Unresolvable("float", text)
+
+
+def _to_date(text: str) -> Any:
+    try:
+        if len(text) == 10:
+            return datetime.date.fromisoformat(text)
+        return datetime.datetime.fromisoformat(text.replace("t", "T").replace(" ", "T", 1))
+    except ValueError:
+        return Unresolvable("timestamp", text)
+
+
+def to_python(node: Node | None, semantics: str, budget: list[int] | None = None) -> Any:
+    """Build the plain Python value of ``node`` under ``semantics``.
+
+    Aliases are expanded as a real loader would, but every node visit costs
+    one unit of a shared budget; exceeding it raises :class:`AliasBombError`.
+    Duplicate keys keep the last value (PyYAML's behaviour).
+    """
+    if node is None:
+        return None
+    if budget is None:
+        budget = [MAX_EXPANDED_NODES]
+    # Iterative expansion: (node, container, key) work items.
+    result_holder: list[Any] = [None]
+    work: list[tuple[Node, Any, Any]] = [(node, result_holder, 0)]
+    while work:
+        current, container, slot = work.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise AliasBombError(
+                f"YAML aliases expand to more than {MAX_EXPANDED_NODES} nodes",
+                node.line,
+                node.column,
+            )
+        current = current.deref()
+        if current.kind == "scalar":
+            value: Any = resolve_scalar(current, semantics)
+        elif current.kind == "seq":
+            value = [None] * len(current.value)
+            for index, child in enumerate(current.value):
+                work.append((child, value, index))
+        else:
+            value = {}
+            keyed = []
+            for key_node, value_node in current.value:
+                key_node = key_node.deref()
+                key = resolve_scalar(key_node, semantics) if key_node.kind == "scalar" else _Unhashable(key_node)
+                value[_hashable(key)] = None  # insertion order = first occurrence
+                keyed.append((value_node, _hashable(key)))
+            # Pushed in reverse so the last duplicate key is popped last and wins.
+            for value_node, key in reversed(keyed):
+                work.append((value_node, value, key))
+        container[slot] = value
+    return result_holder[0]
+
+
+class _Unhashable:
+    """A collection used as a mapping key: kept by identity."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+    def __repr__(self) -> str:
+        return "<complex key>"
+
+
+def _hashable(key: Any) -> Any:
+    try:
+        hash(key)
+    except TypeError:
+        return repr(key)
+    return key
+
+
+def walk(node: Node | None) -> Iterator[Node]:
+    """Every node of the tree once (alias slots are not followed)."""
+    if node is None:
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current.alias:
+            continue
+        if current.kind == "map":
+            for key_node, value_node in reversed(current.value):
+                stack.append(value_node)
+                stack.append(key_node)
+        elif current.kind == "seq":
+            stack.extend(reversed(current.value))
+
+
+def type_name(value: Any) -> str:
+    """The Python type name, as quick_validate prints it (``{type(x).__name__}``)."""
+    if isinstance(value, Unresolvable):
+        return {"int": "int", "float": "float", "timestamp": "datetime"}[value.kind]
+    return type(value).__name__

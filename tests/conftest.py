@@ -1,0 +1,56 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """Run skilllint's main() in-process, capturing output."""
+    import contextlib
+    import io
+
+    from skilllint.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def lint_json(*args: str, cwd: Path | None = None) -> dict:
+    code, out, err = run_cli("check", "--output-format", "json", "--exit-zero", *args, cwd=cwd)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def write_skill(base: Path, folder: str, text: str | bytes) -> Path:
+    """Create ``base/folder/SKILL.md`` and return the folder."""
+    skill = base / folder
+    skill.mkdir(parents=True, exist_ok=True)
+    target = skill / "SKILL.md"
+    if isinstance(text, bytes):
+        target.write_bytes(text)
+    else:
+        target.write_text(text, encoding="utf-8")
+    return skill
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present")
+    return CORPUS

@@ -1,0 +1,87 @@
+"""The rule book and the registry stay in step, and every rule's examples are tested.
+
+Each rule folder ``rules/SLnnn-name/`` holds README.md (the documentation),
+``fail/`` (a tree whose lint yields this rule's code) and ``pass/`` (a tree
+that yields none of it). An optional ``skilllint.toml`` in the rule folder sets
+targets and options for both examples.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from skilllint.config import load_settings
+from skilllint.engine import lint_paths
+from skilllint.registry import registry
+from skilllint.rulebook import rule_folders
+
+from conftest import ROOT
+
+RULEBOOK = ROOT / "rules"
+REGISTRY = registry()
+CODES = [rule.code for rule in REGISTRY.sorted()]
+FOLDERS = rule_folders()
+
+
+def test_every_registered_rule_has_a_folder():
+    missing = [code for code in CODES if code not in FOLDERS]
+    assert not missing, f"rules without a rule-book folder: {missing}"
+
+
+def test_every_folder_names_a_registered_rule():
+    for code, folder in FOLDERS.items():
+        rule = REGISTRY.rules.get(code)
+        assert rule is not None, f"{folder.name} names no registered rule"
+        assert folder.name == f"{rule.code}-{rule.name}", f"{folder.name} should be {rule.code}-{rule.name}"
+
+
+def _lint(folder: Path, example: str, code: str):
+    settings = load_settings(REGISTRY, folder, config_path=str(folder / "skilllint.toml") if (folder / "skilllint.toml").is_file() else None)
+    settings.select = [code]
+    settings.extend_select = []
+    settings.ignore = []
+    result = lint_paths([str(folder / example)], settings, folder)
+    assert not result.internal_errors, result.internal_errors
+    return result.diagnostics
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_fail_example_produces_the_code(code):
+    folder = FOLDERS.get(code)
+    if folder is None:
+        pytest.fail(f"{code} has no rule-book folder")
+    assert (folder / "fail").is_dir(), f"{folder.name} has no fail/ example"
+    diagnostics = _lint(folder, "fail", code)
+    assert diagnostics, f"{folder.name}/fail produced no {code}"
+    assert {d.code for d in diagnostics} == {code}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_pass_example_is_clean(code):
+    folder = FOLDERS.get(code)
+    if folder is None:
+        pytest.fail(f"{code} has no rule-book folder")
+    assert (folder / "pass").is_dir(), f"{folder.name} has no pass/ example"
+    diagnostics = _lint(folder, "pass", code)
+    assert not diagnostics, [f"{d.path}:{d.span.line}: {d.message}" for d in diagnostics]
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_page_follows_the_house_shape(code):
+    folder = FOLDERS.get(code)
+    if folder is None:
+        pytest.fail(f"{code} has no rule-book folder")
+    page = (folder / "README.md").read_text(encoding="utf-8")
+    rule = REGISTRY.rules[code]
+    assert page.startswith(f"# {code} {rule.name}\n"), "first line must be '# CODE name'"
+    for heading in ("## What it checks", "## Why it matters", "## Example", "## Evidence"):
+        assert heading in page, f"{folder.name}/README.md lacks '{heading}'"
+    targets_line = re.search(r"^Targets: (.+)$", page, re.MULTILINE)
+    assert targets_line, "a 'Targets:' line is required"
+    for target_id in rule.severity:
+        assert target_id in targets_line.group(1) or "all targets" in targets_line.group(1), (
+            f"{folder.name}: Targets line does not name {target_id}"
+        )

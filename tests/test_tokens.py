@@ -1,0 +1,292 @@
+"""Tests for skilllint.tokens: offline, hash-verified, lazy tiktoken counting."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+# Make the checkout importable however pytest was started. Without
+# skilllint/__init__.py the directory still imports as a namespace package.
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from skilllint import tokens  # noqa: E402
+from skilllint.tokens import (  # noqa: E402
+    DEFAULT_ENCODING,
+    SUPPORTED_ENCODINGS,
+    TokenizerError,
+    count_tokens,
+    encoding_loaded,
+    get_encoding,
+    tokens_exceed,
+)
+
+
+def run_fresh_python(code: str) -> str:
+    """Run ``code`` in a new interpreter (clean module/encoding state); return stdout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+@pytest.fixture
+def fresh_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the module empty caches for one test, restoring the real ones after."""
+    monkeypatch.setattr(tokens, "_ENCODINGS", {})
+    monkeypatch.setattr(tokens, "_MAX_TOKEN_BYTES", {})
+    monkeypatch.setattr(tokens, "_COUNT_CACHE", type(tokens._COUNT_CACHE)())
+
+
+# Expected values were cross-checked against puretiktoken's independent
+# pure-Python BPE; the "hello world" ids for cl100k_base and the
+# "tiktoken is great!" count are the examples published in tiktoken's README /
+# OpenAI's cookbook.
+KNOWN_COUNTS = [
+    ("o200k_base", "hello world", 2),
+    ("cl100k_base", "hello world", 2),
+    ("o200k_base", "Hello, world!", 4),
+    ("cl100k_base", "Hello, world!", 4),
+    ("o200k_base", "tiktoken is great!", 6),
+    ("cl100k_base", "tiktoken is great!", 6),
+    ("o200k_base", "The quick brown fox jumps over the lazy dog.", 10),
+    ("cl100k_base", "The quick brown fox jumps over the lazy dog.", 10),
+    # Differs between the encodings: o200k_base has far more CJK merges.
+    ("o200k_base", "日本語のテキスト", 6),
+    ("cl100k_base", "日本語のテキスト", 8),
+    ("o200k_base", "def f(x):\n    return x * 2\n", 11),
+    ("o200k_base", "", 0),
+]
+
+
+@pytest.mark.parametrize(("encoding", "text", "expected"), KNOWN_COUNTS)
+def test_known_counts(encoding: str, text: str, expected: int) -> None:
+    assert count_tokens(text, encoding) == expected
+
+
+def test_default_encoding_is_o200k() -> None:
+    assert DEFAULT_ENCODING == "o200k_base"
+    assert SUPPORTED_ENCODINGS == ("o200k_base", "cl100k_base")
+    assert get_encoding().name == "o200k_base"
+    # "日本語のテキスト" is where the two encodings disagree (6 vs 8).
+    assert count_tokens("日本語のテキスト") == 6
+
+
+def test_known_token_ids() -> None:
+    assert get_encoding("cl100k_base").encode_ordinary("hello world") == [15339, 1917]
+    assert get_encoding("o200k_base").encode_ordinary("hello world") == [24912, 2375]
+    assert get_encoding("o200k_base").decode([24912, 2375]) == "hello world"
+
+
+@pytest.mark.parametrize("name", SUPPORTED_ENCODINGS)
+def test_specs_match_installed_tiktoken(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hard-coded pat_str/special tokens/hash equal tiktoken's own definitions."""
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    seen_hashes: list[str | None] = []
+
+    def fake_load(path: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        seen_hashes.append(expected_hash)  # no network: just record what tiktoken pins
+        return {}
+
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", fake_load)
+    reference = openai_public.ENCODING_CONSTRUCTORS[name]()
+    spec = tokens._SPECS[name]
+    assert spec.pat_str == reference["pat_str"]
+    assert spec.special_tokens == reference["special_tokens"]
+    assert seen_hashes == [spec.sha256]
+
+
+def test_encoding_is_built_once_and_cached() -> None:
+    first = get_encoding("cl100k_base")
+    assert get_encoding("cl100k_base") is first
+    assert encoding_loaded("cl100k_base")
+
+
+def test_concurrent_first_use_builds_once(
+    fresh_state: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_build = tokens._build_encoding
+    builds: list[str] = []
+
+    def slow_build(name: str, spec: object) -> object:
+        builds.append(name)
+        time.sleep(0.05)  # widen the race window
+        return real_build(name, spec)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tokens, "_build_encoding", slow_build)
+    results: list[object] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(get_encoding("o200k_base")))
+        for _ in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert builds == ["o200k_base"]
+    assert len(results) == 8 and all(r is results[0] for r in results)
+
+
+def test_tampered_rank_file_is_rejected(
+    fresh_state: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    genuine = tokens._read_rank_bytes("o200k_base")
+    # Swap the ranks of two tokens: still perfectly parseable, but wrong.
+    lines = genuine.splitlines()
+    lines[0], lines[1] = lines[0].replace(b" 0", b" 1"), lines[1].replace(b" 1", b" 0")
+    tampered = b"\n".join(lines) + b"\n"
+    assert tampered != genuine and len(tampered) == len(genuine)
+
+    monkeypatch.setattr(tokens, "_read_rank_bytes", lambda name: tampered)
+    with pytest.raises(TokenizerError, match="sha256 mismatch"):
+        get_encoding("o200k_base")
+    with pytest.raises(TokenizerError, match="sha256 mismatch"):
+        count_tokens("hello world", "o200k_base")
+    # A failed build must not leave a half-made encoding behind.
+    assert not encoding_loaded("o200k_base")
+
+
+def test_genuine_rank_file_hash_and_size() -> None:
+    data = tokens._read_rank_bytes("cl100k_base")
+    ranks = tokens._parse_ranks(data, "cl100k_base")
+    assert len(ranks) == 100256
+    assert sorted(ranks.values()) == list(range(100256))
+
+
+def test_parse_ranks_matches_tiktoken_loader(tmp_path: Path) -> None:
+    load = pytest.importorskip("tiktoken.load")
+    data = tokens._read_rank_bytes("o200k_base")
+    rank_file = tmp_path / "o200k_base.tiktoken"
+    rank_file.write_bytes(data)
+    assert tokens._parse_ranks(data, "o200k_base") == load.load_tiktoken_bpe(str(rank_file))
+
+
+@pytest.mark.parametrize("data", [
+    b"IQ== 0\nIg==\n",  # missing rank
+    b"IQ== 0\nIg== one\n",  # non-integer rank
+    b"IQ== 0\nIQ== 1\n",  # duplicate token
+])
+def test_parse_ranks_rejects_malformed_data(data: bytes) -> None:
+    with pytest.raises(TokenizerError, match="malformed"):
+        tokens._parse_ranks(data, "test")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: get_encoding("gpt2"),
+    lambda: count_tokens("hi", encoding="p50k_base"),
+    lambda: tokens_exceed("hi", 10, encoding="O200K_BASE"),
+])
+def test_unknown_encoding_raises(call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TokenizerError, match="o200k_base, cl100k_base"):
+        call()
+
+
+@pytest.mark.parametrize(("encoding", "expected"), [("o200k_base", 7), ("cl100k_base", 7)])
+def test_special_token_text_counted_as_ordinary(encoding: str, expected: int) -> None:
+    # tiktoken's encode() would raise on this; skill text must just be counted.
+    assert count_tokens("<|endoftext|>", encoding) == expected
+    assert count_tokens("a <|endofprompt|> b", encoding) > 3
+
+
+def test_lone_surrogate_does_not_crash() -> None:
+    text = "ok \ud800 ok"
+    n = count_tokens(text)
+    assert n > 0
+    assert tokens_exceed(text, n) is False
+    assert tokens_exceed(text, n - 1) is True
+
+
+def test_count_results_are_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "a sentence only this test counts, 8c1f0e"
+    expected = count_tokens(text)
+
+    def no_tokenizer(name: str = DEFAULT_ENCODING) -> object:
+        raise AssertionError("should have been served from the count cache")
+
+    monkeypatch.setattr(tokens, "get_encoding", no_tokenizer)
+    assert count_tokens(text) == expected
+    # The cache key includes the encoding, so another encoding is not a hit.
+    with pytest.raises(AssertionError):
+        count_tokens(text, "cl100k_base")
+
+
+def test_count_cache_is_bounded(fresh_state: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_COUNT_CACHE_MAX", 3)
+    for i in range(10):
+        count_tokens(f"text number {i}")
+    assert len(tokens._COUNT_CACHE) == 3
+
+
+def test_tokens_exceed_matches_exact_count_at_the_boundary() -> None:
+    text = "The quick brown fox jumps over the lazy dog. " * 5
+    n = count_tokens(text)
+    assert n < len(text.encode())  # the byte bound alone cannot decide this
+    assert tokens_exceed(text, n) is False
+    assert tokens_exceed(text, n - 1) is True
+    assert tokens_exceed("", 0) is False
+    assert tokens_exceed("", -1) is True
+
+
+def test_tokens_exceed_byte_bound_skips_tokenizing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_count(*args: object, **kwargs: object) -> int:
+        raise AssertionError("tokenizer used although the byte bound settles it")
+
+    monkeypatch.setattr(tokens, "count_tokens", no_count)
+    assert tokens_exceed("short description", 1024) is False
+    assert tokens_exceed("é" * 10, 20) is False  # 20 UTF-8 bytes <= 20
+
+
+def test_tokens_exceed_lower_bound_after_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    get_encoding("o200k_base")
+    max_token = tokens._MAX_TOKEN_BYTES["o200k_base"]
+    assert max_token >= 1
+    text = "x" * (max_token * 10 + 1)  # needs at least 11 tokens whatever the merges
+
+    def no_count(*args: object, **kwargs: object) -> int:
+        raise AssertionError("tokenizer used although the lower bound settles it")
+
+    monkeypatch.setattr(tokens, "count_tokens", no_count)
+    assert tokens_exceed(text, 10) is True
+    monkeypatch.undo()
+    assert count_tokens(text) > 10
+
+
+def test_import_is_lazy() -> None:
+    out = run_fresh_python(
+        """
+        import sys
+        import skilllint.tokens
+        print(sorted(m for m in ("tiktoken", "puretiktoken") if m in sys.modules))
+        """
+    )
+    assert out == "[]"
+
+
+def test_short_text_check_does_not_load_encoding() -> None:
+    out = run_fresh_python(
+        """
+        import sys
+        from skilllint.tokens import encoding_loaded, tokens_exceed
+        print(tokens_exceed("A short skill description.", 1024))
+        print(encoding_loaded("o200k_base"), "tiktoken" in sys.modules)
+        print(tokens_exceed("A short skill description.", 2))
+        print(encoding_loaded("o200k_base"), encoding_loaded("cl100k_base"))
+        """
+    )
+    assert out.splitlines() == ["False", "False False", "True", "True False"]
