@@ -92,7 +92,9 @@ def parse(text: str) -> Document:
     from ruamel.yaml import events as ev
     from ruamel.yaml.error import MarkedYAMLError, YAMLError as RuamelError
 
-    yaml = YAML(typ="rt", pure=True)
+    # "safe" rather than "rt": the round-trip scanner marks folds in ">" scalars
+    # with \a characters that would leak into values; events are otherwise alike.
+    yaml = YAML(typ="safe", pure=True)
     doc = Document(root=None)
     anchors: dict[str, Node] = {}
     # Stack of open collections: (node, pending_key or None).

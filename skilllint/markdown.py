@@ -1,0 +1,157 @@
+"""The SKILL.md body (and referenced Markdown) as a structured document.
+
+markdown-it-py (CommonMark) is the parser, imported lazily: the body is
+parsed only when a rule asks for its structure. What rules see: headings
+(with GitHub-style anchors), links, images and reference definitions with
+1-based file positions, list items, table rows and code blocks with their
+line ranges.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    line: int  # 1-based line in the file
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str  # "link" | "image" | "definition" | "autolink"
+    target: str  # the destination as written (not decoded)
+    text: str
+    line: int  # 1-based file position of the destination
+    column: int
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "code" | "fence" | "list_item" | "table_row" | "paragraph" | "html"
+    start: int  # 1-based first line
+    end: int  # 1-based last line (inclusive)
+    info: str = ""  # fence info string
+
+
+@dataclass
+class MarkdownDocument:
+    headings: list[Heading] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+    def code_lines(self) -> set[int]:
+        lines: set[int] = set()
+        for block in self.blocks:
+            if block.kind in ("code", "fence"):
+                lines.update(range(block.start, block.end + 1))
+        return lines
+
+    def anchors(self) -> set[str]:
+        return {h.anchor for h in self.headings}
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+_PUNCT = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def github_anchor(text: str) -> str:
+    """GitHub's heading slug: lowercase, punctuation dropped, spaces to hyphens."""
+    text = unicodedata.normalize("NFC", text).strip().lower()
+    return _PUNCT.sub("", text).replace(" ", "-")
+
+
+_DEFINITION = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
+
+
+def parse(text: str, line_offset: int = 0) -> MarkdownDocument:
+    """Parse Markdown ``text`` whose first line is file line ``line_offset + 1``."""
+    tokens = _parser().parse(text)
+    lines = text.split("\n")
+    doc = MarkdownDocument()
+    anchor_counts: dict[str, int] = {}
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        start, end = token.map[0] + 1 + line_offset, token.map[1] + line_offset
+        if token.type == "heading_open":
+            inline = tokens[index + 1]
+            title = "".join(child.content for child in inline.children or () if child.type in ("text", "code_inline"))
+            slug = github_anchor(title)
+            seen = anchor_counts.get(slug, 0)
+            anchor_counts[slug] = seen + 1
+            doc.headings.append(Heading(int(token.tag[1]), title, start, slug if not seen else f"{slug}-{seen}"))
+        elif token.type in ("fence", "code_block"):
+            doc.blocks.append(Block("fence" if token.type == "fence" else "code", start, end, token.info.strip()))
+        elif token.type == "list_item_open":
+            doc.blocks.append(Block("list_item", start, end))
+        elif token.type == "tr_open":
+            doc.blocks.append(Block("table_row", start, end))
+        elif token.type == "paragraph_open":
+            doc.blocks.append(Block("paragraph", start, end))
+        elif token.type == "html_block":
+            doc.blocks.append(Block("html", start, end))
+        elif token.type == "inline":
+            _collect_links(token, lines, token.map[0], token.map[1], line_offset, doc)
+    code = doc.code_lines()
+    for number, line in enumerate(lines, start=1 + line_offset):
+        if "]:" in line and number not in code:
+            match = _DEFINITION.match(line)
+            if match:
+                dest = match.group("dest").strip("<>")
+                doc.links.append(Link("definition", dest, match.group("label"), number, match.start("dest") + 1))
+    return doc
+
+
+def _collect_links(token, lines: list[str], first: int, last: int, offset: int, doc: MarkdownDocument) -> None:
+    search_from = (first, 0)
+    children = token.children or []
+    for position, child in enumerate(children):
+        if child.type == "link_open":
+            kind = "autolink" if child.markup == "autolink" else "link"
+            target = child.attrGet("href") or ""
+            text = ""
+            for inner in children[position + 1 :]:
+                if inner.type == "link_close":
+                    break
+                text += inner.content
+        elif child.type == "image":
+            kind, target, text = "image", child.attrGet("src") or "", child.content
+        else:
+            continue
+        line, column = _locate(lines, first, last, search_from, target)
+        if line >= 0:
+            search_from = (line, column)
+        doc.links.append(Link(kind, target, text, (line if line >= 0 else first) + 1 + offset, max(column, 0) + 1))
+
+
+def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], target: str) -> tuple[int, int]:
+    """Find where a destination is written (markdown-it normalises it, so try both)."""
+    candidates = [target]
+    try:
+        from urllib.parse import unquote
+
+        candidates.append(unquote(target))
+    except Exception:  # pragma: no cover
+        pass
+    for line_index in range(start[0], min(last, len(lines))):
+        from_col = start[1] if line_index == start[0] else 0
+        for candidate in candidates:
+            if not candidate:
+                continue
+            col = lines[line_index].find(candidate, from_col)
+            if col >= 0:
+                return line_index, col
+    return -1, -1

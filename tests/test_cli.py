@@ -1,0 +1,144 @@
+"""The command line: verbs, output formats, exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import ROOT, lint_json, run_cli, write_skill
+
+SCHEMA = json.loads((ROOT / "skilllint" / "schemas" / "output.schema.json").read_text(encoding="utf-8"))
+GOOD = "---\nname: good\ndescription: Formats tables. Use when the user pastes a table.\n---\n# Good\n"
+WARN_ONLY = "---\nname: warn-only\ndescription: Does things. Use when asked.\nversion: 1\n---\n# W\n"
+BROKEN = "---\nname: Broken\ndescription: Use this when: broken\n---\n# B\n"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    write_skill(tmp_path, "good", GOOD)
+    write_skill(tmp_path, "warn-only", WARN_ONLY)
+    write_skill(tmp_path, "Broken", BROKEN)
+    return tmp_path
+
+
+def test_json_output_matches_its_schema(tree):
+    report = lint_json(str(tree), "--target", "all", cwd=tree)
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+    assert report["version"] == "1"
+    assert report["summary"]["packages"] == 3
+    assert report["summary"]["total"] == len(report["diagnostics"])
+    first = report["diagnostics"][0]
+    assert not first["path"].startswith("/") and "\\" not in first["path"]
+
+
+def test_json_schema_rejects_a_malformed_report():
+    bad = {"version": "1", "tool": {"name": "skilllint", "version": "x"}, "diagnostics": [{"code": "SL1"}], "summary": {}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(SCHEMA).validate(bad)
+
+
+def test_json_carries_fix_for_the_unquoted_colon(tree):
+    report = lint_json(str(tree / "Broken"), cwd=tree)
+    sl005 = next(d for d in report["diagnostics"] if d["code"] == "SL005")
+    edit = sl005["fix"]["edits"][0]
+    assert sl005["fix"]["applicability"] == "safe"
+    assert edit["content"] == '"Use this when: broken"' and edit["line"] == 3
+
+
+def test_concise_format(tree):
+    code, out, _ = run_cli("check", "--output-format", "concise", "warn-only", cwd=tree)
+    assert code == 0  # only a warning; fail-on defaults to error
+    assert out.strip() == (
+        "warn-only/SKILL.md:4:1: warning: top-level `version` is not a field of the specification; "
+        "move it to `metadata.version` [SL122]"
+    )
+
+
+def test_full_format_shows_source_line_targets_and_summary(tree):
+    code, out, _ = run_cli("check", "Broken", cwd=tree)
+    assert code == 1
+    assert " 3 | description: Use this when: broken" in out
+    assert "= targets: agentskills" in out
+    assert "Found 1 problem (1 error, 0 warnings, 0 info) in 1 skill." in out
+
+
+def test_clean_run_says_so(tree):
+    code, out, _ = run_cli("check", "good", cwd=tree)
+    assert code == 0 and "All checks passed" in out
+
+
+def test_exit_codes_fail_on_and_exit_zero(tree):
+    assert run_cli("check", "warn-only", cwd=tree)[0] == 0
+    assert run_cli("check", "warn-only", "--fail-on", "warning", cwd=tree)[0] == 1
+    assert run_cli("check", "Broken", cwd=tree)[0] == 1
+    assert run_cli("check", "Broken", "--exit-zero", cwd=tree)[0] == 0
+
+
+def test_default_verb_is_check(tree):
+    code, out, _ = run_cli("--output-format", "concise", "Broken", cwd=tree)
+    assert code == 1 and "[SL005]" in out
+
+
+def test_statistics(tree):
+    code, out, _ = run_cli("check", "--statistics", "--target", "all", ".", cwd=tree)
+    assert code == 1
+    assert any(line.split("\t")[1:2] == ["SL005"] and "[*]" in line for line in out.splitlines())
+
+
+def test_output_file(tree):
+    code, out, _ = run_cli("check", "-o", "report.json", "--output-format", "json", ".", cwd=tree)
+    assert code == 1 and out == ""
+    assert json.loads((tree / "report.json").read_text())["summary"]["packages"] == 3
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("check", "--target", "nosuch"), "unknown target"),
+        (("check", "does-not-exist"), "no such file"),
+        (("check", "--select", "SL999"), "matches no rule"),
+        (("check", "--output-format", "xml"), "invalid choice"),
+        (("rule", "SL999"), "no rule"),
+    ],
+)
+def test_usage_errors_exit_2_cleanly(tree, args, fragment):
+    code, _, err = run_cli(*args, cwd=tree)
+    assert code == 2 and fragment in err and "Traceback" not in err
+
+
+def test_rule_prints_the_rule_book_page():
+    code, out, _ = run_cli("rule", "SL106")
+    assert code == 0 and out.startswith("# SL106 name-folder-mismatch")
+    code, out, _ = run_cli("rule", "name-folder-mismatch", "--output-format", "json")
+    assert json.loads(out)["code"] == "SL106"
+
+
+def test_rule_all_prints_every_page():
+    code, out, _ = run_cli("rule", "--all")
+    assert code == 0 and "# SL001 skill-md-missing" in out and "# SL205 codex-prompt-bytes" in out
+
+
+def test_config_schema_is_valid_json_schema():
+    code, out, _ = run_cli("config", "--schema")
+    schema = json.loads(out)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert "SL201" in schema["properties"]["rules"]["properties"]
+
+
+def test_console_script_runs_as_a_module(tree):
+    proc = subprocess.run(
+        [sys.executable, "-m", "skilllint", "check", "--output-format", "concise", "Broken"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1 and "[SL005]" in proc.stdout
+
+
+def test_version():
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("skilllint ")

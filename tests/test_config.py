@@ -1,0 +1,138 @@
+"""Configuration discovery, validation, selection and per-rule settings."""
+
+from pathlib import Path
+
+import pytest
+
+from skilllint.config import ConfigError, load_settings
+from skilllint.diagnostics import Severity
+from skilllint.registry import registry
+
+from conftest import lint_json, run_cli, write_skill
+
+REG = registry()
+BAD_NAME = "---\nname: Bad_Name\ndescription: Does things. Use when asked.\n---\nbody\n"
+
+
+def settings_in(tmp_path: Path, text: str, name: str = ".skilllint.toml"):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return load_settings(REG, tmp_path)
+
+
+def enabled(settings):
+    return {rule.code for rule in settings.enabled_rules()}
+
+
+def test_defaults_enable_every_rule_but_opt_in_ones(tmp_path):
+    codes = enabled(load_settings(REG, tmp_path))
+    assert "SL201" in codes and "SL106" in codes
+    assert "SL203" not in codes  # opt-in
+
+
+def test_select_prefix_includes_opt_in_rules(tmp_path):
+    codes = enabled(settings_in(tmp_path, 'select = ["SL2"]'))
+    assert codes == {"SL201", "SL202", "SL203", "SL204", "SL205"}
+
+
+def test_all_selects_everything(tmp_path):
+    assert "SL203" in enabled(settings_in(tmp_path, 'select = ["ALL"]'))
+
+
+def test_more_specific_selector_wins_and_ignore_wins_ties(tmp_path):
+    codes = enabled(settings_in(tmp_path, 'ignore = ["SL1"]\nextend-select = ["SL106"]'))
+    assert "SL106" in codes and "SL104" not in codes
+    codes = enabled(settings_in(tmp_path, 'select = ["SL106"]\nignore = ["SL106"]'))
+    assert "SL106" not in codes
+
+
+def test_extend_select_adds_opt_in_to_the_defaults(tmp_path):
+    codes = enabled(settings_in(tmp_path, 'extend-select = ["SL203"]'))
+    assert "SL203" in codes and "SL201" in codes
+
+
+def test_pyproject_section_is_found_walking_up(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.skilllint]\nignore = ["SL106"]\n', encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    settings = load_settings(REG, nested)
+    assert settings.config_path == tmp_path / "pyproject.toml"
+    assert "SL106" not in enabled(settings)
+
+
+def test_pyproject_without_section_is_skipped(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    (tmp_path / "skilllint.toml").write_text('fail-on = "info"\n', encoding="utf-8")
+    assert load_settings(REG, tmp_path).fail_on == Severity.INFO
+
+
+def test_discovery_stops_at_the_repository_root(tmp_path):
+    (tmp_path / ".skilllint.toml").write_text('ignore = ["SL1"]\n', encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    assert load_settings(REG, repo).config_path is None
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("select = [", "invalid TOML"),
+        ('selekt = ["SL1"]', "selekt"),
+        ('select = ["SL999"]', "matches no rule"),
+        ('targets = ["nosuch"]', "nosuch"),
+        ('fail-on = "fatal"', "fail-on"),
+        ("[rules.SL201]\nmax-lines = -3", "max-lines"),
+        ("[rules.SL201]\nmax-line = 3", "max-line"),
+        ("[rules.SL999]\nseverity = 'error'", "SL999"),
+        ("[rules.SL201]\nseverity = 'fatal'", "severity"),
+    ],
+)
+def test_bad_config_is_a_clear_error(tmp_path, text, fragment):
+    with pytest.raises(ConfigError) as info:
+        settings_in(tmp_path, text)
+    assert fragment in str(info.value)
+
+
+def test_bad_config_exits_2_without_traceback(tmp_path):
+    (tmp_path / ".skilllint.toml").write_text("select = [\n", encoding="utf-8")
+    code, out, err = run_cli("check", str(tmp_path), cwd=tmp_path)
+    assert code == 2
+    assert "invalid TOML" in err and "Traceback" not in err
+
+
+def test_rule_options_and_severity_override_by_code_or_name(tmp_path):
+    body = "\n".join(f"line {i}" for i in range(30))
+    write_skill(tmp_path, "long-skill", f"---\nname: long-skill\ndescription: Long. Use when testing.\n---\n{body}\n")
+    (tmp_path / ".skilllint.toml").write_text(
+        '[rules.skill-md-too-long]\nmax-lines = 10\nseverity = "error"\n', encoding="utf-8"
+    )
+    report = lint_json(str(tmp_path), cwd=tmp_path)
+    found = [d for d in report["diagnostics"] if d["code"] == "SL201"]
+    assert len(found) == 1 and found[0]["severity"] == "error"
+    assert "over 10" in found[0]["message"]
+
+
+def test_per_file_ignores(tmp_path):
+    write_skill(tmp_path / "legacy", "Bad_Name", BAD_NAME)
+    write_skill(tmp_path / "current", "Bad_Name", BAD_NAME)
+    (tmp_path / ".skilllint.toml").write_text('[per-file-ignores]\n"legacy/**" = ["SL104"]\n', encoding="utf-8")
+    report = lint_json(str(tmp_path), cwd=tmp_path)
+    paths = {d["path"] for d in report["diagnostics"] if d["code"] == "SL104"}
+    assert paths == {"current/Bad_Name/SKILL.md"}
+
+
+def test_targets_from_config_override_inference(tmp_path):
+    write_skill(tmp_path, "Bad_Name", BAD_NAME)
+    (tmp_path / ".skilllint.toml").write_text('targets = ["skills-ref", "claude-api"]\n', encoding="utf-8")
+    report = lint_json(str(tmp_path), cwd=tmp_path)
+    targets = {t for d in report["diagnostics"] for t in d["targets"]}
+    assert targets <= {"skills-ref", "claude-api"} and targets
+
+
+def test_command_line_overrides_config(tmp_path):
+    write_skill(tmp_path, "Bad_Name", BAD_NAME)
+    (tmp_path / ".skilllint.toml").write_text('select = ["SL104"]\n', encoding="utf-8")
+    report = lint_json(str(tmp_path), "--select", "SL106", cwd=tmp_path)
+    assert {d["code"] for d in report["diagnostics"]} == set()  # folder matches: SL106 silent, SL104 deselected
+    report = lint_json(str(tmp_path), cwd=tmp_path)
+    assert {d["code"] for d in report["diagnostics"]} == {"SL104"}
