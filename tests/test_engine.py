@@ -21,11 +21,10 @@ def test_finding_lists_its_targets_and_takes_the_highest_severity(tmp_path):
     write_skill(tmp_path, "folder", "---\nname: other\ndescription: D. Use when x.\n---\nbody\n")
     report = lint_json(str(tmp_path), "--target", "agentskills,skills-ref,codex", "--select", "SL106", cwd=tmp_path)
     severities_by_targets = {tuple(d["targets"]): d["severity"] for d in report["diagnostics"]}
-    # Targets with the same verdict share a finding at their highest severity;
-    # Codex's differs (it says what Codex does), so it stands alone.
-    assert severities_by_targets == {("agentskills", "skills-ref"): "error", ("codex",): "warning"}
+    # Targets with the same verdict share one finding at their highest severity.
+    assert severities_by_targets == {("agentskills", "skills-ref", "codex"): "error"}
     shared = next(d for d in report["diagnostics"] if "skills-ref" in d["targets"])
-    assert shared["message"].endswith('(skills-ref: "Directory name \'folder\' must match skill name \'other\'")')
+    assert shared["message"] == "`name` 'other' does not match the folder name 'folder'"
     alone = lint_json(str(tmp_path), "--target", "skills-ref", "--select", "SL106", cwd=tmp_path)["diagnostics"]
     assert [d["message"] for d in alone] == ["Directory name 'folder' must match skill name 'other'"]
 

@@ -15,40 +15,55 @@ SKILLS_REF = "skills-ref"
 
 @dataclass(frozen=True)
 class Outcome:
-    """One target's verdict: our message, where, and the reference validator's
-    verbatim text when the target is skills-ref (RULES.md: skills-ref must
-    reproduce the validator's message text)."""
+    """One target's verdict on one problem.
+
+    ``message`` states the problem; targets whose ``message`` and ``span`` agree
+    share one finding. ``effect`` says what this target does about it (joined
+    after the message, per target when they differ). ``ref_message`` is the
+    reference validator's verbatim text when the target is skills-ref
+    (RULES.md: skills-ref must reproduce the validator's message text).
+    """
 
     message: str
     span: Span
+    effect: str | None = None
     ref_message: str | None = None
     severity: Severity | None = None
     fix: Any = None
 
     def key(self) -> tuple:
-        return (self.message, self.span, self.severity)
+        return (self.message, self.span)
 
 
 def emit(per_target: dict[str, Outcome | None]) -> Iterator[Finding]:
-    """Turn per-target outcomes into findings, one per distinct outcome.
+    """Turn per-target outcomes into findings: one per distinct problem.
 
-    A group holding skills-ref alone carries the validator's verbatim message;
-    a group where skills-ref joins other targets quotes it after ours.
+    The finding lists every target that shares the problem. When their effects
+    differ, each effect is named with its targets; a finding for skills-ref
+    alone carries the validator's verbatim message.
     """
     groups: dict[tuple, list[tuple[str, Outcome]]] = {}
     for target_id, outcome in per_target.items():
-        if outcome is None:
-            continue
-        groups.setdefault(outcome.key(), []).append((target_id, outcome))
+        if outcome is not None:
+            groups.setdefault(outcome.key(), []).append((target_id, outcome))
     for members in groups.values():
         ids = tuple(target_id for target_id, _ in members)
         first = members[0][1]
+        effects: dict[str | None, list[str]] = {}
+        for target_id, outcome in members:
+            effects.setdefault(outcome.effect, []).append(target_id)
         message = first.message
+        if len(effects) == 1 and None not in effects:
+            message = f"{message}: {next(iter(effects))}"
+        elif len(effects) > 1:
+            named = [f"{effect} ({', '.join(targets)})" for effect, targets in effects.items() if effect]
+            message = f"{message}: " + "; ".join(named)
         ref = next((o.ref_message for t, o in members if t == SKILLS_REF and o.ref_message), None)
-        if ref is not None:
-            message = ref if len(ids) == 1 else f'{message} (skills-ref: "{ref}")'
+        if ref is not None and len(ids) == 1:
+            message = ref
         severities = {t: o.severity for t, o in members if o.severity is not None} or None
-        yield Finding(message, first.span, targets=ids, severities=severities, fix=first.fix)
+        fix = next((o.fix for _, o in members if o.fix is not None), None)
+        yield Finding(message, first.span, targets=ids, severities=severities, fix=fix)
 
 
 def for_targets(
@@ -91,23 +106,28 @@ def is_blank(value: Any) -> bool:
 
 
 def describe_type(value: Any) -> str:
+    """A YAML value's kind with its article: "a list", "a date", "null"."""
+    import datetime
+
     from ..yamltree import Unresolvable
 
     if value is None:
         return "null"
     if isinstance(value, Unresolvable):
-        return value.kind
+        return "a date" if value.kind == "timestamp" else "a number"
     if isinstance(value, bool):
-        return "boolean"
+        return "a boolean"
     if isinstance(value, (int, float)):
-        return "number"
+        return "a number"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return "a date"
     if isinstance(value, dict):
-        return "mapping"
+        return "a mapping"
     if isinstance(value, list):
-        return "list"
+        return "a list"
     if isinstance(value, str):
-        return "string"
-    return type(value).__name__
+        return "a string"
+    return f"a {type(value).__name__}"
 
 
 def python_type(value: Any) -> str:

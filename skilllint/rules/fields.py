@@ -64,11 +64,17 @@ class NameMissing(Rule):
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             if "name" in mapping:
                 return None
-            if target.id in ("claude-code", "codex"):
-                message = f"no `name`: {target.id} uses the folder name '{package.folder_name}'"
-            else:
-                message = "the frontmatter has no `name` (required)"
-            return Outcome(message, frontmatter_start(package), ref_message="Missing required field in frontmatter: name")
+            effect = (
+                f"{target.id} uses the folder name '{package.folder_name}'"
+                if target.id in ("claude-code", "codex")
+                else "it is required"
+            )
+            return Outcome(
+                "the frontmatter has no `name`",
+                frontmatter_start(package),
+                effect=effect,
+                ref_message="Missing required field in frontmatter: name",
+            )
 
         yield from for_targets(package, ctx, judge)
 
@@ -87,18 +93,21 @@ class NameNotString(Rule):
                 return None
             value = mapping["name"]
             span = value_span(view, "name", package)
+            what = "empty" if value in ("", None) else "blank" if is_blank(value) else describe_type(value)
             if target.id in QUICK_VALIDATE:
                 if isinstance(value, str):
                     return None  # quick_validate lets an empty name pass
-                return Outcome(f"`name` must be a string, got {python_type(value)}", span)
+                return Outcome(f"`name` is {what}", span, effect=f"it must be a string (got {python_type(value)})")
             if isinstance(value, str) and value.strip():
                 return None
-            what = "empty" if value in ("", None) else "blank" if is_blank(value) else f"a {describe_type(value)}"
             if target.id in ("claude-code", "codex"):
-                return Outcome(f"`name` is {what}: {target.id} falls back to the folder name '{package.folder_name}'", span)
+                effect = f"{target.id} falls back to the folder name '{package.folder_name}'"
+            else:
+                effect = "it must be a non-empty string"
             return Outcome(
-                f"`name` must be a non-empty string, but it is {what}",
+                f"`name` is {what}",
                 span,
+                effect=effect,
                 ref_message="Field 'name' must be a non-empty string",
             )
 
@@ -215,12 +224,8 @@ class NameFolderMismatch(Rule):
             if name is None or nfkc(name) == nfkc(folder):
                 return None
             shown = nfkc(name) if target.id == "skills-ref" else name
-            effect = {
-                "claude-code": "; the slash command is named after the folder",
-                "codex": "; Codex lists it by `name`",
-            }.get(target.id, "")
             return Outcome(
-                f"`name` '{name}' does not match the folder name '{folder}'{effect}",
+                f"`name` '{name}' does not match the folder name '{folder}'",
                 value_span(view, "name", package),
                 ref_message=f"Directory name '{folder}' must match skill name '{shown}'",
             )
@@ -277,11 +282,17 @@ class DescriptionMissing(Rule):
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             if "description" in mapping:
                 return None
-            if target.id == "claude-code":
-                message = "no `description`: Claude Code lists the skill with its first body line instead"
-            else:
-                message = "the frontmatter has no `description` (required): agents choose skills by it"
-            return Outcome(message, frontmatter_start(package), ref_message="Missing required field in frontmatter: description")
+            effect = (
+                "Claude Code lists the skill with its first body line instead"
+                if target.id == "claude-code"
+                else "it is required: agents choose skills by it"
+            )
+            return Outcome(
+                "the frontmatter has no `description`",
+                frontmatter_start(package),
+                effect=effect,
+                ref_message="Missing required field in frontmatter: description",
+            )
 
         yield from for_targets(package, ctx, judge)
 
@@ -301,11 +312,13 @@ class DescriptionNotString(Rule):
             value = mapping["description"]
             span = value_span(view, "description", package)
             if not isinstance(value, str):
-                if target.id in QUICK_VALIDATE:
-                    return Outcome(f"`description` must be a string, got {python_type(value)}", span)
+                effect = (
+                    f"it must be a string (got {python_type(value)})" if target.id in QUICK_VALIDATE else "it must be a string"
+                )
                 return Outcome(
-                    f"`description` must be a string, but it is {describe_type(value)}",
+                    f"`description` is {describe_type(value)}",
                     span,
+                    effect=effect,
                     ref_message="Field 'description' must be a non-empty string",
                 )
             if value.strip() or target.id not in self._REQUIRE_CONTENT:
@@ -313,6 +326,7 @@ class DescriptionNotString(Rule):
             return Outcome(
                 f"`description` is {'empty' if not value else 'blank'}",
                 span,
+                effect="agents choose skills by it",
                 ref_message="Field 'description' must be a non-empty string",
             )
 
@@ -333,7 +347,9 @@ class DescriptionTooLong(Rule):
             length = measure(value, target.description_count)
             if length <= 1024:
                 return None
-            how = {"strip": ", stripped", "collapse": ", whitespace collapsed"}.get(target.description_count, "")
+            how = ""
+            if length != len(value):  # say how it counts only when that changes the number
+                how = {"strip": " once stripped", "collapse": " with whitespace collapsed"}.get(target.description_count, "")
             return Outcome(
                 f"`description` is {length:,} characters{how}, over the 1,024-character limit",
                 value_span(view, "description", package),
@@ -458,8 +474,9 @@ class UnknownKey(Rule):
                     continue
                 effect = {"reject": "rejected", "warn": "not a field of the specification", "ignore": "ignored"}[policy]
                 per_target[target.id] = Outcome(
-                    f"unknown key `{key}` ({effect}){_suggest(key)}",
+                    f"unknown key `{key}`{_suggest(key)}",
                     view.span(key_node),
+                    effect=effect,
                     ref_message=(
                         f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed."
                     ),
@@ -484,8 +501,9 @@ class TopLevelVersion(Rule):
                 target.unknown_keys or "", "not a field of the specification"
             )
             return Outcome(
-                f"top-level `version` is {effect}; move it to `metadata.version`",
+                "top-level `version` belongs under `metadata` as `metadata.version`",
                 key_span(view, "version", package),
+                effect=effect,
                 ref_message=f"Unexpected fields in frontmatter: version. Only {sorted(SPEC_KEYS)} are allowed.",
             )
 
@@ -546,10 +564,10 @@ class MetadataInvalid(Rule):
                 if target.id in ("skills-ref",) and value == "":
                     return None
                 effect = {
-                    "claude-code": ": Claude Code drops it",
-                    "codex": ": Codex fails to load the skill",
-                }.get(target.id, "")
-                return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}{effect}", span)
+                    "claude-code": "Claude Code drops it",
+                    "codex": "Codex fails to load the skill",
+                }.get(target.id)
+                return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}", span, effect=effect)
             if target.id not in ("agentskills", "skills-ref"):
                 return None
             pair = view.key_node("metadata")

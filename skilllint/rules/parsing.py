@@ -159,11 +159,10 @@ class YamlInvalid(Rule):
                     message = "a value holds an unquoted `: `, so YAML reads a second mapping: quote the value"
                 else:
                     message = f"invalid YAML in the frontmatter: {error.message}"
-            if target.id == "claude-code":
-                message += " (Claude Code loads the skill with no fields set)"
             per_target[target.id] = Outcome(
                 message,
                 Span(line, column, line, column + 1),
+                effect="Claude Code loads the skill with no fields set" if target.id == "claude-code" else None,
                 ref_message=f"Invalid YAML in frontmatter: {error.message}",
                 fix=fix,
             )
