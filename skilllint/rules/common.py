@@ -32,7 +32,9 @@ class Outcome:
     fix: Any = None
 
     def key(self) -> tuple:
-        return (self.message, self.span)
+        # The start is enough: parsers that split differently may end a value
+        # a character apart (a trailing newline), yet it is the same problem.
+        return (self.message, self.span.line, self.span.column)
 
 
 def emit(per_target: dict[str, Outcome | None]) -> Iterator[Finding]:

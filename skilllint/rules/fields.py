@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from ..diagnostics import Finding, Severity, Span
 from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
-from ..targets import Target
+from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
 from .common import (
     Outcome,
@@ -443,6 +443,14 @@ def _canonical_keys(package: SkillPackage) -> list[tuple[str, Any]]:
     return _top_level_keys(view) if view.mapping is not None else []
 
 
+def _unknown_key_message(key: str) -> str:
+    """Name the surfaces that do know the key, else suggest a likely typo's fix."""
+    owners = [t.id for t in TARGETS.values() if key in t.accepted_keys]
+    if owners:
+        return f"`{key}` is a key of {', '.join(owners)} only"
+    return f"unknown key `{key}`{_suggest(key)}"
+
+
 class UnknownKey(Rule):
     code = "SL121"
     name = "unknown-key"
@@ -474,7 +482,7 @@ class UnknownKey(Rule):
                     continue
                 effect = {"reject": "rejected", "warn": "not a field of the specification", "ignore": "ignored"}[policy]
                 per_target[target.id] = Outcome(
-                    f"unknown key `{key}`{_suggest(key)}",
+                    _unknown_key_message(key),
                     view.span(key_node),
                     effect=effect,
                     ref_message=(
@@ -580,7 +588,8 @@ class MetadataInvalid(Rule):
                         if k_node.kind == "scalar" and k_node.value == str(key):
                             node_span = view.span(v_node)
                 return Outcome(
-                    f"`metadata.{key}` is {describe_type(item)}, not a string; quote it",
+                    f"`metadata.{key}` is {describe_type(item)}; metadata values must be strings"
+                    + (" (quote it)" if not isinstance(item, (list, dict)) else ""),
                     node_span,
                     severity=Severity.INFO,
                 )
@@ -714,13 +723,20 @@ class ClientSpecificKey(Rule):
             ]
             if not concerned:
                 continue
-            verbs = {"reject": "rejects", "warn": "does not define", "ignore": "ignores"}
-            effects = ", ".join(f"{target_id} {verbs[policy]} it" for target_id, policy in concerned)
+            by_policy: dict[str, list[str]] = {}
+            for target_id, policy in concerned:
+                by_policy.setdefault(policy, []).append(target_id)
+            effects = "; ".join(
+                f"{_POLICY_EFFECT[policy]} by {', '.join(ids)}" for policy, ids in by_policy.items()
+            )
             yield Finding(
-                f"`{key}` is a {'/'.join(accepting)} key; {effects}",
+                f"`{key}` is not portable: {effects} (accepted by {', '.join(accepting)})",
                 view.span(key_node),
                 targets=tuple(target_id for target_id, _ in concerned),
             )
+
+
+_POLICY_EFFECT = {"reject": "rejected", "warn": "not defined", "ignore": "ignored"}
 
 
 class ShortDescriptionInvalid(Rule):

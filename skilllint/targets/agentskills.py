@@ -7,7 +7,9 @@ TARGET = Target(
     title="Agent Skills specification",
     evidence="SURFACES.md §1",
     splitter="canonical",
-    semantics="yaml12",
+    # The spec names no parser. Portable skills must survive the most common
+    # one, PyYAML (YAML 1.1), where `yes` is a boolean and 2026-03-06 a date.
+    semantics="yaml11",
     accepted_keys=SPEC_KEYS,
     unknown_keys="warn",  # the spec lists no other fields
     name_charset="ascii",  # the spec text lists a-z, 0-9 and hyphens
