@@ -182,6 +182,16 @@ class SkillPackage:
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
         return line, column
 
+    def ancestor_with(self, *relative: str) -> Path | None:
+        """The nearest folder above the skill, inside the linted tree, holding ``relative``."""
+        lint_root = Path(os.path.normpath(self.lint_root))
+        for folder in self.root.parents:
+            if not is_within(lint_root, folder):
+                return None
+            if (folder.joinpath(*relative)).is_file():
+                return folder
+        return None
+
     # -- frontmatter -------------------------------------------------------
 
     def split(self, splitter: str = "canonical") -> frontmatter.Split:

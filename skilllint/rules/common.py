@@ -100,7 +100,10 @@ def value_span(view: FrontmatterView, key: str, package: SkillPackage) -> Span:
     pair = view.key_node(key)
     if pair is None:
         return frontmatter_start(package)
-    return view.span(pair[1])
+    key_node, value_node = pair
+    if value_node.kind != "scalar" and not value_node.flow and value_node.line != key_node.line:
+        return view.span(key_node)  # a block list or map: its key's line says more
+    return view.span(value_node)
 
 
 def is_blank(value: Any) -> bool:

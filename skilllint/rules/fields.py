@@ -11,6 +11,7 @@ from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
+from ..targets.codex import plugin_namespace as codex_plugin_namespace
 from .common import (
     Outcome,
     collapse_whitespace,
@@ -124,10 +125,17 @@ class NameTooLong(Rule):
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             name = _string_name(target, mapping)
             limit = target.name_max or 64
-            if name is None or len(name) <= limit:
+            if name is None:
+                return None
+            shown = ""
+            if target.id == "codex":
+                namespace = codex_plugin_namespace(package)
+                if namespace:  # Codex checks the prefixed name
+                    name, shown = f"{namespace}:{name}", f" as Codex prefixes it ('{namespace}:…')"
+            if len(name) <= limit:
                 return None
             return Outcome(
-                f"`name` is {len(name)} characters, over the {limit}-character limit",
+                f"`name` is {len(name)} characters{shown}, over the {limit}-character limit",
                 value_span(view, "name", package),
                 ref_message=f"Skill name '{name}' exceeds {limit} character limit ({len(name)} chars)",
             )

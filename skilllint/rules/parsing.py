@@ -72,7 +72,9 @@ class FrontmatterMissing(Rule):
         junk = leading_junk(package.source)
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
-            if package.split(target.splitter).status != "missing":
+            # The canonical splitter tolerates a BOM (to report positions), but no
+            # surveyed surface strips it: Python's utf-8 codec and Rust keep it.
+            if package.split(target.splitter).status != "missing" and junk != "bom":
                 continue
             if junk == "bom":
                 message = "SKILL.md starts with a UTF-8 byte-order mark before `---`; the frontmatter is not recognised"
