@@ -71,7 +71,10 @@ class _Ignore:
         self.base = base
         self.use_gitignore = use_gitignore
         self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
+        self.defaults = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
         self.gitignores: dict[Path, object] = {}
+        # Folders named on the command line although an exclude pattern covers them.
+        self.exempt: list[Path] = []
 
     def load_gitignore(self, folder: Path) -> None:
         if not self.use_gitignore or folder in self.gitignores:
@@ -96,7 +99,9 @@ class _Ignore:
         suffix = "/" if is_dir else ""
         if is_within(self.base, path):
             rel = path.relative_to(self.base).as_posix()
-            if rel != "." and self.exclude.match_file(rel + suffix):
+            exempt = any(is_within(root, path) for root in self.exempt)
+            spec = self.defaults if exempt else self.exclude
+            if rel != "." and spec.match_file(rel + suffix):
                 return True
         for folder, spec in self.gitignores.items():
             if spec is None or folder == path or not is_within(folder, path):
@@ -127,8 +132,10 @@ def discover(
         except OSError:
             raise DiscoveryError(f"{raw}: no such file or directory") from None
         if stat.S_ISDIR(info.st_mode):
-            if force_exclude and ignore.ignored(path, True):
-                continue
+            if ignore.ignored(path, True):
+                if force_exclude:
+                    continue
+                ignore.exempt.append(path)
             before = len(result.packages)
             _walk(path, path, ignore, seen_real, result)
             if len(result.packages) == before:
@@ -186,6 +193,8 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
     ignore.load_gitignore(start)
     stack: list[Path] = [start]
     visited = 0
+    first = len(result.packages)
+    candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
     while stack:
         folder = stack.pop()
         real = os.path.realpath(folder)
@@ -205,7 +214,7 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
         if _has_skill_md(names):
             result.packages.append(Found(folder, lint_root, explicit=folder == start))
         elif folder.parent.name == "skills" and folder.parent.parent.name in SKILLS_ROOT_PARENTS:
-            result.packages.append(Found(folder, lint_root, missing_skill_md=True))
+            candidates.append(folder)
         ignore.load_gitignore(folder)
         children = []
         for entry in entries:
@@ -233,3 +242,7 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
                 continue
             children.append(child)
         stack.extend(reversed(children))
+    found = [item.root for item in result.packages[first:]]
+    for folder in candidates:
+        if not any(is_within(folder, root) for root in found):
+            result.packages.append(Found(folder, lint_root, missing_skill_md=True))

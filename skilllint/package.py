@@ -38,7 +38,12 @@ class FrontmatterView:
 
     @property
     def mapping(self) -> dict | None:
-        return self.data if self.ok and isinstance(self.data, dict) else None
+        if not (self.ok and isinstance(self.data, dict)):
+            return None
+        doc = self.document
+        if self.semantics == "strict" and doc and (doc.uses_flow or doc.uses_anchor or doc.uses_tag):
+            return None  # strictyaml refuses the file here (SL012): no field is read
+        return self.data
 
     def items(self) -> list[tuple[yamltree.Node, yamltree.Node]]:
         return self.document.mapping_items() if self.document else []

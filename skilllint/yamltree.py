@@ -249,11 +249,18 @@ def resolve_scalar(node: Node, semantics: str) -> Any:
     """The Python value a parser with ``semantics`` gives a scalar node.
 
     ``strict``: every scalar is a string (strictyaml).
+    ``serde``: every scalar is a string but null (serde_yaml into Option<String>).
     ``yaml11``: PyYAML safe_load (``yes`` is True, ``2026-03-06`` a date).
     ``yaml12``: the YAML 1.2 core schema (serde_yaml, JavaScript loaders).
     """
     text: str = node.value
     if semantics == "strict":
+        return text
+    if semantics == "serde":
+        # serde_yaml into Option<String>: null is None, any other scalar's text
+        # is taken as the string (S-CX-LOAD; serde_yaml de.rs deserialize_str).
+        if node.is_plain and _Y12_NULL.match(text):
+            return None
         return text
     if node.tag:
         tag = node.tag.rsplit(":", 1)[-1].lstrip("!")

@@ -27,6 +27,7 @@ class Outcome:
     message: str
     span: Span
     effect: str | None = None
+    hint: str | None = None  # advice appended last ("did you mean …?")
     ref_message: str | None = None
     severity: Severity | None = None
     fix: Any = None
@@ -60,6 +61,8 @@ def emit(per_target: dict[str, Outcome | None]) -> Iterator[Finding]:
         elif len(effects) > 1:
             named = [f"{effect} ({', '.join(targets)})" for effect, targets in effects.items() if effect]
             message = f"{message}: " + "; ".join(named)
+        if first.hint:
+            message = f"{message}; {first.hint}"
         ref = next((o.ref_message for t, o in members if t == SKILLS_REF and o.ref_message), None)
         if ref is not None and len(ids) == 1:
             message = ref
@@ -104,6 +107,27 @@ def value_span(view: FrontmatterView, key: str, package: SkillPackage) -> Span:
     if value_node.kind != "scalar" and not value_node.flow and value_node.line != key_node.line:
         return view.span(key_node)  # a block list or map: its key's line says more
     return view.span(value_node)
+
+
+def _nested_pair(view: FrontmatterView, key: str, subkey: str):
+    pair = view.key_node(key)
+    if pair is not None and pair[1].deref().kind == "map":
+        for k_node, v_node in pair[1].deref().value:
+            if k_node.kind == "scalar" and k_node.value == subkey:
+                return k_node, v_node
+    return None
+
+
+def nested_value_span(view: FrontmatterView, key: str, subkey: str, package: SkillPackage) -> Span:
+    """The span of ``key.subkey``'s value, else of ``key``'s value."""
+    pair = _nested_pair(view, key, subkey)
+    return view.span(pair[1]) if pair else value_span(view, key, package)
+
+
+def nested_key_span(view: FrontmatterView, key: str, subkey: str, package: SkillPackage) -> Span:
+    """The span of the ``subkey:`` key inside ``key``, else of ``key``'s value."""
+    pair = _nested_pair(view, key, subkey)
+    return view.span(pair[0]) if pair else value_span(view, key, package)
 
 
 def is_blank(value: Any) -> bool:

@@ -23,6 +23,8 @@ from .common import (
     key_span,
     measure,
     python_type,
+    nested_key_span,
+    nested_value_span,
     value_span,
 )
 
@@ -222,7 +224,6 @@ class NameFolderMismatch(Rule):
     name = "name-folder-mismatch"
     summary = "`name` differs from the skill's folder name"
     severity = severities("error: skills-ref copilot; warning: agentskills claude-code codex; info: opencode")
-    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         folder = package.folder_name
@@ -429,13 +430,13 @@ def _key_policy(target: Target, key: str) -> str | None:
     return target.unknown_keys
 
 
-def _suggest(key: str) -> str:
+def _suggest(key: str) -> str | None:
     normalised = key.lower().replace("_", "-")
     for known in _ALL_KNOWN_KEYS:
         if normalised == known.replace("_", "-") and known != key:
-            return f"; did you mean `{known}`?"
+            return f"did you mean `{known}`?"
     close = difflib.get_close_matches(key.lower(), _ALL_KNOWN_KEYS, n=1, cutoff=0.8)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return f"did you mean `{close[0]}`?" if close else None
 
 
 def _top_level_keys(view: FrontmatterView) -> list[tuple[str, Any]]:
@@ -456,7 +457,7 @@ def _unknown_key_message(key: str) -> str:
     owners = [t.id for t in TARGETS.values() if key in t.accepted_keys]
     if owners:
         return f"`{key}` is a key of {', '.join(owners)} only"
-    return f"unknown key `{key}`{_suggest(key)}"
+    return f"unknown key `{key}`"
 
 
 class UnknownKey(Rule):
@@ -493,6 +494,7 @@ class UnknownKey(Rule):
                     _unknown_key_message(key),
                     view.span(key_node),
                     effect=effect,
+                    hint=_suggest(key),
                     ref_message=(
                         f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed."
                     ),
@@ -507,7 +509,6 @@ class TopLevelVersion(Rule):
     severity = severities(
         "error: skills-ref claude-api codex-validator; warning: agentskills; info: claude-code codex opencode"
     )
-    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
@@ -614,7 +615,6 @@ class AllowedToolsFormat(Rule):
     name = "allowed-tools-format"
     summary = "`allowed-tools` is not one space-separated string"
     severity = severities("warning: agentskills; info: skills-ref claude-api copilot")
-    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
@@ -673,18 +673,23 @@ class ClaudeCodeFieldValue(Rule):
             if mapping is None:
                 continue
             for key, allowed in self._ENUMS.items():
-                if key in mapping and mapping[key] not in allowed:
+                if key in mapping and mapping[key] is not None and mapping[key] not in allowed:
                     yield Finding(
                         f"`{key}` is {mapping[key]!r}; Claude Code accepts {' | '.join(allowed)}",
                         value_span(view, key, package),
                         targets=(target.id,),
                     )
-            if "paths" in mapping and not (
-                isinstance(mapping["paths"], str)
-                or isinstance(mapping["paths"], list) and all(isinstance(p, str) for p in mapping["paths"])
-            ):
+            paths = mapping.get("paths")
+            if isinstance(paths, list) and any(not isinstance(p, str) for p in paths):
+                bad = next(p for p in paths if not isinstance(p, str))
                 yield Finding(
-                    f"`paths` must be a glob string or a list of globs, not {describe_type(mapping['paths'])}",
+                    f"`paths` entries must be glob strings; one is {describe_type(bad)}",
+                    value_span(view, "paths", package),
+                    targets=(target.id,),
+                )
+            elif paths is not None and not isinstance(paths, (str, list)):
+                yield Finding(
+                    f"`paths` must be a glob string or a list of globs, not {describe_type(paths)}",
                     value_span(view, "paths", package),
                     targets=(target.id,),
                 )
@@ -759,13 +764,16 @@ class ShortDescriptionInvalid(Rule):
             if not isinstance(metadata, dict) or "short-description" not in metadata:
                 return None
             value = metadata["short-description"]
-            span = value_span(view, "metadata", package)
-            if not isinstance(value, str):
+            span = nested_value_span(view, "metadata", "short-description", package)
+            if value is None:
+                return None  # serde_yaml reads null into Option<String> as None
+            if isinstance(value, (list, dict)):
                 return Outcome(
                     f"`metadata.short-description` is {describe_type(value)}, not a string: Codex does not load the skill",
                     span,
                 )
-            length = len(collapse_whitespace(value))
+            # serde_yaml takes any other scalar's text as the string.
+            length = len(collapse_whitespace(value if isinstance(value, str) else str(value)))
             if length > 1024:
                 return Outcome(
                     f"`metadata.short-description` is {length:,} characters, over 1,024: Codex does not load the skill",
@@ -790,10 +798,11 @@ class MetadataShadowsField(Rule):
             clash = [k for k in metadata if isinstance(k, str) and k in CLAUDE_CODE_KEYS]
             if not clash:
                 return None
+            names = ", ".join(f"`metadata.{k}`" for k in clash)
+            verb = "is" if len(clash) == 1 else "are"
             return Outcome(
-                f"`metadata.{clash[0]}` is named like the frontmatter field `{clash[0]}`; "
-                "Claude Code's docs ask not to reuse field names in metadata",
-                value_span(view, "metadata", package),
+                f"{names} {verb} named like frontmatter fields; Claude Code's docs ask not to reuse field names in metadata",
+                nested_key_span(view, "metadata", clash[0], package),
             )
 
         yield from for_targets(package, ctx, judge)

@@ -100,7 +100,15 @@ class FrontmatterUnclosed(Rule):
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
             status = package.split(target.splitter).status
-            if status == "unclosed":
+            canonical = package.split("canonical")
+            if status == "unclosed" and canonical.status == "ok" and canonical.close_line == 1:
+                # `---` then `---`: closed, but quick_validate's regex needs a line between.
+                per_target[target.id] = Outcome(
+                    "the frontmatter is empty",
+                    frontmatter_start(package),
+                    effect=f"{target.id} rejects it (Invalid frontmatter format)",
+                )
+            elif status == "unclosed":
                 per_target[target.id] = Outcome(
                     "the frontmatter opened on line 1 is never closed by a `---` line",
                     frontmatter_start(package),
@@ -348,10 +356,12 @@ class SkillMdUnreadable(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.skill_md_name is None or package.readable:
             return
-        yield Finding(
-            f"{package.skill_md_name} {package.read_result}; skilllint did not read it and surfaces cannot load it",
-            Span(1, 1, 1, 1),
-        )
+        reason = str(package.read_result)
+        if "outside the linted tree" in reason:
+            tail = "skilllint did not read it, and the skill loads only where the link's target exists"
+        else:
+            tail = "skilllint did not read it and surfaces cannot load it"
+        yield Finding(f"{package.skill_md_name} {reason}; {tail}", Span(1, 1, 1, 1))
 
 
 RULES = [

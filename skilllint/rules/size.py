@@ -104,9 +104,17 @@ class UploadTooLarge(Rule):
         total = _package_bytes(package, stop_after=limit)
         if total > limit:
             yield Finding(
-                f"the package is over {limit / 1024 / 1024:.0f} MB; claude.ai uploads and the Skills API refuse it",
+                f"the package is over {_size(limit)}; claude.ai uploads and the Skills API refuse it",
                 Span(1, 1, 1, 1),
             )
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / 1048576:.3g} MB"
+    if n >= 1024:
+        return f"{n / 1024:.3g} KB"
+    return f"{n:,} bytes"
 
 
 def _package_bytes(package: SkillPackage, stop_after: int) -> int:

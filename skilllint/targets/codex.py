@@ -12,7 +12,7 @@ TARGET = Target(
     title="Codex CLI",
     evidence="SURFACES.md §3a",
     splitter="codex",
-    semantics="yaml12",
+    semantics="serde",
     # Only name, description and metadata are read; the other spec keys are
     # standard and silently ignored, so they are not "unknown" to an author.
     accepted_keys=SPEC_KEYS,
