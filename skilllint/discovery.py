@@ -164,7 +164,11 @@ def discover(
 
 
 def _looks_like_skill(names: list[str]) -> bool:
-    """A folder without SKILL.md that still looks like a skill package."""
+    """A folder given without SKILL.md that still looks like a skill package.
+
+    An empty folder or a plain repository is not one: `skilllint check .` where
+    there are no skills warns and exits 0, as ruff does with no Python files.
+    """
     return any(name in ("references", "scripts", "assets", "agents") for name in names) or any(
         name.lower().endswith(".md") and name.casefold() != "readme.md" for name in names
     )

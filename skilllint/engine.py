@@ -58,7 +58,8 @@ def _runnable(rule: Rule, package: SkillPackage) -> bool:
         return False
     if needs == "raw":
         return True
-    return package.decode_problem is None
+    problem = package.decode_problem
+    return problem is None or problem[0] != "invalid UTF-8"  # a NUL byte still decodes
 
 
 def lint_package(
@@ -71,8 +72,12 @@ def lint_package(
     diagnostics: list[Diagnostic] = []
     suppressions: dict[Path, suppress.Suppressions] = {}
     memo: dict = {}
+    # A surface that does not find the skill file (say `Skill.md`) loads nothing:
+    # for it only the rules about the folder itself apply (SL001, SL002, SL013).
+    sees_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames)
     for rule in rules:
-        applicable = tuple(t for t in selected if rule.applies_to(t.id))
+        pool = selected if getattr(rule, "needs_skill_md", True) is False else sees_file
+        applicable = tuple(t for t in pool if rule.applies_to(t.id))
         if not applicable or not _runnable(rule, package):
             continue
         ctx = RuleContext(applicable, settings.options_for(type(rule)), settings, memo)

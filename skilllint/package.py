@@ -41,8 +41,8 @@ class FrontmatterView:
         if not (self.ok and isinstance(self.data, dict)):
             return None
         doc = self.document
-        if self.semantics == "strict" and doc and (doc.uses_flow or doc.uses_anchor or doc.uses_tag):
-            return None  # strictyaml refuses the file here (SL012): no field is read
+        if self.semantics == "strict" and doc and (doc.uses_flow or doc.uses_anchor or doc.uses_tag or doc.duplicate_keys()):
+            return None  # strictyaml refuses the file here (SL012, SL007): no field is read
         return self.data
 
     def items(self) -> list[tuple[yamltree.Node, yamltree.Node]]:
@@ -115,6 +115,8 @@ class SkillPackage:
         so a case-insensitive file system cannot fool us."""
         if SKILL_MD in self.listing:
             return SKILL_MD
+        if "skill.md" in self.listing:
+            return "skill.md"  # the other name a surface reads (skills-ref)
         for entry in self.listing:
             if entry.casefold() == SKILL_MD.casefold():
                 return entry

@@ -74,6 +74,21 @@ class Document:
     uses_anchor: list[Node] = field(default_factory=list)
     uses_tag: list[Node] = field(default_factory=list)
 
+    def duplicate_keys(self) -> list[tuple[Node, Node]]:
+        """(repeated key node, first key node) for every mapping, in order."""
+        found = []
+        for node in walk(self.root):
+            if node.kind != "map" or node.alias:
+                continue
+            seen: dict[str, Node] = {}
+            for key_node, _ in node.value:
+                if key_node.kind != "scalar":
+                    continue
+                first = seen.setdefault(key_node.value, key_node)
+                if first is not key_node:
+                    found.append((key_node, first))
+        return found
+
     def mapping_items(self) -> list[tuple[Node, Node]]:
         if self.root is None or self.root.kind != "map":
             return []

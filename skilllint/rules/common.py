@@ -104,6 +104,8 @@ def value_span(view: FrontmatterView, key: str, package: SkillPackage) -> Span:
     if pair is None:
         return frontmatter_start(package)
     key_node, value_node = pair
+    if value_node.kind == "scalar" and value_node.is_plain and value_node.value == "":
+        return view.span(key_node)  # `key:` with no value: the empty node sits at the next token
     if value_node.kind != "scalar" and not value_node.flow and value_node.line != key_node.line:
         return view.span(key_node)  # a block list or map: its key's line says more
     return view.span(value_node)

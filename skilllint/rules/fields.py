@@ -68,7 +68,7 @@ class NameMissing(Rule):
             if "name" in mapping:
                 return None
             effect = (
-                f"{target.id} uses the folder name '{package.folder_name}'"
+                f"the folder name '{package.folder_name}' is used instead"
                 if target.id in ("claude-code", "codex")
                 else "it is required"
             )
@@ -103,8 +103,13 @@ class NameNotString(Rule):
                 return Outcome(f"`name` is {what}", span, effect=f"it must be a string (got {python_type(value)})")
             if isinstance(value, str) and value.strip():
                 return None
+            if target.id == "codex" and isinstance(value, (list, dict)):
+                # serde_yaml cannot read a collection into Option<String>: a load error.
+                return Outcome(
+                    f"`name` is {what}", span, effect="Codex cannot read it and does not load the skill", severity=Severity.ERROR
+                )
             if target.id in ("claude-code", "codex"):
-                effect = f"{target.id} falls back to the folder name '{package.folder_name}'"
+                effect = f"the folder name '{package.folder_name}' is used instead"
             else:
                 effect = "it must be a non-empty string"
             return Outcome(
@@ -127,6 +132,9 @@ class NameTooLong(Rule):
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             name = _string_name(target, mapping)
             limit = target.name_max or 64
+            raw = mapping.get("name")
+            if name is None and target.id == "codex" and (raw is None or is_blank(raw) or raw == ""):
+                name = collapse_whitespace(package.folder_name) or "skill"  # Codex's fallback is checked too
             if name is None:
                 return None
             shown = ""
@@ -254,12 +262,14 @@ class NameReserved(Rule):
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
             if target.id == "claude-code":
-                if folder.casefold() == "synced":
+                # Both folder rules cover enterprise, personal and project skills, not plugin skills (S-CC).
+                in_plugin = package.ancestor_with(".claude-plugin", "plugin.json") is not None
+                if folder.casefold() == "synced" and not in_plugin:
                     return Outcome(
-                        "the folder name 'synced' is reserved by Claude Code (claude.ai sync); the skill is skipped",
+                        f"the folder name '{folder}' is reserved by Claude Code (claude.ai sync); the skill is skipped",
                         frontmatter_start(package),
                     )
-                for label, value in (("folder", folder), ("name", name)):
+                for label, value in ((("name", name),) if in_plugin else (("folder", folder), ("name", name))):
                     if value and (value == "anthropic-skills" or value.startswith("anthropic-skills:")):
                         return Outcome(
                             f"the {label} '{value}' is reserved by Claude Code; the skill does not load",
@@ -294,7 +304,7 @@ class DescriptionMissing(Rule):
             effect = (
                 "Claude Code lists the skill with its first body line instead"
                 if target.id == "claude-code"
-                else "it is required: agents choose skills by it"
+                else "it is required (agents choose skills by it)"
             )
             return Outcome(
                 "the frontmatter has no `description`",
@@ -401,16 +411,16 @@ class DescriptionListingCap(Rule):
         limit = ctx.options["max-chars"]
 
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            parts = [mapping.get(k) for k in ("description", "when_to_use")]
-            texts = [p for p in parts if isinstance(p, str) and p]
-            total = sum(len(t) for t in texts) + max(0, len(texts) - 1)
+            present = [(k, mapping.get(k)) for k in ("description", "when_to_use")]
+            present = [(k, v) for k, v in present if isinstance(v, str) and v]
+            total = sum(len(v) for _, v in present) + max(0, len(present) - 1)
             if total <= limit:
                 return None
-            which = "`description` + `when_to_use`" if len(texts) > 1 else "`description`"
+            which = " + ".join(f"`{k}`" for k, _ in present)
             return Outcome(
-                f"{which} is {total:,} characters; Claude Code cuts the listing entry at {limit:,}, "
-                f"so the last {total - limit:,} never reach the model",
-                value_span(view, "description", package),
+                f"{which} {'are' if len(present) > 1 else 'is'} {total:,} characters; Claude Code cuts the listing "
+                f"entry at {limit:,}, so the last {total - limit:,} never reach the model",
+                value_span(view, present[0][0], package),
             )
 
         yield from for_targets(package, ctx, judge)
@@ -447,13 +457,22 @@ def _top_level_keys(view: FrontmatterView) -> list[tuple[str, Any]]:
     return list(seen.items())
 
 
-def _canonical_keys(package: SkillPackage) -> list[tuple[str, Any]]:
-    view = package.canonical
-    return _top_level_keys(view) if view.mapping is not None else []
+def _keys_by_target(package: SkillPackage, ctx: RuleContext) -> dict[str, dict[str, Any]]:
+    """Each key, mapped to each applicable target that reads it (with its own
+    view's key node). Judged per target: splitters disagree on where the
+    frontmatter ends, so a key may exist for one parser and not another."""
+    keys: dict[str, dict[str, Any]] = {}
+    for target in ctx.targets:
+        view = package.view(target)
+        if view.mapping is None:
+            continue
+        for key, (key_node, _) in _top_level_keys(view):
+            keys.setdefault(key, {})[target.id] = (view, key_node)
+    return keys
 
 
 def _unknown_key_message(key: str) -> str:
-    """Name the surfaces that do know the key, else suggest a likely typo's fix."""
+    """Name the surfaces that do know the key; otherwise it is unknown."""
     owners = [t.id for t in TARGETS.values() if key in t.accepted_keys]
     if owners:
         return f"`{key}` is a key of {', '.join(owners)} only"
@@ -470,36 +489,27 @@ class UnknownKey(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
-        view = package.canonical
-        unknown: list[tuple[str, Any]] = []
-        for key, pair in _canonical_keys(package):
-            if key in _SPECIFIC_KEYS:
+        by_id = {t.id: t for t in ctx.targets}
+        for key, readers in _keys_by_target(package, ctx).items():
+            # `version` is SL122's; a key one selected target accepts is SL127's.
+            if key in _SPECIFIC_KEYS or any(key in t.accepted_keys for t in all_selected):
                 continue
-            # A key one selected target accepts is SL127's business.
-            if any(key in t.accepted_keys for t in all_selected):
-                continue
-            unknown.append((key, pair))
-        if not unknown:
-            return
-        for key, (key_node, value_node) in unknown:
             per_target: dict[str, Outcome | None] = {}
-            for target in ctx.targets:
-                if package.view(target).mapping is None:
-                    continue
-                policy = _key_policy(target, key)
+            for target_id, (view, key_node) in readers.items():
+                policy = _key_policy(by_id[target_id], key)
                 if policy in (None, "accept"):
                     continue
-                effect = {"reject": "rejected", "warn": "not a field of the specification", "ignore": "ignored"}[policy]
-                per_target[target.id] = Outcome(
+                per_target[target_id] = Outcome(
                     _unknown_key_message(key),
                     view.span(key_node),
-                    effect=effect,
+                    effect=_UNKNOWN_EFFECT[policy],
                     hint=_suggest(key),
-                    ref_message=(
-                        f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed."
-                    ),
+                    ref_message=f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed.",
                 )
             yield from emit(per_target)
+
+
+_UNKNOWN_EFFECT = {"reject": "rejected", "warn": "not a field of the specification", "ignore": "ignored"}
 
 
 class TopLevelVersion(Rule):
@@ -722,17 +732,17 @@ class ClientSpecificKey(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
-        view = package.canonical
-        for key, (key_node, _) in _canonical_keys(package):
+        by_id = {t.id: t for t in ctx.targets}
+        for key, readers in _keys_by_target(package, ctx).items():
             if key in _SPECIFIC_KEYS:
                 continue
             accepting = [t.id for t in all_selected if key in t.accepted_keys]
             if not accepting:
                 continue  # unknown everywhere: SL121
             concerned = [
-                (target.id, _key_policy(target, key))
-                for target in ctx.targets
-                if _key_policy(target, key) not in (None, "accept") and package.view(target).mapping is not None
+                (target_id, _key_policy(by_id[target_id], key))
+                for target_id in readers
+                if _key_policy(by_id[target_id], key) not in (None, "accept")
             ]
             if not concerned:
                 continue
@@ -742,6 +752,7 @@ class ClientSpecificKey(Rule):
             effects = "; ".join(
                 f"{_POLICY_EFFECT[policy]} by {', '.join(ids)}" for policy, ids in by_policy.items()
             )
+            view, key_node = readers[concerned[0][0]]
             yield Finding(
                 f"`{key}` is not portable: {effects} (accepted by {', '.join(accepting)})",
                 view.span(key_node),

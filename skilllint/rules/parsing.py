@@ -8,7 +8,7 @@ from typing import Iterator
 from ..diagnostics import Edit, Finding, Fix, Severity, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..yamltree import AliasBombError, walk
+from ..yamltree import AliasBombError
 from .common import Outcome, emit, frontmatter_start
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
@@ -23,12 +23,20 @@ class SkillMdMissing(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.skill_md_name is None:
-            yield Finding(
-                f"skill folder '{package.folder_name}' has no SKILL.md",
-                Span(1, 1, 1, 1),
-                path=package.root,
-            )
+        if package.skill_md_name is not None:
+            return
+        for finding in emit(
+            {
+                t.id: Outcome(
+                    f"skill folder '{package.folder_name}' has no SKILL.md",
+                    Span(1, 1, 1, 1),
+                    ref_message="Missing required file: SKILL.md",
+                )
+                for t in ctx.targets
+            }
+        ):
+            finding.path = package.root
+            yield finding
 
 
 class SkillMdFilenameCase(Rule):
@@ -209,27 +217,23 @@ class DuplicateKey(Rule):
     severity = severities("error: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        view = package.canonical
-        if not view.ok or view.document is None:
-            return
-        for node in walk(view.document.root):
-            if node.kind != "map" or node.alias:
+        # Per target: splitters may cut the frontmatter at different lines.
+        by_place: dict[tuple, dict[str, Outcome | None]] = {}
+        for target in ctx.targets:
+            view = package.view(target)
+            if view.split.status != "ok" or view.document is None:
                 continue
-            seen: dict[str, int] = {}
-            for key_node, _ in node.value:
-                if key_node.kind != "scalar":
-                    continue
-                first = seen.get(key_node.value)
-                if first is None:
-                    seen[key_node.value] = key_node.line
-                    continue
+            for key_node, first in view.document.duplicate_keys():
                 span = view.span(key_node)
-                first_line = view.file_position(first, 0)[0]
-                yield Finding(
+                first_line = view.file_position(first.line, 0)[0]
+                by_place.setdefault((span.line, span.column), {})[target.id] = Outcome(
                     f"duplicate key `{key_node.value}` (first on line {first_line}); "
                     "loaders disagree on which value wins and strict ones reject the file",
                     span,
+                    ref_message=f"Invalid YAML in frontmatter: Duplicate key '{key_node.value}' found",
                 )
+        for per_target in by_place.values():
+            yield from emit(per_target)
 
 
 class LineEndingHazard(Rule):
@@ -261,11 +265,21 @@ class NotUtf8(Rule):
             return
         reason, offset = problem
         line, column = package.byte_position(offset)
-        what = "is not valid UTF-8" if reason == "invalid UTF-8" else "holds a NUL byte"
-        yield Finding(
-            f"SKILL.md {what} at byte {offset}; surfaces read it as UTF-8 text and fail",
-            Span(line, column, line, column + 1),
-        )
+        if reason == "invalid UTF-8":
+            yield Finding(
+                f"SKILL.md is not valid UTF-8 at byte {offset}; surfaces read it as UTF-8 text and fail",
+                Span(line, column, line, column + 1),
+            )
+            return
+        # A NUL byte is valid UTF-8: Python-based validators read on (skills-ref
+        # accepts it), while C-string and binary-sniffing tools stop there.
+        targets = tuple(t.id for t in ctx.targets if t.id != "skills-ref")
+        if targets:
+            yield Finding(
+                f"SKILL.md holds a NUL byte at byte {offset}; tools that sniff for binary files skip it",
+                Span(line, column, line, column + 1),
+                targets=targets,
+            )
 
 
 class FenceInsideFrontmatter(Rule):
@@ -302,7 +316,9 @@ class FileTooLarge(Rule):
     code = "SL011"
     name = "file-too-large"
     summary = "SKILL.md is larger than the size cap; it is not read past it"
-    severity = severities("error: all")
+    # The cap is skilllint's own safety bound; skills-ref reads files of any size
+    # and judges only the frontmatter, which the capped read still covers.
+    severity = severities("error: all; info: skills-ref")
     needs_skill_md = "raw"
     options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "description": "size cap in bytes"}}
     defaults = {"max-bytes": 1024 * 1024}
