@@ -122,7 +122,8 @@ def discover(
     """Find the skill packages under ``paths`` (relative to ``cwd``)."""
     result = Discovery()
     ignore = _Ignore(exclude_base or cwd, list(DEFAULT_EXCLUDE) + list(exclude or []), use_gitignore)
-    seen_real: set[str] = set()
+    seen_real: set[str] = set()  # real folders already searched
+    packaged: set[str] = set()  # real folders already listed as packages
     for raw in paths or ["."]:
         given = Path(raw)
         path = given if given.is_absolute() else cwd / given
@@ -136,15 +137,13 @@ def discover(
                 if force_exclude:
                     continue
                 ignore.exempt.append(path)
-            before = len(result.packages)
-            _walk(path, path, ignore, seen_real, result)
-            if len(result.packages) == before:
+            if _walk(path, path, ignore, seen_real, packaged, result) == 0:
                 try:
                     names = os.listdir(path)
                 except OSError:
                     names = []
                 if _looks_like_skill(names):
-                    result.packages.append(Found(path, path, explicit=True, missing_skill_md=True))
+                    _add(result, packaged, Found(path, path, explicit=True, missing_skill_md=True))
                 else:
                     result.warnings.append(f"{raw}: no skills found (no folder holds a SKILL.md)")
         elif stat.S_ISREG(info.st_mode):
@@ -154,13 +153,31 @@ def discover(
             if owner is None:
                 result.warnings.append(f"{raw}: not inside a skill folder (no SKILL.md above it); skipped")
                 continue
-            real = os.path.realpath(owner)
-            if real not in seen_real:
-                seen_real.add(real)
-                result.packages.append(Found(owner, owner, explicit=True))
+            _add(result, packaged, Found(owner, owner, explicit=True))
         else:
             raise DiscoveryError(f"{raw}: not a regular file or directory")
     return result
+
+
+def _add(result: Discovery, packaged: set[str], found: Found) -> None:
+    """List a package unless an earlier argument or path already listed it."""
+    real = os.path.realpath(found.root)
+    if real not in packaged:
+        packaged.add(real)
+        result.packages.append(found)
+
+
+def _repo_ancestors(start: Path) -> list[Path]:
+    """Folders above ``start`` up to the repository root (the one holding .git),
+    top first; empty when ``start`` is a repository root or not inside one."""
+    if os.path.lexists(start / ".git"):
+        return []
+    chain: list[Path] = []
+    for folder in start.parents:
+        chain.append(folder)
+        if os.path.lexists(folder / ".git"):
+            return list(reversed(chain))
+    return []
 
 
 def _looks_like_skill(names: list[str]) -> bool:
@@ -191,24 +208,33 @@ def package_of_file(path: Path) -> Path | None:
     return None
 
 
-def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], result: Discovery) -> None:
+def _walk(
+    start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], packaged: set[str], result: Discovery
+) -> int:
+    """Search ``start``; return how many packages it holds (already listed ones included)."""
     real_root = Path(os.path.realpath(lint_root))
-    # Load .gitignore files from the lint root down to ``start`` first.
+    # .gitignore files from the repository root down to ``start`` apply, as in git.
+    for folder in _repo_ancestors(start):
+        ignore.load_gitignore(folder)
     ignore.load_gitignore(start)
     stack: list[Path] = [start]
+    links: list[Path] = []  # linked folders: followed after every real folder, so a real path wins
     visited = 0
+    hits = 0
     first = len(result.packages)
     candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
-    while stack:
-        folder = stack.pop()
+    while stack or links:
+        folder = stack.pop() if stack else links.pop(0)
         real = os.path.realpath(folder)
-        if real in seen_real and folder != start:
+        if real in seen_real:
+            if folder == start:  # searched through an earlier argument: count what it holds
+                hits += sum(1 for p in packaged if p == real or p.startswith(real + os.sep))
             continue
         seen_real.add(real)
         visited += 1
         if visited > MAX_DIRECTORIES:
             result.warnings.append(f"{start}: search stopped after {MAX_DIRECTORIES:,} folders")
-            return
+            return hits
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
@@ -216,7 +242,8 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
             continue
         names = [entry.name for entry in entries]
         if _has_skill_md(names):
-            result.packages.append(Found(folder, lint_root, explicit=folder == start))
+            hits += 1
+            _add(result, packaged, Found(folder, lint_root, explicit=folder == start))
         elif folder.parent.name == "skills" and folder.parent.parent.name in SKILLS_ROOT_PARENTS:
             candidates.append(folder)
         ignore.load_gitignore(folder)
@@ -238,8 +265,10 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
                         continue
                 except OSError:
                     continue
-                if str(target) in seen_real:
+                if str(target) in seen_real or ignore.ignored(child, True):
                     continue
+                links.append(child)
+                continue
             elif not is_dir:
                 continue
             if ignore.ignored(child, True):
@@ -249,4 +278,6 @@ def _walk(start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], re
     found = [item.root for item in result.packages[first:]]
     for folder in candidates:
         if not any(is_within(folder, root) for root in found):
-            result.packages.append(Found(folder, lint_root, missing_skill_md=True))
+            hits += 1
+            _add(result, packaged, Found(folder, lint_root, missing_skill_md=True))
+    return hits

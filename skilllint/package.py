@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,8 @@ class FrontmatterView:
     document: yamltree.Document | None = None
     error: yamltree.YamlError | None = None
     data: Any = None  # the loaded Python value (None when error or split failed)
+    _last_pairs: dict | None = field(default=None, repr=False)
+    _first_pairs: dict | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -50,11 +52,19 @@ class FrontmatterView:
 
     def key_node(self, key: str) -> tuple[yamltree.Node, yamltree.Node] | None:
         """The last ``key:`` pair at top level (the occurrence loaders keep)."""
-        found = None
-        for key_node, value_node in self.items():
-            if key_node.kind == "scalar" and key_node.value == key:
-                found = (key_node, value_node)
-        return found
+        if self._last_pairs is None:
+            self._last_pairs = {k.value: (k, v) for k, v in self.items() if k.kind == "scalar"}
+        return self._last_pairs.get(key)
+
+    def first_pairs(self) -> dict[str, tuple[yamltree.Node, yamltree.Node]]:
+        """Each top-level key's first ``key:`` pair, in order."""
+        if self._first_pairs is None:
+            pairs: dict[str, tuple[yamltree.Node, yamltree.Node]] = {}
+            for k, v in self.items():
+                if k.kind == "scalar":
+                    pairs.setdefault(k.value, (k, v))
+            self._first_pairs = pairs
+        return self._first_pairs
 
     def file_position(self, line: int, column: int) -> tuple[int, int]:
         """Map a 0-based position in the YAML text to a 1-based file position."""

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
 
 FORMATS = ("full", "concise", "json")
+
+
+# Characters from the linted tree that must not reach a terminal raw: C0 controls
+# but tab, DEL, C1 controls (ESC/CSI sequences, BEL, backspace) and the bidi
+# embeddings, overrides and isolates that reorder what the reader sees.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with terminal-hostile characters shown as ``\\xNN`` / ``\\uNNNN``."""
+    return _UNPRINTABLE.sub(_escape, text)
 
 
 def display_path(path: Path, cwd: Path) -> str:

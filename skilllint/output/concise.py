@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import display_path
+from . import display_path, printable
 
 
 def render_concise(result, cwd: Path) -> str:
     lines = [
-        f"{display_path(d.path, cwd)}:{d.span.line}:{d.span.column}: {d.severity}: {d.message} [{d.code}]"
+        f"{printable(display_path(d.path, cwd))}:{d.span.line}:{d.span.column}: {d.severity}: {printable(d.message)} [{d.code}]"
         for d in result.diagnostics
     ]
     return "\n".join(lines) + ("\n" if lines else "")

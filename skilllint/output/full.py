@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
 from ..fsafe import UnsafeFile, read_capped
-from . import counts, display_path
+from . import counts, display_path, printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -47,17 +47,17 @@ def render_full(result, cwd: Path, color: bool = False) -> str:
 
 
 def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[str]:
-    where = f"{display_path(diag.path, cwd)}:{diag.span.line}:{diag.span.column}"
+    where = f"{printable(display_path(diag.path, cwd))}:{diag.span.line}:{diag.span.column}"
     level = _paint(f"{diag.severity}[{diag.code}]", _COLORS[diag.severity], color)
-    lines = [f"{_paint(where, _BOLD, color)}: {level} {diag.message}"]
+    lines = [f"{_paint(where, _BOLD, color)}: {level} {printable(diag.message)}"]
     source = sources.line(diag.path, diag.span.line)
     if source is not None:
         number = str(diag.span.line)
         gutter = " " * len(number)
-        shown = source.expandtabs(4)
+        shown = printable(source.expandtabs(4))
         if len(shown) > 160:
             shown = shown[:157] + "..."
-        start = min(max(diag.span.column - 1, 0), len(shown))
+        start = min(len(printable(source[: max(diag.span.column - 1, 0)].expandtabs(4))), len(shown))
         if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
             width = diag.span.end_column - diag.span.column
         else:
@@ -69,10 +69,10 @@ def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[
             f" {gutter} | {' ' * start}{_paint('^' * width, _COLORS[diag.severity], color)}",
         ]
     for related in diag.related:
-        lines.append(f"   = note: {related.message} ({display_path(related.path, cwd)}:{related.span.line})")
+        lines.append(f"   = note: {printable(related.message)} ({printable(display_path(related.path, cwd))}:{related.span.line})")
     lines.append(f"   = targets: {', '.join(diag.targets)}")
     if diag.fix is not None:
-        lines.append(f"   = fix ({diag.fix.applicability}): {diag.fix.message}")
+        lines.append(f"   = fix ({diag.fix.applicability}): {printable(diag.fix.message)}")
     lines.append(_paint(f"   = help: skilllint rule {diag.code}  ({diag.name})", _DIM, color))
     lines.append("")
     return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from typing import Any, Iterator
 
@@ -440,6 +441,10 @@ def _key_policy(target: Target, key: str) -> str | None:
     return target.unknown_keys
 
 
+MAX_SUGGESTIONS = 50  # "did you mean" for the first unknown keys only; thousands need none
+
+
+@functools.lru_cache(maxsize=1024)
 def _suggest(key: str) -> str | None:
     normalised = key.lower().replace("_", "-")
     for known in _ALL_KNOWN_KEYS:
@@ -447,14 +452,6 @@ def _suggest(key: str) -> str | None:
             return f"did you mean `{known}`?"
     close = difflib.get_close_matches(key.lower(), _ALL_KNOWN_KEYS, n=1, cutoff=0.8)
     return f"did you mean `{close[0]}`?" if close else None
-
-
-def _top_level_keys(view: FrontmatterView) -> list[tuple[str, Any]]:
-    seen: dict[str, Any] = {}
-    for key_node, value_node in view.items():
-        if key_node.kind == "scalar" and key_node.value not in seen:
-            seen[key_node.value] = (key_node, value_node)
-    return list(seen.items())
 
 
 def _keys_by_target(package: SkillPackage, ctx: RuleContext) -> dict[str, dict[str, Any]]:
@@ -466,7 +463,7 @@ def _keys_by_target(package: SkillPackage, ctx: RuleContext) -> dict[str, dict[s
         view = package.view(target)
         if view.mapping is None:
             continue
-        for key, (key_node, _) in _top_level_keys(view):
+        for key, (key_node, _) in view.first_pairs().items():
             keys.setdefault(key, {})[target.id] = (view, key_node)
     return keys
 
@@ -490,10 +487,13 @@ class UnknownKey(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
+        suggested = 0
         for key, readers in _keys_by_target(package, ctx).items():
             # `version` is SL122's; a key one selected target accepts is SL127's.
             if key in _SPECIFIC_KEYS or any(key in t.accepted_keys for t in all_selected):
                 continue
+            hint = _suggest(key) if suggested < MAX_SUGGESTIONS else None  # once per key, not per target
+            suggested += 1
             per_target: dict[str, Outcome | None] = {}
             for target_id, (view, key_node) in readers.items():
                 policy = _key_policy(by_id[target_id], key)
@@ -503,7 +503,7 @@ class UnknownKey(Rule):
                     _unknown_key_message(key),
                     view.span(key_node),
                     effect=_UNKNOWN_EFFECT[policy],
-                    hint=_suggest(key),
+                    hint=hint,
                     ref_message=f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed.",
                 )
             yield from emit(per_target)

@@ -244,11 +244,16 @@ class LineEndingHazard(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         source = package.source
-        if not source.crlf_lines or package.split("canonical").status == "missing":
+        if not source.crlf_lines:
+            return
+        # SL003 over SL008: silent for every target whose parser finds no frontmatter.
+        ids = tuple(t.id for t in ctx.targets if package.split(t.splitter).status != "missing")
+        if not ids:
             return
         yield Finding(
             f"{source.crlf_lines} line(s) end with CRLF; surveyed loaders accept them, naive tools may not",
             Span(1, 1, 1, 1 + len(source.lines[0])),
+            targets=ids,
         )
 
 

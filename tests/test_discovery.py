@@ -1,0 +1,356 @@
+"""Discovery: command-line paths -> skill packages, each linted once.
+
+Checked two ways: ``skilllint.discovery.discover`` directly, and the CLI's JSON
+output. Every skill here lacks ``description`` on purpose, so each linted
+package yields exactly one SL111 (an error for every target): the list of SL111
+paths is the list of linted packages, and its ``targets`` field shows the
+targets inferred for the package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import lint_json, run_cli, write_skill
+from skilllint.discovery import discover
+
+NO_DESCRIPTION = "---\nname: {name}\n---\nBody.\n"
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A repository root (so no config or .gitignore above it is picked up)."""
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def skill(base: Path, folder: str) -> Path:
+    return write_skill(base, folder, NO_DESCRIPTION.format(name=Path(folder).name))
+
+
+def found(base: Path, *paths: str, **kwargs) -> list[str]:
+    """Package folders discover() returns, relative to ``base``, in order."""
+    result = discover(list(paths), base, **kwargs)
+    return [f.root.relative_to(base).as_posix() for f in result.packages]
+
+
+def linted(base: Path, *args: str) -> list[str]:
+    """Package folders the CLI linted (one SL111 each), relative to ``base``, with repeats."""
+    doc = lint_json("--select", "SL111", *args, cwd=base)
+    packages = [d["path"].rsplit("/", 1)[0] for d in doc["diagnostics"] if d["code"] == "SL111"]
+    assert doc["summary"]["packages"] == len(packages), doc["summary"]
+    return sorted(packages)
+
+
+def sl111_targets(base: Path, *args: str) -> dict[str, set[str]]:
+    doc = lint_json("--select", "SL111", *args, cwd=base)
+    return {d["path"].rsplit("/", 1)[0]: set(d["targets"]) for d in doc["diagnostics"] if d["code"] == "SL111"}
+
+
+@contextlib.contextmanager
+def deadline(seconds: int = 20):
+    def _fire(signum, frame):
+        raise TimeoutError(f"discovery did not finish within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, _fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# -- collections and nesting ------------------------------------------------------
+
+
+def test_collection_finds_each_skill_once(repo):
+    for name in ("alpha", "beta", "gamma"):
+        skill(repo, f"collection/{name}")
+    (repo / "collection" / "README.md").write_text("# not a skill\n", encoding="utf-8")
+    expected = ["collection/alpha", "collection/beta", "collection/gamma"]
+    assert sorted(found(repo, "collection")) == expected
+    assert linted(repo, "collection") == expected
+
+
+def test_default_path_is_cwd(repo):
+    skill(repo, "skills/one")
+    assert found(repo) == ["skills/one"]
+    assert linted(repo) == ["skills/one"]
+
+
+def test_nested_skills_are_both_found(repo):
+    skill(repo, "outer")
+    skill(repo, "outer/inner")
+    skill(repo, "outer/references/deeper")
+    expected = ["outer", "outer/inner", "outer/references/deeper"]
+    assert sorted(found(repo, "outer")) == expected
+    assert linted(repo, "outer") == expected
+
+
+def test_same_folder_given_twice_is_linted_once(repo):
+    skill(repo, "s")
+    assert found(repo, "s", "s", "./s") == ["s"]
+    assert linted(repo, "s", "s", "./s") == ["s"]
+
+
+def test_overlapping_arguments_lint_each_package_once(repo):
+    skill(repo, "col/a")
+    skill(repo, "col/b")
+    assert sorted(found(repo, "col", "col/a")) == ["col/a", "col/b"]
+    assert linted(repo, "col", "col/a", "col/b/SKILL.md") == ["col/a", "col/b"]
+
+
+# -- ignores --------------------------------------------------------------------------
+
+
+def test_gitignore_is_honoured(repo):
+    skill(repo, "tree/kept")
+    skill(repo, "tree/ignored")
+    skill(repo, "tree/build/generated")
+    (repo / "tree" / ".gitignore").write_text("ignored/\nbuild\n", encoding="utf-8")
+    assert found(repo, "tree") == ["tree/kept"]
+    assert linted(repo, "tree") == ["tree/kept"]
+    assert linted(repo, ".") == ["tree/kept"]
+
+
+def test_gitignore_negation_and_no_respect_flag(repo):
+    skill(repo, "tree/kept")
+    skill(repo, "tree/ignored")
+    (repo / ".gitignore").write_text("tree/*\n!tree/kept/\n", encoding="utf-8")
+    assert linted(repo, ".") == ["tree/kept"]
+    assert linted(repo, "--no-respect-gitignore", ".") == ["tree/ignored", "tree/kept"]
+    assert sorted(found(repo, ".", use_gitignore=False)) == ["tree/ignored", "tree/kept"]
+
+
+def test_gitignore_in_an_ancestor_of_the_linted_path(repo):
+    skill(repo, "tree/kept")
+    skill(repo, "tree/ignored")
+    (repo / ".gitignore").write_text("tree/ignored/\n", encoding="utf-8")
+    assert linted(repo, ".") == ["tree/kept"]  # passes: the root's .gitignore is met on the way down
+    assert found(repo, "tree") == ["tree/kept"]
+    assert linted(repo, "tree") == ["tree/kept"]
+
+
+def test_config_exclude_is_honoured(repo):
+    skill(repo, "tree/kept")
+    skill(repo, "tree/vendored/thirdparty")
+    skill(repo, "tree/drafts/wip")
+    (repo / ".skilllint.toml").write_text('exclude = ["tree/vendored/", "drafts"]\n', encoding="utf-8")
+    assert linted(repo, "tree") == ["tree/kept"]
+    assert linted(repo, ".") == ["tree/kept"]
+    assert found(repo, "tree", exclude=["tree/vendored/", "drafts"], exclude_base=repo) == ["tree/kept"]
+
+
+def test_config_exclude_and_explicit_paths(repo):
+    # Like ruff: an excluded folder named on the command line is still linted,
+    # unless --force-exclude.
+    skill(repo, "tree/drafts/wip")
+    (repo / ".skilllint.toml").write_text('exclude = ["drafts/"]\n', encoding="utf-8")
+    assert linted(repo, "tree/drafts/wip") == ["tree/drafts/wip"]
+    assert linted(repo, "--force-exclude", "tree/drafts/wip") == []
+
+
+def test_git_and_node_modules_are_skipped(repo):
+    skill(repo, "kept")
+    skill(repo, ".git/hooks/s")
+    skill(repo, "node_modules/pkg/skills/s")
+    skill(repo, "kept/node_modules/dep")
+    skill(repo, "sub/.git/objects/s")
+    (repo / ".gitignore").write_text("!node_modules/\n", encoding="utf-8")  # cannot re-include them
+    assert found(repo, ".") == ["kept"]
+    assert linted(repo, ".") == ["kept"]
+    assert sorted(found(repo, ".", use_gitignore=False)) == ["kept"]
+
+
+# -- symlinks -----------------------------------------------------------------------------
+
+
+def test_symlinked_skill_inside_tree_is_linted_once(repo):
+    skill(repo, "tree/real")
+    os.symlink("real", repo / "tree" / "link")
+    assert len(found(repo, "tree")) == 1
+    assert len(linted(repo, "tree")) == 1
+    # the same through a linked collection folder
+    os.symlink("tree", repo / "tree-link")
+    assert len(found(repo, ".")) == 1
+    assert len(linted(repo, ".")) == 1
+
+
+def test_real_folder_preferred_over_a_link_to_it(repo):
+    skill(repo, "tree/real")
+    os.symlink("real", repo / "tree" / "alias")  # 'alias' sorts before 'real'
+    assert found(repo, "tree") == ["tree/real"]
+    doc = lint_json("tree", cwd=repo)
+    assert {d["path"] for d in doc["diagnostics"]} == {"tree/real/SKILL.md"}
+
+
+@pytest.mark.parametrize("where", ["tree/plugins/x", "tree/s/plugins/x"], ids=["beside", "inside-skill"])
+def test_link_cycle_does_not_hang_or_repeat(repo, where):
+    skill(repo, "tree/s")
+    skill(repo, "tree/t")
+    link = repo / where
+    link.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink("..", link)
+    start = time.perf_counter()
+    with deadline():
+        packages = found(repo, "tree")
+        cli = linted(repo, "tree")
+    elapsed = time.perf_counter() - start
+    print(f"\nTIME link cycle ({where}): {elapsed:.3f}s")
+    assert elapsed < 2.0, elapsed
+    assert sorted(packages) == ["tree/s", "tree/t"]
+    assert cli == ["tree/s", "tree/t"]
+
+
+def test_self_and_mutual_link_loops_do_not_hang(repo):
+    skill(repo, "tree/s")
+    os.symlink("self", repo / "tree" / "self")
+    os.symlink("b", repo / "tree" / "a")
+    os.symlink("a", repo / "tree" / "b")
+    start = time.perf_counter()
+    with deadline():
+        assert found(repo, "tree") == ["tree/s"]
+        assert linted(repo, "tree") == ["tree/s"]
+    assert time.perf_counter() - start < 2.0
+
+
+def test_symlink_pointing_outside_the_tree_is_not_followed(repo, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    skill(outside, "foreign")
+    skill(outside, "col/other")
+    skill(repo, "tree/local")
+    os.symlink(outside / "foreign", repo / "tree" / "foreign")  # a skill folder outside
+    os.symlink(outside / "col", repo / "tree" / "col")  # a collection outside
+    os.symlink(outside, repo / "tree" / "everything")
+    assert found(repo, "tree") == ["tree/local"]
+    assert linted(repo, "tree") == ["tree/local"]
+
+
+# -- file arguments -------------------------------------------------------------------------
+
+
+def _skill_with_references(repo: Path) -> Path:
+    root = skill(repo, "skill")
+    (root / "references").mkdir()
+    (root / "references" / "a.md").write_text("# A\n", encoding="utf-8")
+    (root / "references" / "b.md").write_text("# B\n", encoding="utf-8")
+    return root
+
+
+def test_file_argument_maps_to_its_package(repo):
+    _skill_with_references(repo)
+    result = discover(["skill/references/a.md"], repo)
+    assert [f.root for f in result.packages] == [repo / "skill"]
+    assert linted(repo, "skill/references/a.md") == ["skill"]
+
+
+def test_two_files_in_one_package_lint_it_once(repo):
+    _skill_with_references(repo)
+    assert found(repo, "skill/references/a.md", "skill/references/b.md") == ["skill"]
+    assert linted(repo, "skill/references/a.md", "skill/references/b.md") == ["skill"]
+    assert linted(repo, "skill/SKILL.md", "skill/references/a.md") == ["skill"]
+
+
+def test_file_and_folder_arguments_lint_the_package_once(repo):
+    _skill_with_references(repo)
+    skill(repo, "skill/nested")
+    assert linted(repo, "skill/SKILL.md", "skill") == ["skill", "skill/nested"]
+    assert linted(repo, "skill", "skill/references/a.md") == ["skill", "skill/nested"]
+
+
+def test_file_outside_any_skill_is_skipped_with_a_warning(repo):
+    (repo / "notes.md").write_text("# notes\n", encoding="utf-8")
+    code, out, err = run_cli("check", "notes.md", cwd=repo)
+    assert code == 0, err
+    assert "not inside a skill folder" in err
+    assert "Traceback" not in err
+
+
+# -- target inference -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "folder, expected",
+    [
+        (".claude/skills/x", {"claude-code"}),
+        (".agents/skills/x", {"codex", "agentskills"}),
+        (".codex/skills/x", {"codex", "agentskills"}),
+        (".github/skills/x", {"copilot"}),
+        (".opencode/skills/x", {"opencode"}),
+        (".gemini/skills/x", {"gemini"}),
+        (".cursor/skills/x", {"cursor"}),
+        ("plugin/skills/x", {"claude-code"}),  # under plugin/.claude-plugin/plugin.json
+        ("plugin/nested/deeper/x", {"claude-code"}),
+        ("elsewhere/skills/x", {"agentskills"}),
+        ("x", {"agentskills"}),
+    ],
+)
+def test_target_inference(repo, folder, expected):
+    (repo / "plugin" / ".claude-plugin").mkdir(parents=True)
+    (repo / "plugin" / ".claude-plugin" / "plugin.json").write_text('{"name": "plugin"}\n', encoding="utf-8")
+    skill(repo, folder)
+    assert sl111_targets(repo, folder) == {folder: expected}
+    # the same inference when the whole tree is linted, and from a file argument
+    assert sl111_targets(repo, ".")[folder] == expected
+    (repo / folder / "references").mkdir()
+    (repo / folder / "references" / "r.md").write_text("# R\n", encoding="utf-8")
+    assert sl111_targets(repo, f"{folder}/references/r.md") == {folder: expected}
+
+
+def test_claude_plugin_needs_plugin_json(repo):
+    (repo / "plugin" / ".claude-plugin").mkdir(parents=True)  # no plugin.json
+    skill(repo, "plugin/skills/x")
+    assert sl111_targets(repo, "plugin") == {"plugin/skills/x": {"agentskills"}}
+
+
+def test_explicit_target_overrides_inference(repo):
+    skill(repo, ".claude/skills/x")
+    assert sl111_targets(repo, "--target", "copilot", ".claude/skills/x") == {".claude/skills/x": {"copilot"}}
+
+
+# -- folders without SKILL.md ------------------------------------------------------------------
+
+
+def test_explicit_folder_without_skill_md_is_sl001(repo):
+    (repo / "almost" / "references").mkdir(parents=True)
+    (repo / "almost" / "references" / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    result = discover(["almost"], repo)
+    assert [(f.root, f.missing_skill_md) for f in result.packages] == [(repo / "almost", True)]
+    doc = lint_json("almost", cwd=repo)
+    assert [(d["code"], d["path"]) for d in doc["diagnostics"]] == [("SL001", "almost")]
+
+
+def test_broken_skill_under_claude_skills_is_sl001(repo):
+    (repo / ".claude" / "skills" / "broken").mkdir(parents=True)
+    skill(repo, ".claude/skills/fine")
+    result = discover(["."], repo)
+    assert {f.root.relative_to(repo).as_posix(): f.missing_skill_md for f in result.packages} == {
+        ".claude/skills/broken": True,
+        ".claude/skills/fine": False,
+    }
+    doc = lint_json(".", cwd=repo)
+    assert ("SL001", ".claude/skills/broken") in {(d["code"], d["path"]) for d in doc["diagnostics"]}
+    assert "SL001" not in {d["code"] for d in doc["diagnostics"] if d["path"].startswith(".claude/skills/fine")}
+    doc = lint_json(".claude/skills/broken", cwd=repo)
+    assert [(d["code"], d["targets"]) for d in doc["diagnostics"]] == [("SL001", ["claude-code"])]
+
+
+def test_empty_folder_warns_no_skills_found(repo):
+    (repo / "empty").mkdir()
+    code, out, err = run_cli("check", "empty", cwd=repo)
+    assert code == 0, err
+    assert "no skills found" in err
+    assert "Traceback" not in err
+    result = discover(["empty"], repo)
+    assert result.packages == [] and any("no skills found" in w for w in result.warnings)
+    code, out, err = run_cli("check", "--output-format", "json", "empty", cwd=repo)
+    assert code == 0
+    assert json.loads(out)["summary"]["packages"] == 0
