@@ -85,3 +85,77 @@ def test_page_follows_the_house_shape(code):
         assert target_id in targets_line.group(1) or "all targets" in targets_line.group(1), (
             f"{folder.name}: Targets line does not name {target_id}"
         )
+
+
+# -- Recorded example output --------------------------------------------------
+# Each page shows `$ skilllint ...` console blocks with the output they print.
+# The test re-runs them from the rule folder; `python tests/test_rulebook.py
+# --refresh` rewrites the blocks after a deliberate message change.
+
+CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)
+
+
+def _console_runs(page: str):
+    """(command line, recorded output) for every `$ skilllint` line of a page."""
+    for block in CONSOLE.finditer(page):
+        command, output = None, []
+        for line in block.group(1).splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    yield command, "\n".join(output)
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command is not None:
+            yield command, "\n".join(output)
+
+
+def _run_console(command: str, folder: Path) -> str:
+    import shlex
+
+    from conftest import run_cli
+
+    words = shlex.split(command)
+    assert words[0] == "skilllint", command
+    _, out, _ = run_cli(*words[1:], cwd=folder)
+    return out.rstrip("\n")
+
+
+@pytest.mark.parametrize("code", sorted(FOLDERS))
+def test_recorded_example_output_is_current(code):
+    folder = FOLDERS[code]
+    page = (folder / "README.md").read_text(encoding="utf-8")
+    runs = list(_console_runs(page))
+    assert runs, f"{folder.name}/README.md shows no `$ skilllint` example"
+    for command, recorded in runs:
+        assert _run_console(command, folder) == recorded, (
+            f"{folder.name}: output of `{command}` changed; run `python tests/test_rulebook.py --refresh`"
+        )
+
+
+def refresh() -> None:
+    for folder in FOLDERS.values():
+        readme = folder / "README.md"
+        page = readme.read_text(encoding="utf-8")
+
+        def replace(block: re.Match) -> str:
+            lines = []
+            for command, _ in _console_runs(block.group(0)):
+                lines.append(f"$ {command}")
+                output = _run_console(command, folder)
+                if output:
+                    lines.append(output)
+            return "```console\n" + "\n".join(lines) + "\n```"
+
+        updated = CONSOLE.sub(replace, page)
+        if updated != page:
+            readme.write_text(updated, encoding="utf-8")
+            print(f"refreshed {folder.name}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    if "--refresh" in sys.argv:
+        refresh()

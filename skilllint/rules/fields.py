@@ -332,9 +332,7 @@ class DescriptionNotString(Rule):
             value = mapping["description"]
             span = value_span(view, "description", package)
             if not isinstance(value, str):
-                effect = (
-                    f"it must be a string (got {python_type(value)})" if target.id in QUICK_VALIDATE else "it must be a string"
-                )
+                effect = "it must be a string"
                 return Outcome(
                     f"`description` is {describe_type(value)}",
                     span,
