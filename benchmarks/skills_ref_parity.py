@@ -41,6 +41,7 @@ class Verdict:
     valid: bool
     messages: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    raised: bool = False  # the validator raised (its "invalid" has no message to compare)
 
 
 def find_skills(corpus: Path) -> list[Path]:
@@ -60,7 +61,7 @@ def reference_verdict(skill_dir: Path) -> Verdict:
     try:
         messages = list(validate(Path(skill_dir)))
     except Exception as exc:  # noqa: BLE001 - a raise is the validator's "invalid"
-        messages = [f"<raised {type(exc).__name__}: {exc}>"]
+        return Verdict(False, [f"<raised {type(exc).__name__}: {exc}>"], time.perf_counter() - start, raised=True)
     return Verdict(not messages, messages, time.perf_counter() - start)
 
 
@@ -104,7 +105,12 @@ def comparable(message: str) -> str:
 
 
 def message_gap(ref: Verdict, lint: Verdict) -> tuple[set[str], set[str]]:
-    """(validator messages skilllint lacks, skilllint messages the validator lacks)."""
+    """(validator messages skilllint lacks, skilllint messages the validator lacks).
+
+    Nothing to compare when the validator raised instead of answering.
+    """
+    if ref.raised:
+        return set(), set()
     ours = {comparable(m.split(" ", 1)[1]) for m in lint.messages}
     theirs = {comparable(m) for m in ref.messages}
     return theirs - ours, ours - theirs
@@ -131,13 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     disagreements: list[tuple[Path, Verdict, Verdict]] = []
     message_mismatches: list[tuple[Path, set[str], set[str]]] = []
     ref_time = lint_time = 0.0
-    invalid_ref = 0
+    invalid_ref = raised = 0
     for skill in skills:
         ref = reference_verdict(skill)
         lint = skilllint_verdict(skill)
         ref_time += ref.seconds
         lint_time += lint.seconds
         invalid_ref += not ref.valid
+        raised += ref.raised
         if ref.valid == lint.valid:
             agree += 1
             missing, extra = message_gap(ref, lint)
@@ -149,9 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     def verdict_text(v: Verdict) -> str:
         return "valid" if v.valid else "invalid"
 
+    def show(message: str) -> str:
+        return message.replace("\n", "\n        ")
+
     n = len(skills)
     print(f"corpus: {corpus}")
-    print(f"skills: {n} ({invalid_ref} invalid per skills-ref)")
+    print(f"skills: {n} ({invalid_ref} invalid per skills-ref, {raised} of them by raising)")
     print(f"verdicts agree: {agree}/{n} ({100.0 * agree / n:.1f}%)")
     print(f"messages differ (verdicts agree): {len(message_mismatches)}")
     print(
@@ -164,18 +174,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {skill.relative_to(corpus)}")
             print(f"    skills-ref: {verdict_text(ref)}")
             for message in ref.messages:
-                print(f"      {message}")
+                print(f"      {show(message)}")
             print(f"    skilllint:  {verdict_text(lint)}")
             for message in lint.messages:
-                print(f"      {message}")
+                print(f"      {show(message)}")
     if message_mismatches:
         print("\nmessage differences (same verdict):")
         for skill, missing, extra in message_mismatches:
             print(f"- {skill.relative_to(corpus)}")
             for message in sorted(missing):
-                print(f"    only skills-ref: {message}")
+                print(f"    only skills-ref: {show(message)}")
             for message in sorted(extra):
-                print(f"    only skilllint:  {message}")
+                print(f"    only skilllint:  {show(message)}")
     return 0 if not disagreements else 1
 
 

@@ -43,7 +43,7 @@ class FrontmatterView:
         if not (self.ok and isinstance(self.data, dict)):
             return None
         doc = self.document
-        if self.semantics == "strict" and doc and (doc.uses_flow or doc.uses_anchor or doc.uses_tag or doc.duplicate_keys()):
+        if self.semantics == "strict" and doc and (doc.strict_violations() or doc.duplicate_keys()):
             return None  # strictyaml refuses the file here (SL012, SL007): no field is read
         return self.data
 

@@ -74,6 +74,7 @@ class Document:
     uses_anchor: list[Node] = field(default_factory=list)
     uses_tag: list[Node] = field(default_factory=list)
     _duplicates: list[tuple[Node, Node]] | None = field(default=None, repr=False)
+    _strict: list[tuple[Node, str, str]] | None = field(default=None, repr=False)
 
     def duplicate_keys(self) -> list[tuple[Node, Node]]:
         """(repeated key node, first key node) for every mapping, in order."""
@@ -93,16 +94,61 @@ class Document:
                     found.append((key_node, first))
         return found
 
+    def strict_violations(self) -> list[tuple[Node, str, str]]:
+        """What strictyaml (skills-ref) refuses in YAML that parses, but for
+        duplicate keys (:meth:`duplicate_keys`): (node, what, strictyaml's
+        words), in document order."""
+        if self._strict is not None:
+            return self._strict
+        found: list[tuple[Node, str, str]] = []
+        if self.uses_flow:
+            found.append((self.uses_flow[0], "flow style (`[a, b]` or `{a: b}`)", "Found ugly disallowed JSONesque flow mapping"))
+        if self.uses_anchor:
+            found.append((self.uses_anchor[0], "an anchor or alias (`&x`, `*x`)", "Found confusing disallowed anchor token"))
+        if self.uses_tag:
+            found.append((self.uses_tag[0], "an explicit tag (`!!str`)", "Found disallowed tag tokens"))
+        for node in walk(self.root):
+            if node.kind != "map" or node.alias:
+                continue
+            for key_node, value_node in node.value:
+                if key_node.kind != "scalar":
+                    found.append((key_node, "a list or mapping as a key", "found unhashable key"))
+                elif is_merge_key(key_node) and not merges(value_node):
+                    found.append((key_node, "a `<<` merge key without a mapping", "expected a mapping or list of mappings for merging"))
+            # StrictYAMLConstructor.construct_mapping: the values of one mapping
+            # that are block mappings must all start at the same column.
+            nested = [v for _, v in node.value if v.kind == "map" and not v.alias and not v.flow]
+            uneven = next((v for v in nested if v.column != nested[0].column), None)
+            if uneven is not None:
+                found.append((uneven, "sibling mappings indented differently",
+                              "Found mapping with indentation inconsistent with previous mapping"))
+        self._strict = sorted(found, key=lambda item: (item[0].line, item[0].column))
+        return self._strict
+
     def mapping_items(self) -> list[tuple[Node, Node]]:
         if self.root is None or self.root.kind != "map":
             return []
         return self.root.value
 
 
+def is_merge_key(key: Node) -> bool:
+    """A plain `<<` key: YAML's merge key for ruamel, strictyaml and PyYAML."""
+    return key.kind == "scalar" and key.style is None and key.tag is None and key.value == "<<"
+
+
+def merges(value: Node) -> bool:
+    """Whether a merge key's value can be merged (a mapping or a list of mappings)."""
+    value = value.deref()
+    return value.kind == "map" or (value.kind == "seq" and all(v.deref().kind == "map" for v in value.value))
+
+
 def _tag_text(tag: Any) -> str | None:
     if tag is None:
         return None
     return str(tag) if not isinstance(tag, str) else tag
+
+
+_RUAMEL_ONLY = ("\t", "\x85", "\u2028", "\u2029", "\ufeff")
 
 
 def parse(text: str) -> Document:
@@ -114,7 +160,10 @@ def parse(text: str) -> Document:
     (pure Python) is the fallback.
     """
     loader = None
-    if "\t" not in text:  # libyaml accepts a tab after `key:` where PyYAML, ruamel and strictyaml refuse it
+    # libyaml accepts a tab after `key:` where PyYAML, ruamel and strictyaml refuse it, and
+    # reads U+0085/U+2028/U+2029 as line breaks and a BOM inside the text as nothing,
+    # where ruamel and strictyaml keep the first three in scalars and refuse the BOM.
+    if not any(c in text for c in _RUAMEL_ONLY):
         try:
             import yaml as pyyaml
 
@@ -442,6 +491,8 @@ def to_python(node: Node | None, semantics: str, budget: list[int] | None = None
             keyed = []
             for key_node, value_node in current.value:
                 key_node = key_node.deref()
+                if semantics == "strict" and is_merge_key(key_node) and merges(value_node):
+                    continue  # strictyaml's .data holds neither the `<<` key nor what it merges
                 key = resolve_scalar(key_node, semantics) if key_node.kind == "scalar" else _Unhashable(key_node)
                 value[_hashable(key)] = None  # insertion order = first occurrence
                 keyed.append((value_node, _hashable(key)))

@@ -38,7 +38,7 @@ class Outcome:
         return (self.message, self.span.line, self.span.column)
 
 
-def emit(per_target: dict[str, Outcome | None]) -> Iterator[Finding]:
+def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Finding]:
     """Turn per-target outcomes into findings: one per distinct problem.
 
     The finding lists every target that shares the problem. When their effects
@@ -46,9 +46,10 @@ def emit(per_target: dict[str, Outcome | None]) -> Iterator[Finding]:
     alone carries the validator's verbatim message.
     """
     groups: dict[tuple, list[tuple[str, Outcome]]] = {}
-    for target_id, outcome in per_target.items():
-        if outcome is not None:
-            groups.setdefault(outcome.key(), []).append((target_id, outcome))
+    for target_id, outcomes in per_target.items():
+        for outcome in outcomes if isinstance(outcomes, list) else [outcomes]:
+            if outcome is not None:
+                groups.setdefault(outcome.key(), []).append((target_id, outcome))
     for members in groups.values():
         ids = tuple(target_id for target_id, _ in members)
         first = members[0][1]

@@ -12,6 +12,7 @@ from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
+from ..yamltree import is_merge_key, merges
 from ..targets.codex import plugin_namespace as codex_plugin_namespace
 from .common import (
     Outcome,
@@ -167,19 +168,22 @@ class NameInvalidChars(Rule):
                 return None
             span = value_span(view, "name", package)
             if target.id == "skills-ref":
-                problems, ref = [], []
+                outcomes = []
                 if name != name.lower():
-                    problems.append("it must be lowercase")
-                    ref.append(f"Skill name '{name}' must be lowercase")
+                    outcomes.append(
+                        Outcome(f"`name` '{name}' must be lowercase", span, ref_message=f"Skill name '{name}' must be lowercase")
+                    )
                 bad = next((c for c in name if not (c.isalnum() or c == "-")), None)
                 if bad is not None:
-                    problems.append(f"{_char(bad)} is not a letter, digit or hyphen")
-                    ref.append(
-                        f"Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+                    outcomes.append(
+                        Outcome(
+                            f"`name` '{name}': {_char(bad)} is not a letter, digit or hyphen",
+                            span,
+                            ref_message=f"Skill name '{name}' contains invalid characters. "
+                            "Only letters, digits, and hyphens are allowed.",
+                        )
                     )
-                if not problems:
-                    return None
-                return Outcome(f"`name` '{name}': " + "; ".join(problems), span, ref_message="; ".join(ref))
+                return outcomes or None
             if _KEBAB.match(name):
                 return None
             bad = next(c for c in name if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-"))
@@ -211,19 +215,21 @@ class NameHyphenPlacement(Rule):
             name = _string_name(target, mapping)
             if name is None:
                 return None
-            edge = name.startswith("-") or name.endswith("-")
-            double = "--" in name
-            if not (edge or double):
-                return None
-            problems = (["starts or ends with a hyphen"] if edge else []) + (["holds `--`"] if double else [])
-            ref = (["Skill name cannot start or end with a hyphen"] if edge else []) + (
-                ["Skill name cannot contain consecutive hyphens"] if double else []
-            )
-            return Outcome(
-                f"`name` '{name}' " + " and ".join(problems),
-                value_span(view, "name", package),
-                ref_message="; ".join(ref),
-            )
+            span = value_span(view, "name", package)
+            outcomes = []
+            if name.startswith("-") or name.endswith("-"):
+                outcomes.append(
+                    Outcome(
+                        f"`name` '{name}' starts or ends with a hyphen",
+                        span,
+                        ref_message="Skill name cannot start or end with a hyphen",
+                    )
+                )
+            if "--" in name:
+                outcomes.append(
+                    Outcome(f"`name` '{name}' holds `--`", span, ref_message="Skill name cannot contain consecutive hyphens")
+                )
+            return outcomes or None
 
         yield from for_targets(package, ctx, judge)
 
@@ -461,9 +467,17 @@ def _keys_by_target(package: SkillPackage, ctx: RuleContext) -> dict[str, dict[s
         view = package.view(target)
         if view.mapping is None:
             continue
-        for key, (key_node, _) in view.first_pairs().items():
+        for key, (key_node, value_node) in view.first_pairs().items():
+            if view.semantics == "strict" and is_merge_key(key_node) and merges(value_node):
+                continue  # strictyaml drops it (and what it merges)
             keys.setdefault(key, {})[target.id] = (view, key_node)
     return keys
+
+
+def _unexpected_fields(mapping: dict) -> str:
+    """skills-ref's message: every key outside the specification, in one sentence."""
+    extra = sorted({str(key) for key in mapping} - SPEC_KEYS)
+    return f"Unexpected fields in frontmatter: {', '.join(extra)}. Only {sorted(SPEC_KEYS)} are allowed."
 
 
 def _unknown_key_message(key: str) -> str:
@@ -486,6 +500,13 @@ class UnknownKey(Rule):
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
         suggested = 0
+        texts: dict[int, str] = {}
+
+        def ref_text(view: FrontmatterView) -> str:  # one sentence per view, not per key (5,000 keys)
+            if id(view) not in texts:
+                texts[id(view)] = _unexpected_fields(view.mapping)
+            return texts[id(view)]
+
         for key, readers in _keys_by_target(package, ctx).items():
             # `version` is SL122's; a key one selected target accepts is SL127's.
             if key in _SPECIFIC_KEYS or any(key in t.accepted_keys for t in all_selected):
@@ -502,7 +523,7 @@ class UnknownKey(Rule):
                     view.span(key_node),
                     effect=_UNKNOWN_EFFECT[policy],
                     hint=hint,
-                    ref_message=f"Unexpected fields in frontmatter: {key}. Only {sorted(SPEC_KEYS)} are allowed.",
+                    ref_message=ref_text(view) if target_id == "skills-ref" else None,
                 )
             yield from emit(per_target)
 
@@ -529,7 +550,7 @@ class TopLevelVersion(Rule):
                 "top-level `version` belongs under `metadata` as `metadata.version`",
                 key_span(view, "version", package),
                 effect=effect,
-                ref_message=f"Unexpected fields in frontmatter: version. Only {sorted(SPEC_KEYS)} are allowed.",
+                ref_message=_unexpected_fields(mapping),
             )
 
         yield from for_targets(package, ctx, judge)

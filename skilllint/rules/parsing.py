@@ -350,18 +350,10 @@ class YamlStrictSubset(Rule):
             view = package.view(target)
             if view.split.status != "ok" or view.document is None:
                 continue
-            doc = view.document
-            problems = []
-            if doc.uses_flow:
-                problems.append((doc.uses_flow[0], "flow style (`[a, b]` or `{a: b}`)", "Found ugly disallowed JSONesque flow mapping"))
-            if doc.uses_anchor:
-                problems.append((doc.uses_anchor[0], "an anchor or alias (`&x`, `*x`)", "Found confusing disallowed anchor token"))
-            if doc.uses_tag:
-                problems.append((doc.uses_tag[0], "an explicit tag (`!!str`)", "Found disallowed tag tokens"))
-            for node, what, strict_text in sorted(problems, key=lambda p: (p[0].line, p[0].column)):
+            for node, what, strict_text in view.document.strict_violations():
                 span = view.span(node)
                 yield Finding(
-                    f'Invalid YAML in frontmatter: {strict_text} (strictyaml rejects {what}; write a block list or a quoted string)',
+                    f"Invalid YAML in frontmatter: {strict_text} (strictyaml rejects {what})",
                     Span(span.line, span.column, span.line, span.column + 1),
                     targets=(target.id,),
                 )
