@@ -132,6 +132,20 @@ class SkillPackage:
                 return entry
         return None
 
+    @cached_property
+    def inventory(self):
+        """Every entry of the package, links judged without being followed out."""
+        from .inventory import PackageInventory
+
+        return PackageInventory.scan(self.root)
+
+    @cached_property
+    def references(self):
+        """The reference graph: SKILL.md and the Markdown files it references."""
+        from .references import build
+
+        return build(self)
+
     @property
     def skill_md_path(self) -> Path:
         return self.root / (self.skill_md_name or SKILL_MD)

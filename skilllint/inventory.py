@@ -1,0 +1,209 @@
+"""Every entry of a skill package, and path resolution that never leaves it.
+
+The package is untrusted. This module walks it with ``lstat`` only (no link
+is ever followed by the walk), records what each symbolic link points at by
+resolving it *textually* (``readlink`` plus path arithmetic, segment by
+segment, links inside the package expanded, a bounded number of hops), and
+answers "does this path exist in the package?" from that record. Nothing here
+opens a file, and no path outside the package is ever stat-ed through a link:
+an escaping link is judged from its text alone.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_ENTRIES = 100_000  # entries recorded per package; the walk stops past it
+MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
+
+
+@dataclass(frozen=True)
+class LinkInfo:
+    """Where a symbolic link leads, judged without following it out of the package.
+
+    ``status``: ``inside`` (resolves to an existing entry in the package),
+    ``escapes`` (leads outside the package: absolute, ``..`` past the root,
+    or through another escaping link), ``broken`` (inside, but nothing is
+    there), ``loop`` (a cycle of links).
+    """
+
+    text: str  # what readlink says
+    status: str
+    resolved: str | None = None  # package-relative posix path when inside/broken
+    outside: str | None = None  # the absolute path it names when it escapes
+
+
+@dataclass(frozen=True)
+class Entry:
+    rel: str  # package-relative posix path ("." is the root)
+    kind: str  # file | dir | symlink | fifo | socket | char-device | block-device | other
+    size: int = 0
+    link: LinkInfo | None = None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "char-device"
+    if stat.S_ISBLK(mode):
+        return "block-device"
+    return "other"
+
+
+SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
+
+
+@dataclass
+class PackageInventory:
+    root: Path
+    entries: dict[str, Entry] = field(default_factory=dict)
+    unreadable: list[str] = field(default_factory=list)  # folders that could not be listed
+    truncated: bool = False
+    _folded: dict[str, list[str]] | None = None
+
+    @classmethod
+    def scan(cls, root: Path, skip: frozenset[str] = frozenset({".git", "node_modules"})) -> "PackageInventory":
+        inventory = cls(root)
+        inventory.entries["."] = Entry(".", "dir")
+        stack = [""]
+        while stack:
+            folder = stack.pop()
+            absolute = os.path.join(root, folder) if folder else str(root)
+            try:
+                names = sorted(os.listdir(absolute))
+            except OSError:
+                inventory.unreadable.append(folder or ".")
+                continue
+            for name in names:
+                rel = f"{folder}/{name}" if folder else name
+                try:
+                    info = os.lstat(os.path.join(absolute, name))
+                except OSError:
+                    continue
+                kind = _kind(info.st_mode)
+                inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0)
+                if len(inventory.entries) >= MAX_ENTRIES:
+                    inventory.truncated = True
+                    return inventory._resolve_links()
+                if kind == "dir" and name not in skip:
+                    stack.append(rel)
+        return inventory._resolve_links()
+
+    # -- links -------------------------------------------------------------------
+
+    def _resolve_links(self) -> "PackageInventory":
+        for rel, entry in list(self.entries.items()):
+            if entry.kind != "symlink":
+                continue
+            try:
+                text = os.readlink(os.path.join(self.root, rel))
+            except OSError:
+                self.entries[rel] = Entry(rel, "symlink", 0, LinkInfo("", "broken"))
+                continue
+            self.entries[rel] = Entry(rel, "symlink", 0, self._judge_link(rel, text))
+        return self
+
+    def _judge_link(self, rel: str, text: str) -> LinkInfo:
+        parent = posixpath.dirname(rel)
+        status, resolved = self.resolve(posixpath.join(parent, text) if not text.startswith("/") else text, _hops=[0])
+        if status == "outside":
+            outside = text if text.startswith("/") else posixpath.normpath(posixpath.join(str(self.root), parent, text))
+            return LinkInfo(text, "escapes", None, outside)
+        if status == "loop":
+            return LinkInfo(text, "loop")
+        if status == "missing":
+            return LinkInfo(text, "broken", resolved)
+        return LinkInfo(text, "inside", resolved)
+
+    def resolve(self, path: str, _hops: list[int] | None = None) -> tuple[str, str | None]:
+        """Resolve a package-relative path as the OS would, without leaving the package.
+
+        Returns (status, real path): ``ok`` with the resolved package-relative
+        path; ``missing`` with the path as far as it resolved; ``outside`` when
+        it leaves the package (``..`` past the root, absolute, or through an
+        escaping link); ``loop`` for a link cycle (or too many hops).
+        """
+        hops = _hops if _hops is not None else [0]
+        if path.startswith("/"):
+            return "outside", None
+        parts = [p for p in path.split("/") if p not in ("", ".")]
+        current: list[str] = []
+        while parts:
+            part = parts.pop(0)
+            if part == "..":
+                if not current:
+                    return "outside", None
+                current.pop()
+                continue
+            candidate = "/".join(current + [part])
+            entry = self.entries.get(candidate)
+            if entry is None:
+                return "missing", "/".join([candidate, *parts])
+            if entry.kind == "symlink":
+                hops[0] += 1
+                if hops[0] > MAX_LINK_HOPS:
+                    return "loop", None
+                try:
+                    text = os.readlink(os.path.join(self.root, candidate))
+                except OSError:
+                    return "missing", candidate
+                if text.startswith("/"):
+                    return "outside", None
+                parts = [p for p in text.split("/") if p not in ("", ".")] + parts
+                continue
+            if parts and entry.kind != "dir":
+                return "missing", "/".join([candidate, *parts])
+            current.append(part)
+        return "ok", "/".join(current) or "."
+
+    # -- queries -----------------------------------------------------------------
+
+    def kind_of(self, path: str) -> str | None:
+        """The kind of what ``path`` resolves to inside the package, or None."""
+        status, real = self.resolve(path)
+        if status != "ok" or real is None:
+            return None
+        entry = self.entries.get(real)
+        return entry.kind if entry else None
+
+    def case_variants(self, path: str) -> list[str]:
+        """Entries equal to ``path`` ignoring letter case (SL305), other than itself."""
+        if self._folded is None:
+            folded: dict[str, list[str]] = {}
+            for rel in self.entries:
+                folded.setdefault(rel.casefold(), []).append(rel)
+            self._folded = folded
+        normal = posixpath.normpath(path)
+        return [rel for rel in self._folded.get(normal.casefold(), []) if rel != normal]
+
+    def files(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.kind == "file"]
+
+    def symlinks(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.kind == "symlink"]
+
+    def specials(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.kind in SPECIAL_KINDS]
+
+    def top_folders(self) -> set[str]:
+        """Names of the package's top-level folders (links to folders inside count)."""
+        names = set()
+        for rel, entry in self.entries.items():
+            if "/" in rel or rel == ".":
+                continue
+            if entry.kind == "dir" or (entry.kind == "symlink" and self.kind_of(rel) == "dir"):
+                names.add(rel)
+        return names

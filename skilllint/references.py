@@ -1,0 +1,275 @@
+"""The reference graph of a skill package (RULES.md SL3xx).
+
+A *reference* is a local target named by SKILL.md or by a Markdown file it
+references: a Markdown link, image or reference definition, or a path in
+backticks or in plain prose that starts with a folder existing in the package
+(``references/``, ``scripts/``, ``assets/`` …). Fenced code, URLs and
+placeholders are not references. Markdown links resolve from their own file;
+backtick and plain paths from the skill root, then from the file's folder.
+
+Existence is judged on the package inventory (:mod:`skilllint.inventory`),
+so resolution never follows a link out of the package, and files are read
+only through :func:`skilllint.fsafe.read_capped`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from . import markdown
+from .fsafe import UnsafeFile, read_capped
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
+MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+# Characters and words that make a path an illustration, not a file the author shipped.
+_PLACEHOLDER_CHARS = re.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
+_NUMBERED_PLACEHOLDER = re.compile(r"[a-z][-_]?[NXY]$")
+_PLACEHOLDER_STEMS = frozenset(
+    {"filename", "file", "name", "path", "your-file", "your-reference", "xxx", "foo", "bar", "example-file", "something"}
+)
+
+
+@dataclass(frozen=True)
+class Reference:
+    source: str  # package-relative posix path of the mentioning file
+    line: int  # 1-based position of the mention in that file
+    column: int
+    end_column: int
+    raw: str  # as written
+    kind: str  # link | image | definition | code | plain
+    path: str  # decoded, fragment and query removed
+    fragment: str | None
+    status: str  # ok | missing | outside | loop
+    resolved: str | None  # package-relative real path when status is ok
+    target_kind: str | None  # file | dir | … when ok
+    case_match: str | None = None  # an entry equal to the target ignoring case (missing only)
+
+    @property
+    def explicit(self) -> bool:
+        """A Markdown link, image or definition (as opposed to a mentioned path)."""
+        return self.kind in ("link", "image", "definition")
+
+
+@dataclass
+class ReferenceGraph:
+    references: list[Reference] = field(default_factory=list)
+    scanned: dict[str, int] = field(default_factory=dict)  # file -> depth (SKILL.md is 0)
+    parents: dict[str, str] = field(default_factory=dict)  # file -> the file that first referenced it
+    texts: dict[str, str] = field(default_factory=dict)  # scanned file -> its text
+
+    def from_file(self, source: str) -> list[Reference]:
+        return [r for r in self.references if r.source == source]
+
+    def chain(self, target: str) -> list[str]:
+        """SKILL.md -> … -> target, following first references."""
+        path = [target]
+        while path[-1] in self.parents and len(path) < 50:
+            path.append(self.parents[path[-1]])
+        return list(reversed(path))
+
+
+def is_placeholder(path: str) -> bool:
+    """An illustrative path (``references/<topic>.md``, ``references/filename.md``, globs)."""
+    if _PLACEHOLDER_CHARS.search(path):
+        return True
+    stem = posixpath.splitext(posixpath.basename(path.rstrip("/")))[0]
+    if _NUMBERED_PLACEHOLDER.search(stem):
+        return True  # phaseN.md, stepX.md: a family of files, not one
+    stem = stem.lower()
+    return stem in _PLACEHOLDER_STEMS or stem.startswith(("your-", "your_", "my-"))
+
+
+def build(package) -> ReferenceGraph:
+    """The reference graph of ``package`` (a :class:`skilllint.package.SkillPackage`)."""
+    graph = ReferenceGraph()
+    inventory = package.inventory
+    top = inventory.top_folders()
+    skill_md = package.skill_md_name or "SKILL.md"
+    graph.scanned[skill_md] = 0
+    graph.texts[skill_md] = package.body
+    queue: list[tuple[str, str, int, int]] = [(skill_md, package.body, package.body_start_line, 0)]
+    while queue:
+        source, text, offset, depth = queue.pop(0)
+        for reference in _extract(source, text, offset, top, inventory):
+            graph.references.append(reference)
+            target = reference.resolved
+            if (
+                reference.status != "ok"
+                or reference.target_kind != "file"
+                or target is None
+                or not target.lower().endswith(MARKDOWN_SUFFIXES)
+                or target in graph.scanned
+                or len(graph.scanned) >= MAX_SCANNED_FILES
+                or _in_nested_skill(target, inventory)
+            ):
+                continue
+            content = _read(package, target)
+            graph.scanned[target] = depth + 1
+            graph.parents[target] = source
+            if content is not None:
+                graph.texts[target] = content
+                queue.append((target, content, 0, depth + 1))
+    return graph
+
+
+def _in_nested_skill(rel: str, inventory) -> bool:
+    """Whether ``rel`` lies in a nested skill (a sub-folder with its own SKILL.md):
+    that skill is a package of its own, linted on its own."""
+    folder = posixpath.dirname(rel)
+    while folder:
+        if inventory.entries.get(f"{folder}/SKILL.md") is not None:
+            return True
+        folder = posixpath.dirname(folder)
+    return False
+
+
+def _read(package, rel: str) -> str | None:
+    try:
+        data = read_capped(package.root / rel, package.max_bytes).data
+    except UnsafeFile:
+        return None
+    if b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> list[Reference]:
+    """Every reference written in one Markdown text (offset: file line of its first line, 0-based)."""
+    found: list[Reference] = []
+    doc = markdown.parse(text, offset)
+    code_lines = doc.code_lines()
+    base = posixpath.dirname(source)
+    for link in doc.links:
+        if link.kind == "autolink" or not link.target or _SCHEME.match(link.target):
+            continue
+        raw = link.target
+        path, fragment = _split_target(unquote(raw))
+        if not path:
+            if fragment is not None:  # `#anchor` in the same file
+                found.append(_make(source, link.line, link.column, raw, link.kind, source, fragment, inventory, bases=[""]))
+            continue
+        if is_placeholder(path):
+            continue
+        found.append(_make(source, link.line, link.column, raw, link.kind, path, fragment, inventory, bases=[base]))
+    if not top:
+        return found
+    prefixes = tuple(f"{name}/" for name in top) + tuple(f"./{name}/" for name in top)
+    lines = text.split("\n")
+    fence: str | None = None
+    link_columns = {(r.line, r.column) for r in found}
+    for index, line in enumerate(lines):
+        number = index + 1 + offset
+        marker = _FENCE.match(line)
+        if marker:
+            fence = None if fence and marker.group(1).startswith(fence) else (fence or marker.group(1)[:3])
+            continue
+        if fence is not None or number in code_lines:
+            continue
+        spans = []
+        for match in _CODE_SPAN.finditer(line):
+            spans.append((match.start(), match.end()))
+            for token, start in _tokens(match.group(2), match.start(2)):
+                if token.startswith(prefixes) and not is_placeholder(token):
+                    found.append(_mention(source, number, start + 1, token, "code", base, inventory))
+        for match in _plain_paths(line, prefixes):
+            start = match.start()
+            if any(s <= start < e for s, e in spans) or (number, start + 1) in link_columns:
+                continue
+            if _inside_link_syntax(line, start):
+                continue
+            token = match.group(0).rstrip(".,;:)")
+            if not is_placeholder(token):
+                found.append(_mention(source, number, start + 1, token, "plain", base, inventory))
+    return found
+
+
+_TOKEN = re.compile(r"[^\s'\"=(),]+")
+
+
+def _tokens(code: str, base: int):
+    for match in _TOKEN.finditer(code):
+        yield match.group(0).rstrip(".,;:"), base + match.start()
+
+
+def _plain_paths(line: str, prefixes: tuple[str, ...]):
+    pattern = _plain_pattern(prefixes)
+    return pattern.finditer(line)
+
+
+_PLAIN_CACHE: dict[tuple[str, ...], re.Pattern] = {}
+
+
+def _plain_pattern(prefixes: tuple[str, ...]) -> re.Pattern:
+    pattern = _PLAIN_CACHE.get(prefixes)
+    if pattern is None:
+        alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
+        # In prose a path needs a file extension or a trailing slash to count:
+        # "scripts/tools" in a sentence is English, `scripts/tools` in code a path.
+        pattern = re.compile(rf"(?<![\w/.`-])(?:{alternatives})(?:[\w./-]*\.[A-Za-z0-9]{{1,8}}\b|[\w./-]*/)(?![\w-])")
+        _PLAIN_CACHE[prefixes] = pattern
+    return pattern
+
+
+def _inside_link_syntax(line: str, start: int) -> bool:
+    """Whether a plain match sits in ``[text](here)``, ``<here>`` or the ``[text]``
+    of a link (the destination is the reference, the text only names it)."""
+    before = line[:start]
+    if before.endswith(("](", "<")) or before.rstrip().endswith("]:"):
+        return True
+    opening = before.rfind("[")
+    return opening >= 0 and "]" not in before[opening:] and "](" in line[start:]
+
+
+def _split_target(target: str) -> tuple[str, str | None]:
+    fragment = None
+    if "#" in target:
+        target, fragment = target.split("#", 1)
+    if "?" in target:
+        target = target.split("?", 1)[0]
+    return target.strip(), fragment
+
+
+def _mention(source: str, line: int, column: int, token: str, kind: str, base: str, inventory) -> Reference:
+    path, fragment = _split_target(token)
+    # Mentioned paths are written from the skill root; try the file's folder too.
+    return _make(source, line, column, token, kind, path, fragment, inventory, bases=["", base] if base else [""])
+
+
+def _make(source, line, column, raw, kind, path, fragment, inventory, bases) -> Reference:
+    if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", path):
+        return Reference(source, line, column, column + len(raw), raw, kind, path, fragment, "outside", None, None)
+    best: tuple[str, str | None] | None = None
+    for base in dict.fromkeys(bases):
+        status, real = inventory.resolve(posixpath.join(base, path) if base else path)
+        if status == "ok":
+            best = (status, real)
+            break
+        if best is None or (best[0] == "missing" and status in ("outside", "loop")):
+            best = (status, real)
+    status, real = best if best is not None else ("missing", None)
+    if status == "missing" and kind in ("code", "plain") and not posixpath.splitext(path)[1]:
+        # `references/open-coding` naming references/open-coding.md: a document by its stem.
+        for suffix in (".md", ".markdown"):
+            for base in dict.fromkeys(bases):
+                candidate = inventory.resolve((posixpath.join(base, path) if base else path) + suffix)
+                if candidate[0] == "ok":
+                    status, real = candidate
+                    break
+            if status == "ok":
+                break
+    target_kind = None
+    case_match = None
+    if status == "ok" and real is not None:
+        entry = inventory.entries.get(real)
+        target_kind = entry.kind if entry else None
+    elif status == "missing":
+        first = bases[0]
+        variants = inventory.case_variants(posixpath.join(first, path) if first else path)
+        case_match = variants[0] if variants else None
+    return Reference(source, line, column, column + len(raw), raw, kind, path, fragment, status, real, target_kind, case_match)
