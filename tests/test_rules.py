@@ -56,3 +56,21 @@ def test_block_list_value_points_at_its_key(tmp_path):
     write_skill(tmp_path, "x", "---\nname: x\ndescription: D. Use when x.\nallowed-tools:\n  - Read\n  - Grep\n---\n")
     report = lint_json(str(tmp_path), "--select", "SL125", cwd=tmp_path)
     assert [(d["line"], d["column"]) for d in report["diagnostics"]] == [(4, 1)]
+
+
+def test_a_correct_key_of_another_surface_gets_no_self_suggestion(tmp_path):
+    write_skill(tmp_path, "x", "---\nname: x\ndescription: D. Use when x.\nargument-hint: '[file]'\neffort: high\n---\n")
+    messages = [d["message"] for d in lint_json(str(tmp_path), "--select", "SL121", cwd=tmp_path)["diagnostics"]]
+    assert len(messages) == 2 and not any("did you mean" in m for m in messages)
+
+
+def test_a_typo_still_gets_its_suggestion(tmp_path):
+    write_skill(tmp_path, "x", "---\nname: x\ndescription: D. Use when x.\ndescripton: typo\nallowed_tools: Read\n---\n")
+    messages = sorted(d["message"] for d in lint_json(str(tmp_path), "--select", "SL121", cwd=tmp_path)["diagnostics"])
+    assert "did you mean `allowed-tools`?" in messages[0] and "did you mean `description`?" in messages[1]
+
+
+def test_argument_hint_written_as_a_flow_list_is_reported_for_claude_code(tmp_path):
+    write_skill(tmp_path, "x", "---\nname: x\ndescription: D. Use when x.\nargument-hint: [apk-file]\n---\n")
+    report = lint_json(str(tmp_path), "--select", "SL126", "--target", "claude-code", cwd=tmp_path)
+    assert [(d["severity"], "quote it" in d["message"]) for d in report["diagnostics"]] == [("warning", True)]

@@ -450,11 +450,13 @@ MAX_SUGGESTIONS = 50  # "did you mean" for the first unknown keys only; thousand
 
 @functools.lru_cache(maxsize=1024)
 def _suggest(key: str) -> str | None:
+    if key in _ALL_KNOWN_KEYS:
+        return None  # a real field of some surface; the message names its owners
     normalised = key.lower().replace("_", "-")
     for known in _ALL_KNOWN_KEYS:
         if normalised == known.replace("_", "-") and known != key:
             return f"did you mean `{known}`?"
-    close = difflib.get_close_matches(key.lower(), _ALL_KNOWN_KEYS, n=1, cutoff=0.8)
+    close = difflib.get_close_matches(key.lower(), [k for k in _ALL_KNOWN_KEYS if k != key], n=1, cutoff=0.8)
     return f"did you mean `{close[0]}`?" if close else None
 
 
@@ -708,6 +710,15 @@ class ClaudeCodeFieldValue(Rule):
                         value_span(view, key, package),
                         targets=(target.id,),
                     )
+            hint = mapping.get("argument-hint")
+            if hint is not None and not isinstance(hint, str):
+                # `argument-hint: [file]` is a YAML list, not the text the author meant.
+                yield Finding(
+                    f"`argument-hint` is {describe_type(hint)}, not text; quote it (`argument-hint: \"[file]\"`)",
+                    value_span(view, "argument-hint", package),
+                    targets=(target.id,),
+                    severities={target.id: Severity.WARNING},
+                )
             paths = mapping.get("paths")
             if isinstance(paths, list) and any(not isinstance(p, str) for p in paths):
                 bad = next(p for p in paths if not isinstance(p, str))

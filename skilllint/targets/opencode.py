@@ -1,6 +1,6 @@
 """OpenCode (SURFACES.md §4; name rules are [2ND] and changed between versions)."""
 
-from .base import Target
+from .base import SPEC_KEYS, Target
 
 TARGET = Target(
     id="opencode",
@@ -8,7 +8,9 @@ TARGET = Target(
     evidence="SURFACES.md §4",
     splitter="canonical",
     semantics="yaml12",
-    accepted_keys=frozenset({"name", "description", "license", "compatibility", "metadata"}),
+    # Spec keys are standard; what OpenCode does with allowed-tools is [??]
+    # (SURFACES.md §5), and an unconfirmed fact gives no finding.
+    accepted_keys=SPEC_KEYS,
     unknown_keys="ignore",
     name_charset="ascii",
     secondary=True,
