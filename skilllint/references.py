@@ -142,14 +142,18 @@ def _read(package, rel: str) -> str | None:
 def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> list[Reference]:
     """Every reference written in one Markdown text (offset: file line of its first line, 0-based)."""
     found: list[Reference] = []
-    doc = markdown.parse(text, offset)
-    code_lines = doc.code_lines()
+    links, code_lines = markdown.scan_links(text, offset)
     base = posixpath.dirname(source)
-    for link in doc.links:
+    for link in links:
         if link.kind == "autolink" or not link.target or _SCHEME.match(link.target):
             continue
         raw = link.target
         path, fragment = _split_target(unquote(raw))
+        rooted = _strip_root_variable(path)
+        if rooted is not None:  # `{baseDir}/references/x.md`: the skill's own folder
+            if not is_placeholder(rooted):
+                found.append(_make(source, link.line, link.column, raw, link.kind, rooted, fragment, inventory, bases=[""]))
+            continue
         if not path:
             if fragment is not None:  # `#anchor` in the same file
                 found.append(_make(source, link.line, link.column, raw, link.kind, source, fragment, inventory, bases=[""]))
@@ -175,6 +179,9 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
         for match in _CODE_SPAN.finditer(line):
             spans.append((match.start(), match.end()))
             for token, start in _tokens(match.group(2), match.start(2)):
+                rooted = _strip_root_variable(token)
+                if rooted is not None:
+                    token, start = rooted, start + len(token) - len(rooted)
                 if token.startswith(prefixes) and not is_placeholder(token):
                     found.append(_mention(source, number, start + 1, token, "code", base, inventory))
         for match in _plain_paths(line, prefixes):
@@ -224,6 +231,17 @@ def _inside_link_syntax(line: str, start: int) -> bool:
         return True
     opening = before.rfind("[")
     return opening >= 0 and "]" not in before[opening:] and "](" in line[start:]
+
+
+# Variables that agents expand to the skill's folder: a path after them is a
+# reference from the skill root (Claude Code documents ${CLAUDE_SKILL_DIR};
+# Trail of Bits' skills write {baseDir}).
+_ROOT_VARIABLE = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR|\{baseDir\}|\$\{baseDir\})/")
+
+
+def _strip_root_variable(path: str) -> str | None:
+    match = _ROOT_VARIABLE.match(path)
+    return path[match.end() :] if match else None
 
 
 def _split_target(target: str) -> tuple[str, str | None]:

@@ -1,5 +1,12 @@
 """The built-in rules, one module per family."""
 
-from . import fields, parsing, size
+from . import disclosure, fields, parsing, references, safety, size
 
-BUILTIN_RULES = [*parsing.RULES, *fields.RULES, *size.RULES]
+BUILTIN_RULES = [
+    *parsing.RULES,
+    *fields.RULES,
+    *size.RULES,
+    *references.RULES,
+    *disclosure.RULES,
+    *safety.RULES,
+]
