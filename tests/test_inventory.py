@@ -1,0 +1,73 @@
+"""The package inventory: every entry by lstat, links judged without following them out."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from skilllint.inventory import PackageInventory
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    skill = tmp_path / "skill"
+    (skill / "references").mkdir(parents=True)
+    (skill / "sub").mkdir()
+    (skill / "references" / "a.md").write_text("x")
+    os.symlink("../references/a.md", skill / "sub" / "link.md")
+    os.symlink("/etc", skill / "etcdir")
+    os.symlink("../..", skill / "up")
+    os.symlink("loop2", skill / "loop1")
+    os.symlink("loop1", skill / "loop2")
+    os.symlink("missing.md", skill / "broken")
+    os.symlink("references", skill / "refs")
+    os.mkfifo(skill / "pipe")
+    return skill
+
+
+def test_entries_and_link_verdicts(hostile):
+    inv = PackageInventory.scan(hostile)
+    links = {e.rel: (e.link.status, e.link.resolved) for e in inv.symlinks()}
+    assert links == {
+        "sub/link.md": ("inside", "references/a.md"),
+        "etcdir": ("escapes", None),
+        "up": ("escapes", None),
+        "loop1": ("loop", None),
+        "loop2": ("loop", None),
+        "broken": ("broken", "missing.md"),
+        "refs": ("inside", "references"),
+    }
+    assert inv.entries["etcdir"].link.outside == "/etc"
+    assert [e.rel for e in inv.specials()] == ["pipe"]
+
+
+def test_resolution_stays_inside(hostile):
+    inv = PackageInventory.scan(hostile)
+    assert inv.resolve("refs/a.md") == ("ok", "references/a.md")
+    assert inv.resolve("sub/link.md") == ("ok", "references/a.md")
+    assert inv.resolve("../x")[0] == "outside"
+    assert inv.resolve("etcdir/passwd")[0] == "outside"
+    assert inv.resolve("loop1/x")[0] == "loop"
+    assert inv.resolve("references/nope.md") == ("missing", "references/nope.md")
+    assert inv.kind_of("refs") == "dir"
+    assert inv.case_variants("References/A.md") == ["references/a.md"]
+    assert inv.top_folders() == {"references", "refs", "sub"}
+
+
+def test_scan_never_touches_link_targets(hostile, monkeypatch):
+    touched = []
+    real_lstat, real_listdir = os.lstat, os.listdir
+
+    def lstat(path, *args, **kwargs):
+        touched.append(str(path))
+        return real_lstat(path, *args, **kwargs)
+
+    def listdir(path="."):
+        touched.append(str(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    monkeypatch.setattr(os, "listdir", listdir)
+    PackageInventory.scan(hostile)
+    assert touched and all(p.startswith(str(hostile)) for p in touched)
+    assert not any(p.startswith(str(hostile / "etcdir") + "/") for p in touched)
