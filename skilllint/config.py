@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Severity
+from .fsafe import is_within
 from .registry import Registry, Rule
 from .targets import TARGET_IDS, TARGETS, Target, infer_targets, resolve_target_names
 
@@ -211,7 +212,9 @@ class Settings:
             if self.targets is not None:
                 ids = self.targets
             else:
-                stop = self.base if str(package.root).startswith(str(self.base)) else package.lint_root
+                # Look for .claude-plugin/plugin.json no higher than the project
+                # (config) folder, or the linted tree when the skill lies outside it.
+                stop = self.base if is_within(self.base, package.root) else package.lint_root
                 ids = infer_targets(package.root, stop_at=stop)
             cached = tuple(TARGETS[t] for t in ids)
             self._targets_cache[key] = cached
