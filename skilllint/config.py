@@ -28,16 +28,29 @@ class ConfigError(Exception):
     """The configuration cannot be used (exit 2)."""
 
 
-def _load_toml(path: Path) -> dict:
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def _load_toml(path: Path, follow_links: bool = False) -> dict:
+    """Read a TOML config safely: capped, and a discovered file that is a link
+    is not followed (an explicit --config may be one)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
+    from .fsafe import UnsafeFile, read_capped
+
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        target = Path(os.path.realpath(path)) if follow_links else path
+        result = read_capped(target, MAX_CONFIG_BYTES)
+    except UnsafeFile as exc:
+        raise ConfigError(f"{path}: cannot read ({exc})") from None
+    if result.truncated:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes")
+    try:
+        return tomllib.loads(result.data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
 
@@ -234,7 +247,7 @@ def load_settings(
             path = cwd / path
         if not path.is_file():
             raise ConfigError(f"{config_path}: config file not found")
-        data = _load_toml(path)
+        data = _load_toml(path, follow_links=True)
         if path.name == "pyproject.toml":
             data = data.get("tool", {}).get("skilllint", {})
         found: tuple[Path, dict] | None = (path, data)

@@ -261,7 +261,14 @@ def _walk(
                 # Follow a linked folder only while it stays inside the linted tree.
                 target = Path(os.path.realpath(child))
                 try:
-                    if not os.path.isdir(target) or not is_within(real_root, target):
+                    if not is_within(real_root, target):
+                        if folder.name == "skills" or folder == start:
+                            result.warnings.append(
+                                f"{child}: symbolic link leading outside the linted tree ({target}); "
+                                "not followed (name the link itself to lint it)"
+                            )
+                        continue
+                    if not os.path.isdir(target):
                         continue
                 except OSError:
                     continue

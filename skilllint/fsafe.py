@@ -44,9 +44,12 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES) -> ReadResult:
     except OSError as exc:
         raise UnsafeFile(f"cannot open: {exc.strerror or exc}") from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a regular file")
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise UnsafeFile(f"is a {file_kind(opened.st_mode)}, not a regular file")
+        if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+            raise UnsafeFile("changed while being opened")  # swapped between lstat and open
+        info = opened
         chunks = []
         remaining = cap + 1  # one byte more tells us the file is over the cap
         while remaining > 0:

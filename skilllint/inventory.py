@@ -71,6 +71,7 @@ class PackageInventory:
     root: Path
     entries: dict[str, Entry] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)  # folders that could not be listed
+    skipped: set[str] = field(default_factory=set)  # folders listed but not walked (.git, node_modules)
     truncated: bool = False
     _folded: dict[str, list[str]] | None = None
 
@@ -98,8 +99,11 @@ class PackageInventory:
                 if len(inventory.entries) >= MAX_ENTRIES:
                     inventory.truncated = True
                     return inventory._resolve_links()
-                if kind == "dir" and name not in skip:
-                    stack.append(rel)
+                if kind == "dir":
+                    if name in skip:
+                        inventory.skipped.add(rel)
+                    else:
+                        stack.append(rel)
         return inventory._resolve_links()
 
     # -- links -------------------------------------------------------------------
@@ -118,26 +122,32 @@ class PackageInventory:
 
     def _judge_link(self, rel: str, text: str) -> LinkInfo:
         parent = posixpath.dirname(rel)
-        status, resolved = self.resolve(posixpath.join(parent, text) if not text.startswith("/") else text, _hops=[0])
+        where: list[str] = []
+        start = posixpath.join(parent, text) if not text.startswith("/") else text
+        status, resolved = self.resolve(start, _hops=[0], _outside=where)
         if status == "outside":
-            outside = text if text.startswith("/") else posixpath.normpath(posixpath.join(str(self.root), parent, text))
-            return LinkInfo(text, "escapes", None, outside)
+            return LinkInfo(text, "escapes", None, where[0] if where else None)
         if status == "loop":
             return LinkInfo(text, "loop")
         if status == "missing":
             return LinkInfo(text, "broken", resolved)
         return LinkInfo(text, "inside", resolved)
 
-    def resolve(self, path: str, _hops: list[int] | None = None) -> tuple[str, str | None]:
+    def resolve(
+        self, path: str, _hops: list[int] | None = None, _outside: list[str] | None = None
+    ) -> tuple[str, str | None]:
         """Resolve a package-relative path as the OS would, without leaving the package.
 
         Returns (status, real path): ``ok`` with the resolved package-relative
-        path; ``missing`` with the path as far as it resolved; ``outside`` when
+        path; ``missing`` with the path as far as it resolved; ``unknown``
+        inside a folder the scan skips (``.git``, ``node_modules``); ``outside`` when
         it leaves the package (``..`` past the root, absolute, or through an
         escaping link); ``loop`` for a link cycle (or too many hops).
         """
         hops = _hops if _hops is not None else [0]
         if path.startswith("/"):
+            if _outside is not None:
+                _outside.append(posixpath.normpath(path))
             return "outside", None
         parts = [p for p in path.split("/") if p not in ("", ".")]
         current: list[str] = []
@@ -145,12 +155,16 @@ class PackageInventory:
             part = parts.pop(0)
             if part == "..":
                 if not current:
+                    if _outside is not None:  # where it leaves, from the folder's real place
+                        _outside.append(posixpath.normpath(posixpath.join(os.path.realpath(self.root), "..", *parts)))
                     return "outside", None
                 current.pop()
                 continue
             candidate = "/".join(current + [part])
             entry = self.entries.get(candidate)
             if entry is None:
+                if "/".join(current) in self.skipped:
+                    return "unknown", None  # inside a folder we do not walk
                 return "missing", "/".join([candidate, *parts])
             if entry.kind == "symlink":
                 hops[0] += 1
@@ -161,6 +175,8 @@ class PackageInventory:
                 except OSError:
                     return "missing", candidate
                 if text.startswith("/"):
+                    if _outside is not None:
+                        _outside.append(posixpath.normpath(posixpath.join(text, *parts)))
                     return "outside", None
                 parts = [p for p in text.split("/") if p not in ("", ".")] + parts
                 continue

@@ -145,7 +145,8 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
     links, code_lines = markdown.scan_links(text, offset)
     base = posixpath.dirname(source)
     for link in links:
-        if link.kind == "autolink" or not link.target or _SCHEME.match(link.target):
+        windows = re.match(r"^[A-Za-z]:[\\/]", link.target)  # C:/Users/… is a path, not a scheme
+        if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not windows):
             continue
         raw = link.target
         path, fragment = _split_target(unquote(raw))
@@ -201,7 +202,10 @@ _TOKEN = re.compile(r"[^\s'\"=(),]+")
 
 def _tokens(code: str, base: int):
     for match in _TOKEN.finditer(code):
-        yield match.group(0).rstrip(".,;:"), base + match.start()
+        token = match.group(0)
+        if "..." in token or "…" in token:
+            continue  # `assets/...`: an elision, not a path
+        yield token.rstrip(".,;:"), base + match.start()
 
 
 def _plain_paths(line: str, prefixes: tuple[str, ...]):

@@ -4,6 +4,14 @@ Each rule folder ``rules/SLnnn-name/`` holds README.md (the documentation),
 ``fail/`` (a tree whose lint yields this rule's code) and ``pass/`` (a tree
 that yields none of it). An optional ``skilllint.toml`` in the rule folder sets
 targets and options for both examples.
+
+An optional ``example-setup.toml`` lists entries the repository cannot carry:
+``fifos = ["fail/x/pipe"]`` (git does not store FIFOs) and a ``[symlinks]``
+table of link path = link text (``"fail/x/system" = "/etc"``) for links that
+leave the repository, dangle or loop (git stores them, but the wheel and
+sdist builds follow links and would pack ``/etc`` or fail). Paths are relative
+to the rule folder. For such a folder every test below lints a copy in a
+temporary folder where those entries have been created (``--refresh`` too).
 """
 
 from __future__ import annotations
@@ -38,6 +46,36 @@ def test_every_folder_names_a_registered_rule():
         assert folder.name == f"{rule.code}-{rule.name}", f"{folder.name} should be {rule.code}-{rule.name}"
 
 
+SETUP = "example-setup.toml"
+
+
+def _prepared(folder: Path, scratch: Path) -> Path:
+    """``folder``, or a copy of it under ``scratch`` with its example-setup.toml entries created."""
+    setup = folder / SETUP
+    if not setup.is_file():
+        return folder
+    import os
+    import shutil
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib
+
+    spec = tomllib.loads(setup.read_text(encoding="utf-8"))
+    unknown = set(spec) - {"fifos", "symlinks"}
+    assert not unknown, f"{folder.name}/{SETUP}: unknown keys {sorted(unknown)}"
+    copy = scratch / folder.name
+    shutil.copytree(folder, copy, symlinks=True)
+    for rel in spec.get("fifos", []):
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(copy / rel)
+    for rel, text in spec.get("symlinks", {}).items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(text, copy / rel)
+    return copy
+
+
 def _lint(folder: Path, example: str, code: str):
     settings = load_settings(REGISTRY, folder, config_path=str(folder / "skilllint.toml") if (folder / "skilllint.toml").is_file() else None)
     settings.select = [code]
@@ -49,10 +87,11 @@ def _lint(folder: Path, example: str, code: str):
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_fail_example_produces_the_code(code):
+def test_fail_example_produces_the_code(code, tmp_path):
     folder = FOLDERS.get(code)
     if folder is None:
         pytest.fail(f"{code} has no rule-book folder")
+    folder = _prepared(folder, tmp_path)
     assert (folder / "fail").is_dir(), f"{folder.name} has no fail/ example"
     diagnostics = _lint(folder, "fail", code)
     assert diagnostics, f"{folder.name}/fail produced no {code}"
@@ -60,10 +99,11 @@ def test_fail_example_produces_the_code(code):
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_pass_example_is_clean(code):
+def test_pass_example_is_clean(code, tmp_path):
     folder = FOLDERS.get(code)
     if folder is None:
         pytest.fail(f"{code} has no rule-book folder")
+    folder = _prepared(folder, tmp_path)
     assert (folder / "pass").is_dir(), f"{folder.name} has no pass/ example"
     diagnostics = _lint(folder, "pass", code)
     assert not diagnostics, [f"{d.path}:{d.span.line}: {d.message}" for d in diagnostics]
@@ -122,32 +162,38 @@ def _run_console(command: str, folder: Path) -> str:
 
 
 @pytest.mark.parametrize("code", sorted(FOLDERS))
-def test_recorded_example_output_is_current(code):
+def test_recorded_example_output_is_current(code, tmp_path):
     folder = FOLDERS[code]
     page = (folder / "README.md").read_text(encoding="utf-8")
     runs = list(_console_runs(page))
     assert runs, f"{folder.name}/README.md shows no `$ skilllint` example"
+    prepared = _prepared(folder, tmp_path)
     for command, recorded in runs:
-        assert _run_console(command, folder) == recorded, (
+        assert _run_console(command, prepared) == recorded, (
             f"{folder.name}: output of `{command}` changed; run `python tests/test_rulebook.py --refresh`"
         )
 
 
 def refresh() -> None:
+    import tempfile
+
     for folder in FOLDERS.values():
         readme = folder / "README.md"
         page = readme.read_text(encoding="utf-8")
+        scratch = tempfile.TemporaryDirectory()
+        prepared = _prepared(folder, Path(scratch.name))
 
         def replace(block: re.Match) -> str:
             lines = []
             for command, _ in _console_runs(block.group(0)):
                 lines.append(f"$ {command}")
-                output = _run_console(command, folder)
+                output = _run_console(command, prepared)
                 if output:
                     lines.append(output)
             return "```console\n" + "\n".join(lines) + "\n```"
 
         updated = CONSOLE.sub(replace, page)
+        scratch.cleanup()
         if updated != page:
             readme.write_text(updated, encoding="utf-8")
             print(f"refreshed {folder.name}")

@@ -11,6 +11,7 @@ from . import counts, display_path, printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
+_WIDTH = 160  # longest source line shown
 
 
 class _Sources:
@@ -55,9 +56,12 @@ def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[
         number = str(diag.span.line)
         gutter = " " * len(number)
         shown = printable(source.expandtabs(4))
-        if len(shown) > 160:
-            shown = shown[:157] + "..."
         start = min(len(printable(source[: max(diag.span.column - 1, 0)].expandtabs(4))), len(shown))
+        if len(shown) > _WIDTH:
+            # A long line: show a window around the finding, not just its start.
+            left = max(0, min(start - _WIDTH // 3, len(shown) - _WIDTH + 3))
+            shown = ("..." if left else "") + shown[left : left + _WIDTH - 6] + "..."
+            start = start - left + (3 if left else 0)
         if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
             width = diag.span.end_column - diag.span.column
         else:

@@ -1,3 +1,952 @@
-"""Rules of issue 3 (being written): see RULES.md SL3xx/SL4xx."""
+"""SL303, SL304, SL310, SL312: progressive disclosure of a skill's bundled files.
 
-RULES: list = []
+SKILL.md should point one hop to focused files (SL303), every bundled file
+should be reachable from something in the package (SL304), each reference
+from SKILL.md should say when to load or run its target (SL310), and a long
+referenced document should open with a table of contents (SL312).
+
+All four read the reference graph (:mod:`skilllint.references`); SL310 judges
+the context of a mention from cheap line scans (the sentence, the list item
+and its lead-in, the table row and its header, the governing headings), never
+from a full Markdown parse.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from typing import Iterator
+
+from ..diagnostics import Finding, Related, Span
+from ..fsafe import UnsafeFile, read_capped
+from ..markdown import fenced_lines
+from ..package import SkillPackage
+from ..registry import Rule, RuleContext, severities
+
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
+SCRIPT_SUFFIXES = (
+    ".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
+    ".ps1", ".psm1", ".rb", ".pl", ".php", ".lua", ".r", ".bat", ".cmd", ".go", ".swift", ".kts",
+)  # fmt: skip
+
+
+def _suffix(rel: str) -> str:
+    return posixpath.splitext(rel)[1].lower()
+
+
+def is_document(rel: str) -> bool:
+    return _suffix(rel) in DOCUMENT_SUFFIXES
+
+
+def is_script(rel: str) -> bool:
+    suffix = _suffix(rel)
+    return suffix in SCRIPT_SUFFIXES or (not suffix and rel.startswith(("scripts/", "bin/")))
+
+
+def nested_skill_roots(inventory) -> list[str]:
+    """Sub-folders holding their own SKILL.md: packages of their own."""
+    roots = []
+    for rel, entry in inventory.entries.items():
+        if "/" in rel and posixpath.basename(rel).casefold() == "skill.md" and entry.kind in ("file", "symlink"):
+            roots.append(posixpath.dirname(rel))
+    return roots
+
+
+def in_nested_skill(rel: str, roots: list[str]) -> bool:
+    return any(rel == root or rel.startswith(root + "/") for root in roots)
+
+
+def _memo(ctx: RuleContext, package: SkillPackage, key: str, make):
+    """Per-package values shared by the rules of this module."""
+    slot = (key, id(package))
+    if slot not in ctx.memo:
+        ctx.memo[slot] = make()
+    return ctx.memo[slot]
+
+
+def _nested(ctx: RuleContext, package: SkillPackage) -> list[str]:
+    return _memo(ctx, package, "disclosure.nested", lambda: nested_skill_roots(package.inventory))
+
+
+def _mention_span(reference) -> Span:
+    return Span(reference.line, reference.column, reference.line, reference.end_column)
+
+
+# =============================================================================
+# SL303 reference-too-deep
+# =============================================================================
+
+
+class ReferenceTooDeep(Rule):
+    code = "SL303"
+    name = "reference-too-deep"
+    summary = "A referenced file links on to a file SKILL.md does not reference (a chain longer than one hop)"
+    severity = severities("warning: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        graph = package.references
+        skill_md = package.skill_md_name or "SKILL.md"
+        nested = _nested(ctx, package)
+        direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
+        named = _NamedBy(graph.texts.get(skill_md, ""))
+        reported: set[str] = set()
+        for reference in graph.references:
+            target = reference.resolved
+            if (
+                reference.source == skill_md
+                or reference.status != "ok"
+                or reference.target_kind != "file"
+                or reference.kind == "image"  # an illustration, not a hop the agent follows
+                or target is None
+                or target in direct
+                or target == skill_md
+                or target == reference.source
+                or target in reported
+                or in_nested_skill(target, nested)
+                or _SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
+            ):
+                continue
+            reported.add(target)
+            if named.names(target):
+                continue  # SKILL.md names it by a pattern or by its file name
+            chain = graph.chain(reference.source) + [target]
+            yield Finding(
+                f"`{target}` is reached only through {_hops(len(chain) - 1)}: "
+                + " → ".join(chain)
+                + "; reference it from SKILL.md or fold it into the file that links to it",
+                _mention_span(reference),
+                path=package.root / reference.source,
+                related=tuple(_hop_notes(package, graph, chain)),
+            )
+
+
+_WILDCARD_PATH = re.compile(r"[\w.{}<>$@/-]*(?:\*|\{[\w-]+\}|<[\w-]+>)[\w.*{}<>$@/-]*")
+
+
+class _NamedBy:
+    """What SKILL.md names without a resolvable path: wildcard or placeholder
+    paths (`shared/managed-agents-*.md`, `{lang}/README.md`) and bare file names."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.patterns = []
+        for match in _WILDCARD_PATH.finditer(text):
+            token = match.group(0).strip("./")
+            if "/" not in token and "." not in token:
+                continue
+            pattern = re.sub(r"\{[\w-]+\}|<[\w-]+>|\$\{?\w+\}?", "*", token)
+            pattern = re.sub(r"^(?:\*/)+", "", pattern) if pattern.startswith("*/") else pattern
+            stem = posixpath.splitext(posixpath.basename(pattern))[0]
+            if "*" in pattern and len(stem.replace("*", "")) >= 3:  # `references/*.md` names no file
+                self.patterns.append(re.compile(fnmatch.translate(pattern).replace(".*", "[^/]*")))
+
+    def names(self, rel: str) -> bool:
+        if _named(self.text, posixpath.basename(rel)):
+            return True
+        return any(p.fullmatch(rel) or p.fullmatch(rel.split("/", 1)[-1]) for p in self.patterns)
+
+
+def _hops(count: int) -> str:
+    return f"a chain of {count} hops"
+
+
+def _hop_notes(package: SkillPackage, graph, chain: list[str]) -> Iterator[Related]:
+    """One note per hop before the reported one (where each file names the next), then the target."""
+    hops = len(chain) - 1
+    for number, (parent, child) in enumerate(zip(chain[:-2], chain[1:-1]), start=1):
+        mention = next(
+            (r for r in graph.references if r.source == parent and r.resolved == child and r.status == "ok"), None
+        )
+        if mention is not None:
+            yield Related(f"hop {number} of {hops}: {parent} → {child}", package.root / parent, _mention_span(mention))
+    yield Related(f"the file reached: {chain[-1]}", package.root / chain[-1], Span.point(1))
+
+
+# =============================================================================
+# SL304 resource-unreferenced
+# =============================================================================
+
+# Files every repository carries for people and tools, not for the agent.
+_META_FILE = re.compile(
+    r"^(?:licen[cs]e|copying|notice|authors|contributors|changelog|changes|history|code_of_conduct|"
+    r"contributing|security|readme)(?:[-_.].*)?$",
+    re.IGNORECASE,
+)
+# Build, dependency and test scaffolding around scripts: used by tools, never
+# referenced by name in prose.
+_SUPPORT_FILE = re.compile(
+    r"^(?:pyproject\.toml|setup\.py|setup\.cfg|requirements(?:[-_.][\w.-]*)?\.txt|pipfile(?:\.lock)?|"
+    r"uv\.lock|poetry\.lock|\.python-version|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|"
+    r"pnpm-lock\.yaml|bun\.lockb?|tsconfig(?:\.[\w-]+)?\.json|jsconfig\.json|deno\.jsonc?|cargo\.toml|cargo\.lock|"
+    r"go\.mod|go\.sum|gemfile(?:\.lock)?|makefile|justfile|dockerfile|\.dockerignore|"
+    r"directory\.(?:build|packages)\.(?:props|targets)|[\w.-]+\.(?:csproj|fsproj|vbproj|sln)|"
+    r"__init__\.py|conftest\.py|py\.typed|test_[\w.-]+\.py|[\w.-]+_test\.(?:py|go)|"
+    r"[\w.-]+\.(?:test|spec)\.(?:js|mjs|cjs|ts|tsx|jsx)|\.gitignore|\.gitattributes|\.ds_store|thumbs\.db)$",
+    re.IGNORECASE,
+)
+_SUPPORT_FOLDERS = frozenset({"tests", "test", "__tests__", "__pycache__", "node_modules", ".git"})
+_BINARY_NOISE = (".pyc", ".pyo", ".class")
+MAX_SCRIPT_FILES = 200  # text files under scripts/ read per package (SL304)
+MAX_SCRIPT_BYTES = 256 * 1024
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE)
+
+
+class ResourceUnreferenced(Rule):
+    code = "SL304"
+    name = "resource-unreferenced"
+    summary = "A bundled file that nothing in the package references"
+    severity = severities("info: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        inventory = package.inventory
+        if inventory.truncated:
+            return  # a partial listing would report files that are referenced from the part not seen
+        graph = package.references
+        skill_md = package.skill_md_name or "SKILL.md"
+        nested = _nested(ctx, package)
+        referenced = {r.resolved for r in graph.references if r.status == "ok" and r.resolved}
+        folders = {r.resolved for r in graph.references if r.status == "ok" and r.target_kind == "dir" and r.resolved}
+        candidates = []
+        for entry in inventory.files():
+            rel = entry.rel
+            if rel in referenced or rel == skill_md or _exempt(rel) or in_nested_skill(rel, nested):
+                continue
+            if _under(rel, folders):
+                continue
+            candidates.append(rel)
+        if not candidates:
+            return
+        mentions = _Mentions()
+        for source, text in graph.texts.items():
+            mentions.add(source, text)
+        # Other readers of the package: a root README (people), agents/ (client
+        # manifests such as agents/openai.yaml naming an icon), scripts (paths
+        # and imports in code), whatever their place.
+        sources = []
+        for entry in inventory.files():
+            rel = entry.rel
+            if in_nested_skill(rel, nested) or rel in graph.texts:
+                continue
+            if ("/" not in rel and rel.lower().startswith("readme")) or rel.startswith(("agents/", "scripts/")):
+                sources.append(rel)
+            elif rel in referenced and is_script(rel):
+                sources.append(rel)
+        for rel in sources[:MAX_SCRIPT_FILES]:
+            text = _read_text(package, rel, MAX_SCRIPT_BYTES)
+            if text is not None:
+                mentions.add(rel, text)
+        # Files named only by a file found here are referenced too: repeat until nothing changes.
+        pending, fresh = candidates, None
+        while pending:
+            texts = mentions.texts if fresh is None else fresh
+            found = [rel for rel in pending if mentions.covers(rel, texts)]
+            if not found:
+                break
+            pending = [rel for rel in pending if rel not in set(found)]
+            start = len(mentions.texts)
+            for rel in found:
+                if is_document(rel) or rel.startswith("scripts/"):
+                    text = _read_text(package, rel, MAX_SCRIPT_BYTES)
+                    if text is not None:
+                        mentions.add(rel, text)
+            fresh = mentions.texts[start:]
+            if not fresh:
+                break
+        for rel, dependents in _unreached_roots(package, pending):
+            more = f"; {len(dependents)} more file{'s' if len(dependents) != 1 else ''} named only by it" if dependents else ""
+            yield Finding(
+                f"`{rel}` is bundled but nothing in the skill references it: the agent will not know it exists; "
+                f"reference it from SKILL.md with when to use it, or remove it{more}",
+                Span.point(1),
+                path=package.root / rel,
+                related=tuple(
+                    Related(f"named only by {rel}: {dependent}", package.root / dependent, Span.point(1))
+                    for dependent in dependents[:MAX_RELATED]
+                ),
+            )
+
+
+MAX_RELATED = 20
+
+
+def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[str, list[str]]]:
+    """The unreferenced files to report, each with the unreferenced files named only through it.
+
+    A file named by another unreferenced file (``ir-analysis.md`` naming
+    ``tools/analyze_cfg.py``) is referenced by something in the package, just
+    not reachably: it is listed under the file that names it, which is the one
+    to fix. In a cycle of such files the first one (in path order) is reported.
+    """
+    texts = {}
+    for rel in pending:
+        if is_document(rel) or is_script(rel) or _suffix(rel) in (".json", ".yaml", ".yml", ".toml", ".html", ".xml"):
+            text = _read_text(package, rel, MAX_SCRIPT_BYTES)
+            if text is not None:
+                texts[rel] = text
+    probes = {}
+    for source, text in texts.items():
+        probes[source] = probe = _Mentions()
+        probe.add(source, text)
+    names: dict[str, list[str]] = {rel: [] for rel in pending}  # mentioner -> files it names
+    named: set[str] = set()
+    for rel in pending:
+        for source, probe in probes.items():
+            if source != rel and probe.covers(rel):
+                names[source].append(rel)
+                named.add(rel)
+    order = sorted(pending)
+    done: set[str] = set()
+    roots: list[tuple[str, list[str]]] = []
+
+    def reach(start: str) -> list[str]:
+        found, stack = [], [start]
+        while stack:
+            for child in names[stack.pop()]:
+                if child not in done:
+                    done.add(child)
+                    found.append(child)
+                    stack.append(child)
+        return found
+
+    for rel in [r for r in order if r not in named] + order:
+        if rel in done:
+            continue
+        done.add(rel)
+        roots.append((rel, sorted(reach(rel))))
+    return sorted(roots)
+
+
+def _exempt(rel: str) -> bool:
+    parts = rel.split("/")
+    name = parts[-1]
+    if parts[0] == "agents":
+        return True  # agents/openai.yaml and the like: read by a client, not referenced
+    if any(part.startswith(".") or part in _SUPPORT_FOLDERS for part in parts[:-1]):
+        return True
+    if name.startswith(".") or name.endswith(_BINARY_NOISE):
+        return True
+    return bool(_META_FILE.match(name) or _SUPPORT_FILE.match(name))
+
+
+def _under(rel: str, folders: set[str]) -> bool:
+    if "." in folders:
+        return True
+    folder = posixpath.dirname(rel)
+    while folder:
+        if folder in folders:
+            return True
+        folder = posixpath.dirname(folder)
+    return False
+
+
+def _read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str | None:
+    try:
+        data = read_capped(package.root / rel, min(cap or package.max_bytes, package.max_bytes)).data
+    except UnsafeFile:
+        return None
+    except OSError:
+        return None
+    if b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+class _Mentions:
+    """Whether files are named in a set of texts (SL304).
+
+    A file counts as mentioned when its file name appears as a word (so its
+    package path, a relative link or ``{baseDir}/…`` all count); a folder
+    counts when written as a folder (``themes/``, ``./canvas-fonts`` or
+    `` `templates` ``) and then covers every file under it. Python imports in
+    scripts name modules (``from tools import store`` → ``tools/store.py``).
+    Texts are searched with ``str.find``: no tokenising, so a large script
+    costs little.
+    """
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[str, str]] = []  # (source, text)
+        self.modules: set[str] = set()  # "tools/store.py", "tools/store"
+        self.packages: set[str] = set()  # "tools"
+
+    def add(self, source: str, text: str) -> None:
+        base = posixpath.dirname(source)
+        self.texts.append((source, text.replace("\\", "/") if "\\" in text else text))
+        if "import" in text:
+            for match in _PY_IMPORT.finditer(text):
+                if match.group(1) is not None:
+                    module = match.group(1).lstrip(".")
+                    names = [module] if module else []
+                    names += [f"{module}.{n.strip()}" if module else n.strip() for n in match.group(2).split(",")]
+                else:
+                    names = [n.strip().split(" ")[0] for n in match.group(3).split(",")]
+                for name in filter(None, names):
+                    path = name.replace(".", "/")
+                    self.modules.update((path, path + ".py"))
+                    self.packages.add(path)
+                    if base:
+                        joined = posixpath.normpath(posixpath.join(base, path))
+                        self.modules.update((joined, joined + ".py"))
+                        self.packages.add(joined)
+
+    def covers(self, rel: str, texts: list[tuple[str, str]] | None = None) -> bool:
+        # A file does not reference itself ("Usage: python fill_form_old.py").
+        texts = [text for source, text in (self.texts if texts is None else texts) if source != rel]
+        name = posixpath.basename(rel)
+        if any(_named(text, name) for text in texts):
+            return True
+        parts = rel.split("/")
+        stem = posixpath.splitext(rel)[0].split("/")
+        for index in range(len(parts)):
+            if "/".join(parts[index:]) in self.modules or "/".join(stem[index:]) in self.modules:
+                return True
+        if rel.endswith(".py") and len(stem) > 1:
+            # `core.gif_builder`, `references.func`: a module by its dotted name
+            for index in range(len(stem) - 1):
+                dotted = ".".join(stem[index:])
+                if any(_named(text, dotted) for text in texts):
+                    return True
+        folder = posixpath.dirname(rel)
+        while folder:
+            if folder in self.packages or any(_folder_named(text, folder) for text in texts):
+                return True
+            folder = posixpath.dirname(folder)
+        return False
+
+
+def _named(text: str, name: str) -> bool:
+    """``name`` in ``text`` as a whole file name (``x.md`` in ``refs/x.md``, not in ``fix.md``)."""
+    start = text.find(name)
+    while start >= 0:
+        before = text[start - 1] if start else " "
+        end = start + len(name)
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after in "_-"):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _folder_named(text: str, folder: str) -> bool:
+    """``folder`` written as a folder: ``themes/``, ``./themes`` or `` `themes` ``."""
+    if f"`{folder}`" in text or f"`{folder}/`" in text or f"`./{folder}`" in text:
+        return True
+    for probe, skip in ((folder + "/", 0), ("./" + folder, 2)):
+        start = text.find(probe)
+        while start >= 0:
+            before = text[start - 1] if start else " "
+            end = start + len(probe)
+            after = text[end] if end < len(text) else " "
+            if (skip or not (before.isalnum() or before in "_.-")) and not (after.isalnum() or after in "_-./"):
+                return True
+            start = text.find(probe, start + 1)
+    return False
+
+
+# =============================================================================
+# SL310 reference-without-load-condition
+# =============================================================================
+
+
+class ReferenceWithoutLoadCondition(Rule):
+    code = "SL310"
+    name = "reference-without-load-condition"
+    summary = "SKILL.md references a bundled document or script without saying when to load or run it"
+    severity = severities("warning: all")
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        graph = package.references
+        skill_md = package.skill_md_name or "SKILL.md"
+        nested = _nested(ctx, package)
+        groups: dict[str, list] = {}
+        for reference in graph.references:
+            target = reference.resolved
+            if (
+                reference.source != skill_md
+                or reference.status != "ok"
+                or reference.target_kind != "file"
+                or reference.kind == "image"
+                or target is None
+                or target == skill_md
+                or not (is_document(target) or is_script(target))
+                or in_nested_skill(target, nested)
+            ):
+                continue
+            groups.setdefault(target, []).append(reference)
+        if not groups:
+            return
+        body = BodyContext(package.source.lines, package.body_start_line)
+        for target, mentions in groups.items():
+            if any(body.has_condition(r.line, r.column, target) for r in mentions):
+                continue
+            first = mentions[0]
+            what = "script" if is_script(target) else "document"
+            verb = "run" if what == "script" else "load"
+            yield Finding(
+                f"SKILL.md references the {what} `{target}` without saying when to {verb} it: "
+                f"name the situation (\"{verb.capitalize()} `{posixpath.basename(target)}` when …\")",
+                _mention_span(first),
+            )
+
+
+# -- Context of a mention ---------------------------------------------------------
+# Cues settled on the corpus (rules/SL310-*/README.md lists them with examples).
+# A mention passes when its context says more than the file's own name:
+#   1. a condition: when, if, before, after, while, during, unless, only, once,
+#      in case, whenever, until, whether, depending on, … or a failure word
+#      (fails, error, missing, stuck); vacuous ones ("if needed", "as needed",
+#      "on demand") do not count;
+#   2. a purpose: "to <verb>" ("to fill a form") or "for <subject>" ("for the
+#      error codes"); "for details", "for more" name nothing;
+#   3. a subject: words that are neither pointer fillers ("see", "full",
+#      "details", "reference") nor the file's own name — "`forms.md` — filling
+#      PDF forms" names what the file is for;
+#   4. a table row whose other cell says anything (a routing table);
+#   5. an ordered list item that is an instruction (a step of a procedure);
+#   6. the lead-in of its list ("When a user provides a document:") or its
+#      parent item;
+#   7. the governing heading: conditional ("When the build fails", "If …",
+#      "For …", "Before …"), a step ("Step 2", "Phase 1", "Sub-step 2a") or a
+#      failure ("Troubleshooting", "Errors"); the innermost heading may also be
+#      a task ("Deploying", "Generate the report"). Title headings (#) and
+#      topic headings ("References", "Quick Reference", "API") do not count.
+
+SENTINEL = "\x01"  # marks the mention inside a joined block
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_BULLET = re.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
+_BOLD_LABEL = re.compile(r"^\s*(\*\*|__)(.+?)\1")
+
+_CONDITION = re.compile(
+    r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
+    r"in case|as soon as|each time|every time|depending on|based on|in order to|instead of|rather than|"
+    r"otherwise|fails?|failing|failed|failures?|errors?|broken|missing|stuck|"
+    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand)\b"
+)
+_VACUOUS_CONDITION = re.compile(
+    r"\b(?:if|when|as|where|whenever)\s+(?:needed|necessary|required|applicable|relevant|appropriate|desired|"
+    r"useful|helpful|wanted|in doubt|you need (?:it|them|more|more details|details)|you want (?:more|details))\b"
+    r"|\bon demand\b|\bif (?:any|so)\b|\bonly (?:the )?(?:relevant|needed|necessary)\b"
+)
+_TO_VERB = re.compile(r"\bto ([a-z][a-z-]+)")
+_NOT_VERB_AFTER_TO = frozenset(
+    "the a an this that these those it its your our their his her my each every all any some more other another "
+    "one two three be and or of in on for with from by as at into onto upon date see it's".split()
+)
+# Pointer verbs and fillers: a sentence made only of these (and the file's
+# name) says nothing about when to load the file.
+_STOPWORDS = frozenset(
+    """
+    a an the this that these those it its it's they them their there here is are was were be been being do does did
+    and or but nor so of in on at by to from with within into onto for about as than then also too very just
+    you your yours we our us i me my he she his her one ones all any each every some more most much many few
+    other others another such same own both either neither not no can could should would will shall may might
+    must need needs needed have has had get gets got make makes made let lets use uses used using via per etc
+    e.g i.e eg ie vs see read reading load loading open opening refer referring consult consulting check checking
+    view follow following look looking go find found lives live located location stored kept available provided
+    includes included include contains contain containing covers cover covering describes describe explains
+    explain lists list documents document shows show full complete detailed details detail
+    further additional extra info information reference references referenced documentation docs doc guide
+    guides guidance file files folder directory bundled below above section sections page pages content contents
+    material materials resource resources notes note overview explanation explanations instructions instruction
+    everything anything something rest else comprehensive extended in-depth deeper deep extensive
+    thorough exhaustive specific entire whole relevant appropriate corresponding respective related
+    quick quickly later next please mandatory required important critical
+    skill skill's script scripts template templates example examples sample samples tool tools
+    specification specifications spec specs guideline guidelines structure format formats convention conventions
+    protocol combined step-by-step sub-steps steps methodology walkthrough tutorial manual handbook cheatsheet
+    cheat-sheet playbook catalog catalogue index summary search grep pattern patterns rule rules option options
+    definitions syntax code
+    md py sh js ts txt markdown
+    """.split()
+)
+_WORD = re.compile(r"[a-z0-9][a-z0-9'’+#-]*")
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
+_PATHISH = re.compile(
+    rf"(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
+    rf"|(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
+)
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
+
+# Governing headings at any level (below the title): conditions, steps, failures.
+_SITUATION_HEADING = re.compile(
+    r"^(?:when|whenever|if|for|before|after|during|while|once|unless|on|in case|"
+    r"step|steps|phase|stage|sub-?step|round|part \d|troubleshoot\w*|"
+    r"errors?|error handling|failures?|common (?:issues|errors|problems|mistakes)|known issues|debug\w*|recover\w*|"
+    r"fallbacks?)\b",
+)
+# The innermost heading may also name a task.
+_TASK_HEADING = re.compile(
+    r"^(?:how to|to [a-z]+|decision|decisions|routing|choose|choosing|select|selecting|pick|which|what to|"
+    r"where to|use cases?|usage|quick ?start|getting started)\b"
+)
+_PROCEDURE_VERBS = frozenset(
+    """
+    adapt add address adopt aggregate align analyze analyse annotate apply ask assess audit authenticate benchmark
+    bootstrap build calculate call capture check choose clarify classify clean close cluster collect commit compare
+    compile compose configure confirm connect convert create debug decide define deliver deploy derive design detect
+    determine diagnose dispatch document draft draw emit enable ensure establish estimate evaluate execute expand
+    explore export extract fill find fix gather generate grade handle identify implement import index infer ingest
+    initialize init inspect install instrument integrate interpret interview investigate invoke iterate locate map
+    measure merge migrate modify monitor optimize orchestrate organize outline package parse plan populate prepare
+    present prioritize process produce propose publish query rank record recommend refactor release remove render
+    report reproduce request research resolve restore retrieve review revise rewrite route run scaffold scan score
+    search select send set setup ship sketch specify split start structure submit summarize synthesize test trace
+    track transform translate triage troubleshoot tune update upgrade upload validate verify wait wire wrap write
+    """.split()
+)
+_NON_GERUNDS = frozenset(
+    "string strings thing things something nothing anything everything spring ring king bring sing wing "
+    "sibling siblings ceiling during morning evening padding".split()
+)
+
+
+class BodyContext:
+    """Cheap line views of SKILL.md: headings outside fences, blocks, items, rows."""
+
+    def __init__(self, lines: list[str], body_start: int) -> None:
+        self.lines = lines
+        self.start = body_start
+        self.fenced = fenced_lines(lines[body_start:], body_start)  # 1-based file lines
+        self.headings: list[tuple[int, int, str]] = []  # (0-based index, level, text)
+        for index in range(body_start, len(lines)):
+            line = lines[index]
+            if line.lstrip(" ")[:1] == "#" and (index + 1) not in self.fenced:
+                match = _HEADING.match(line)
+                if match:
+                    self.headings.append((index, len(match.group(1)), match.group(2)))
+        self._heading_at = {h[0] for h in self.headings}
+
+    def has_condition(self, line: int, column: int, target: str, subject: bool = True) -> bool:
+        return self.explain(line, column, target, subject) is not None
+
+    def explain(self, line: int, column: int, target: str, subject: bool = True) -> str | None:
+        """Why the mention at (line, column) has a load condition, or None.
+
+        ``subject``: whether naming the file's subject counts (cue 3 above)."""
+        index = line - 1
+        if index < self.start or index >= len(self.lines):
+            return None
+        words = _target_words(target)
+        text = self.lines[index]
+        if index in self._heading_at:
+            heading = _HEADING.match(text).group(2)
+            reason = _heading_reason(heading, innermost=True) or _segment_reason(heading, words, subject)
+            return f"heading ({reason})" if reason else None
+        stripped = _QUOTE.sub("", text)
+        if stripped.lstrip().startswith("|"):
+            reason = self._row_reason(index, column - (len(text) - len(stripped)))
+        else:
+            reason = self._prose_reason(index, column, words, subject)
+        if reason:
+            return reason
+        for position, (_, level, heading) in enumerate(self._governing(index)):
+            if level == 1:
+                continue  # the title names the skill, not a situation
+            reason = _heading_reason(heading, innermost=position == 0)
+            if reason:
+                return f"heading ({reason})"
+        return None
+
+    # -- tables -------------------------------------------------------------------
+
+    def _row_reason(self, index: int, column: int) -> str | None:
+        """A routing table: another cell of the row names the situation."""
+        row = _QUOTE.sub("", self.lines[index])
+        position = len(row) - len(row.lstrip())
+        for cell in _cells(row):
+            start, position = position, position + len(cell) + 1
+            if start <= column - 1 <= position:
+                continue  # the mention's own cell
+            rest = _CODE_SPAN.sub(lambda m: " " if _PATHISH.fullmatch(m.group(2).strip()) else m.group(2), _LINK.sub(" ", cell))
+            rest = _PATHISH.sub(" ", rest)
+            if re.search(r"[^\W_]", rest) and not re.fullmatch(r"\s*(?:[-:]+|yes|no|n/?a|✓|✔|✗|x)\s*", rest, re.I):
+                return "table row"
+        return None
+
+    # -- prose: paragraphs and list items --------------------------------------------
+
+    def _prose_reason(self, index: int, column: int, words: set[str], subject: bool) -> str | None:
+        first, last = self._block(index)
+        lines = [_QUOTE.sub("", self.lines[i]) for i in range(first, last + 1)]
+        at = index - first
+        cut = max(0, column - 1 - (len(self.lines[index]) - len(lines[at])))
+        lines[at] = lines[at][:cut] + SENTINEL + lines[at][cut:]
+        item = next((i for i in range(at, -1, -1) if _BULLET.match(lines[i])), None)
+        if item is None:
+            text = " ".join(line.strip() for line in lines)
+            reason = _segment_reason(_sentence(text), words, subject)
+            if reason:
+                return f"sentence ({reason})"
+            label = _BOLD_LABEL.match(text)
+            if label and label.start(2) < text.find(SENTINEL):
+                inner = label.group(2).replace(SENTINEL, "")
+                if re.match(r"\s*(?:step\s+)?\d+[a-z]?[.):]", inner, re.IGNORECASE):
+                    return "paragraph label (step)"
+                reason = _segment_reason(inner, words, subject)
+                if reason:
+                    return f"paragraph label ({reason})"
+            return None
+        end = at
+        while end + 1 < len(lines) and not _BULLET.match(lines[end + 1]):
+            end += 1
+        bullet = _BULLET.match(lines[item])
+        text = " ".join([lines[item][bullet.end():].strip()] + [line.strip() for line in lines[item + 1 : end + 1]])
+        plain = text.replace(SENTINEL, "")
+        reason = _segment_reason(plain, words, subject) or (_label_reason(plain, words) if subject else None)
+        if reason:
+            return f"list item ({reason})"
+        if bullet.group(2) is not None and len(_WORD.findall(_strip(plain))) >= 2:
+            return "list item (step)"  # an instruction in an ordered list: a step of a procedure
+        lead = self._lead_in(first + item, len(bullet.group(1).expandtabs(4)))
+        if lead is not None:
+            kind, lead_text, lead_ordered = lead
+            cleaned = _strip(lead_text)
+            if _condition_in(cleaned) or _to_verb(cleaned):
+                return f"{kind} (condition)"
+            if kind == "parent item" and (lead_ordered or (subject and _content(cleaned, words))):
+                return "parent item"
+        return None
+
+    def _block(self, index: int) -> tuple[int, int]:
+        """The run of non-blank lines around ``index`` (not crossing headings, fences or tables)."""
+
+        def stop(i: int) -> bool:
+            if i < self.start or i >= len(self.lines) or i in self._heading_at or (i + 1) in self.fenced:
+                return True
+            line = _QUOTE.sub("", self.lines[i]).strip()
+            return not line or line.startswith("|")
+
+        first = index
+        while not stop(first - 1):
+            first -= 1
+        last = index
+        while not stop(last + 1):
+            last += 1
+        return first, last
+
+    def _lead_in(self, item: int, indent: int) -> tuple[str, str, bool] | None:
+        """The parent item, or the line introducing the list (ending with ':')."""
+        i = item - 1
+        while i >= self.start and i not in self._heading_at:
+            line = _QUOTE.sub("", self.lines[i])
+            if (i + 1) in self.fenced or not line.strip():
+                i -= 1
+                continue
+            bullet = _BULLET.match(line)
+            own = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+            if bullet:
+                if len(bullet.group(1).expandtabs(4)) < indent:
+                    return "parent item", line[bullet.end():], bullet.group(2) is not None
+                i -= 1
+                continue
+            if own > 0 and (own >= indent or indent == 0):
+                i -= 1  # a continuation line of an earlier item
+                continue
+            stripped = line.strip().rstrip("*_ ")
+            if stripped.endswith(":"):
+                return "lead-in", stripped, False
+            return None
+        return None
+
+    def _governing(self, index: int) -> list[tuple[int, int, str]]:
+        """The headings whose sections contain line ``index``, innermost first."""
+        stack: list[tuple[int, int, str]] = []
+        for heading in self.headings:
+            if heading[0] >= index:
+                break
+            while stack and stack[-1][1] >= heading[1]:
+                stack.pop()
+            stack.append(heading)
+        return list(reversed(stack))
+
+
+def _cells(row: str) -> list[str]:
+    masked = _CODE_SPAN.sub(lambda m: m.group(0).replace("|", "\x00"), row.strip())
+    if masked.startswith("|"):
+        masked = masked[1:]
+    if masked.endswith("|"):
+        masked = masked[:-1]
+    return [cell.replace("\x00", "|") for cell in re.split(r"(?<!\\)\|", masked)]
+
+
+def _sentence(text: str) -> str:
+    """The sentence of ``text`` that holds the mention (marked by SENTINEL), without the mark."""
+    offset = text.find(SENTINEL)
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.end() > offset:
+            return text[start : match.start()].replace(SENTINEL, "").strip()
+        start = match.end()
+    return text[start:].replace(SENTINEL, "").strip()
+
+
+def _strip(text: str) -> str:
+    """Lower-case prose with links reduced to their text and paths removed."""
+    text = _LINK.sub(lambda m: f" {m.group(1)} ", text)
+    text = _CODE_SPAN.sub(lambda m: " " if _PATHISH.search(m.group(2)) else f" {m.group(2)} ", text)
+    text = _PATHISH.sub(" ", text)
+    text = re.sub(r"[*_~`>#]|\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}", " ", text)
+    return " ".join(text.lower().split())
+
+
+def _target_words(target: str) -> set[str]:
+    """Words of the target's path: a sentence that only restates them says nothing new."""
+    pieces = re.split(r"[/_.\s-]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", target))
+    words = {p.lower() for p in pieces if p}
+    return words | {w[:5] for w in words if len(w) >= 5}
+
+
+_FAILURE_WORD = re.compile(r"fail|error|broken|missing|stuck")
+
+
+def _condition_in(text: str, target_words: set[str] | None = None) -> bool:
+    """A condition word; a failure word that only repeats the file's name
+    ("**Errors**: `api-errors.md`") is a label, not a condition."""
+    for match in _CONDITION.finditer(_VACUOUS_CONDITION.sub(" ", text)):
+        word = match.group(0)
+        if target_words and _FAILURE_WORD.match(word) and _restates(word, target_words):
+            continue
+        return True
+    return False
+
+
+def _to_verb(text: str) -> bool:
+    return any(
+        m.group(1) not in _NOT_VERB_AFTER_TO and not m.group(1)[0].isdigit() for m in _TO_VERB.finditer(text)
+    )
+
+
+def _content(text: str, target_words: set[str]) -> bool:
+    """A word that is neither a pointer filler nor part of the file's own name."""
+    for word in _WORD.findall(text):
+        word = word.strip("'’-")
+        if len(word) < 3 or word in _STOPWORDS or word.isdigit() or _restates(word, target_words):
+            continue
+        return True
+    return False
+
+
+def _restates(word: str, target_words: set[str]) -> bool:
+    """Whether ``word`` only repeats the file's name (``Layout`` for LAYOUT.md, ``data`` for getdata.md)."""
+    if word in target_words or word[:5] in target_words or word.rstrip("s") in target_words:
+        return True
+    return len(word) >= 4 and any(word in t for t in target_words if len(t) > len(word))
+
+
+def _segment_reason(segment: str, words: set[str], subject: bool = True) -> str | None:
+    cleaned = _strip(segment)
+    if _condition_in(cleaned, words):
+        return "condition"
+    if _to_verb(cleaned) or _for_purpose(cleaned, words):
+        return "purpose"
+    if subject and _content(cleaned, words):
+        return "subject"
+    return None
+
+
+_FOR = re.compile(r"\bfor ((?:[^.;:()—–]|\.(?=\S))+)")
+
+
+def _for_purpose(text: str, target_words: set[str]) -> bool:
+    """``for the error codes`` names a need; ``for details``, ``for more`` do not."""
+    return any(_content(m.group(1), target_words) for m in _FOR.finditer(text))
+
+
+def _label_reason(text: str, words: set[str]) -> str | None:
+    """``**Form filling**: see forms.md`` — the item's label names the subject."""
+    match = _LABEL.match(text)
+    if match and _content(_strip(match.group(1)), words):
+        return "label"
+    return None
+
+
+def _procedural(text: str) -> bool:
+    first = _WORD.match(text)
+    if not first:
+        return False
+    word = first.group(0)
+    return word in _PROCEDURE_VERBS or (len(word) > 5 and word.endswith("ing") and word not in _NON_GERUNDS)
+
+
+def _heading_reason(heading: str, innermost: bool) -> str | None:
+    text = _strip(heading)
+    if _SITUATION_HEADING.match(text) or _condition_in(text):
+        return "situation"
+    text = re.sub(r"^(?:\d+[a-z]?[.)]?\s+|[ivx]+\.\s+)", "", text)  # "3. Review the task"
+    if _SITUATION_HEADING.match(text):
+        return "situation"
+    if innermost and (_TASK_HEADING.match(text) or _procedural(text)):
+        return "task"
+    return None
+
+
+# =============================================================================
+# SL312 long-reference-without-toc
+# =============================================================================
+
+_TOC_TITLE = re.compile(
+    r"^ {0,3}(?:#{1,6}\s+)?(?:\*\*|__)?(?:table of contents|contents|toc|on this page|in this (?:file|document|guide|page|reference)|sections)"
+    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+_ANCHOR_LINK = re.compile(r"\]\(#[^)\s]+\)")
+_ANCHOR_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
+
+
+class LongReferenceWithoutToc(Rule):
+    code = "SL312"
+    name = "long-reference-without-toc"
+    summary = "A referenced document over 100 lines has no table of contents near its top"
+    severity = severities("info: all")
+    opt_in = True
+    options_schema = {
+        "max-lines": {"type": "integer", "minimum": 1, "description": "longest document allowed without a table of contents"},
+        "toc-within": {"type": "integer", "minimum": 1, "description": "lines from the top in which the table of contents must start"},
+    }
+    defaults = {"max-lines": 100, "toc-within": 40}
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        graph = package.references
+        skill_md = package.skill_md_name or "SKILL.md"
+        limit, window = ctx.options["max-lines"], ctx.options["toc-within"]
+        for target, depth in graph.scanned.items():
+            if target == skill_md or depth == 0 or not is_document(target) or _suffix(target) == ".txt":
+                continue
+            text = graph.texts.get(target)
+            if text is None:
+                continue
+            lines = text.split("\n")
+            count = len(lines) - (1 if lines and lines[-1] == "" else 0)
+            if count <= limit or has_toc(lines, window):
+                continue
+            yield Finding(
+                f"`{target}` is {count:,} lines with no table of contents in its first {window} lines: an agent that "
+                "previews the top cannot see what the rest covers",
+                Span.point(1),
+                path=package.root / target,
+            )
+
+
+def has_toc(lines: list[str], window: int = 40) -> bool:
+    """A table of contents starting in the first ``window`` lines: a heading or a
+    line named Contents (or alike), two list items that link to the file's own
+    headings (``- [Setup](#setup)``), or three such links in any form."""
+    fenced = fenced_lines(lines)
+    anchors = items = 0
+    for number, line in enumerate(lines[:window], start=1):
+        if number in fenced:
+            continue
+        if _TOC_TITLE.match(line):
+            return True
+        if "](#" in line:
+            anchors += len(_ANCHOR_LINK.findall(line))
+            items += 1 if _ANCHOR_ITEM.match(line) else 0
+            if anchors >= 3 or items >= 2:
+                return True
+    return False
+
+
+RULES = [ReferenceTooDeep, ResourceUnreferenced, ReferenceWithoutLoadCondition, LongReferenceWithoutToc]

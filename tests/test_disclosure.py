@@ -1,0 +1,351 @@
+"""SL303, SL304, SL310, SL312 beyond their rule-book examples."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import lint_json, write_skill
+from skilllint.rules.disclosure import BodyContext, has_toc
+
+HEAD = "---\nname: {name}\ndescription: Does a thing. Use when the user asks for the thing.\n---\n"
+
+
+def make_skill(base: Path, name: str, body: str, files: dict[str, str] | None = None) -> Path:
+    skill = write_skill(base, name, HEAD.format(name=name) + body)
+    for rel, text in (files or {}).items():
+        target = skill / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return skill
+
+
+def diagnostics(tmp_path: Path, codes: str, *extra: str) -> list[dict]:
+    return lint_json(str(tmp_path), "--select", codes, *extra, cwd=tmp_path)["diagnostics"]
+
+
+# -- SL310: cue detection ----------------------------------------------------------
+
+
+def explain(body: str, target: str = "references/api-errors.md") -> str | None:
+    """The verdict on the first mention of ``target`` in ``body`` (a SKILL.md body)."""
+    lines = body.split("\n")
+    for number, line in enumerate(lines, start=1):
+        column = line.find(target)
+        if column >= 0:
+            return BodyContext(lines, 0).explain(number, column + 1, target)
+    raise AssertionError(f"{target} not in body")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Read `references/api-errors.md` after a non-200 response.",
+        "When a call fails, read `references/api-errors.md`.",
+        "If the API returns 429, see `references/api-errors.md`.",
+        "Read `references/api-errors.md` to decide whether to retry.",
+        "Read `references/api-errors.md` for the status codes and retry rules.",
+        "Always read `references/api-errors.md` first.",
+        "- `references/api-errors.md` — status codes, retry rules and backoff",
+        "- **Retries and backoff**: see `references/api-errors.md`",
+        "| Got a 4xx or 5xx | `references/api-errors.md` |",
+        "1. Check the response status against `references/api-errors.md`",
+        "## When the API fails\n\nSee `references/api-errors.md`.",
+        "## Step 3: Handle the response\n\nSee `references/api-errors.md`.",
+        "## Troubleshooting\n\nSee `references/api-errors.md`.",
+        "If a call returns an error, read:\n\n- `references/api-errors.md`",
+        "- Handling failed calls:\n  - `references/api-errors.md`",
+        "**Rate limits and retries:** `references/api-errors.md`",
+    ],
+)
+def test_conditions_are_found(body):
+    assert explain(body) is not None, body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "See `references/api-errors.md`.",
+        "See `references/api-errors.md` for details.",
+        "For more, see [api-errors.md](references/api-errors.md)",
+        "See `references/api-errors.md` for the complete reference.",
+        "Read `references/api-errors.md` if needed.",
+        "Load `references/api-errors.md` as needed.",
+        "Refer to `references/api-errors.md`.",
+        "- [API errors](references/api-errors.md)",
+        "- `references/api-errors.md` - API error reference",
+        "**Errors**: `references/api-errors.md`",
+        "| `references/api-errors.md` | |",
+        "For detailed guidance, see:\n\n- `references/api-errors.md`",
+        "## References\n\n- `references/api-errors.md`",
+        "## Quick Reference\n\nSee `references/api-errors.md`.",
+        "# When anything happens (the title)\n\nSee `references/api-errors.md`.",
+    ],
+)
+def test_bare_pointers_have_no_condition(body):
+    assert explain(body) is None, body
+
+
+def test_a_fenced_hash_line_is_not_a_heading():
+    body = "## References\n\n```bash\n# When the build fails\nmake\n```\n\nSee `references/api-errors.md`."
+    assert explain(body) is None
+
+
+def test_the_sentence_not_the_paragraph_is_judged():
+    body = "Retry when the server is busy. See `references/api-errors.md`."
+    assert explain(body) is None
+    body = "The API is rate limited. Read `references/api-errors.md` when it returns 429."
+    assert explain(body) is not None
+
+
+def test_a_routing_table_row_counts_even_with_terse_cells():
+    body = "| Language | Guide |\n|---|---|\n| C/C++ | [lang-c.md](references/lang-c.md) |"
+    assert explain(body, "references/lang-c.md") == "table row"
+
+
+def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_path):
+    make_skill(
+        tmp_path,
+        "billing",
+        "\n# Billing\n\nSee `references/api-errors.md`.\n\nAlso `references/api-errors.md`.\n",
+        {"references/api-errors.md": "# Errors\n"},
+    )
+    found = diagnostics(tmp_path, "SL310")
+    assert [(d["line"], d["column"]) for d in found] == [(8, 6)]
+    assert "document `references/api-errors.md`" in found[0]["message"]
+
+
+def test_sl310_one_conditioned_mention_is_enough(tmp_path):
+    make_skill(
+        tmp_path,
+        "billing",
+        "\n# Billing\n\nSee `references/api-errors.md`.\n\nRead `references/api-errors.md` after a non-200 response.\n",
+        {"references/api-errors.md": "# Errors\n"},
+    )
+    assert diagnostics(tmp_path, "SL310") == []
+
+
+def test_sl310_says_run_for_scripts_and_ignores_assets(tmp_path):
+    make_skill(
+        tmp_path,
+        "forms",
+        "\n# Forms\n\nSee `scripts/fill.py`.\n\nSee `assets/template.json`.\n\n![diagram](assets/flow.png)\n",
+        {"scripts/fill.py": "print('x')\n", "assets/template.json": "{}\n", "assets/flow.png": ""},
+    )
+    found = diagnostics(tmp_path, "SL310")
+    assert len(found) == 1 and "script `scripts/fill.py`" in found[0]["message"] and "run it" in found[0]["message"]
+
+
+# -- SL303 ---------------------------------------------------------------------------
+
+
+def test_sl303_follows_a_chain_of_three_hops(tmp_path):
+    make_skill(
+        tmp_path,
+        "deep",
+        "\n# Deep\n\nRead [references/a.md](references/a.md) before you start.\n",
+        {
+            "references/a.md": "# A\n\nNext, [b.md](b.md).\n",
+            "references/b.md": "# B\n\nThen [c.md](c.md).\n",
+            "references/c.md": "# C\n",
+        },
+    )
+    found = {Path(d["path"]).name: d for d in diagnostics(tmp_path, "SL303")}
+    assert set(found) == {"a.md", "b.md"}  # the files holding the links
+    deepest = found["b.md"]
+    assert "SKILL.md → references/a.md → references/b.md → references/c.md" in deepest["message"]
+    assert "chain of 3 hops" in deepest["message"]
+    notes = [r["message"] for r in deepest["related"]]
+    assert notes == [
+        "hop 1 of 3: SKILL.md → references/a.md",
+        "hop 2 of 3: references/a.md → references/b.md",
+        "the file reached: references/c.md",
+    ]
+    assert [Path(r["path"]).name for r in deepest["related"]] == ["SKILL.md", "a.md", "c.md"]
+
+
+def test_sl303_reports_each_file_once_and_not_when_skill_md_names_it(tmp_path):
+    make_skill(
+        tmp_path,
+        "named",
+        "\n# Named\n\nRead [references/index.md](references/index.md) before you start.\n"
+        "The topic files are `shared/topic-*.md`; `notes.md` holds the history.\n",
+        {
+            "references/index.md": "# Index\n\n[x](x.md), [x again](x.md), [t](../shared/topic-one.md), "
+            "[n](notes.md), [req](../scripts/requirements.txt), ![d](d.png)\n",
+            "references/x.md": "# X\n",
+            "references/notes.md": "# Notes\n",
+            "references/d.png": "",
+            "shared/topic-one.md": "# One\n",
+            "scripts/requirements.txt": "pypdf\n",
+        },
+    )
+    found = diagnostics(tmp_path, "SL303")
+    assert [d["message"].split("`")[1] for d in found] == ["references/x.md"]
+
+
+def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
+    skill = make_skill(
+        tmp_path,
+        "outer",
+        "\n# Outer\n\nRead [references/a.md](references/a.md) before you start.\n",
+        {"references/a.md": "# A\n\nSee [inner](../inner/guide.md).\n"},
+    )
+    make_skill(skill, "inner", "\n# Inner\n\nRead [guide.md](guide.md) first.\n", {"guide.md": "# Guide\n"})
+    assert [d for d in diagnostics(tmp_path, "SL303") if "outer" in d["path"]] == []
+
+
+# -- SL304 ---------------------------------------------------------------------------
+
+
+def unreferenced(tmp_path: Path) -> list[str]:
+    return sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL304"))
+
+
+def test_sl304_nested_skills_are_not_unreferenced_files(tmp_path):
+    skill = make_skill(tmp_path, "outer", "\n# Outer\n\nNothing bundled is named here.\n")
+    make_skill(skill, "inner", "\n# Inner\n\nRead [guide.md](guide.md) first.\n", {"guide.md": "# Guide\n"})
+    (skill / "inner" / "orphan.md").write_text("# Orphan\n", encoding="utf-8")
+    found = [(Path(d["path"]).parent.name, d["message"].split("`")[1]) for d in diagnostics(tmp_path, "SL304")]
+    assert found == [("inner", "orphan.md")]  # reported once, by the inner skill itself
+
+
+def test_sl304_exemptions(tmp_path):
+    make_skill(
+        tmp_path,
+        "tidy",
+        "\n# Tidy\n\nRun `scripts/go.py` when asked.\n",
+        {
+            "scripts/go.py": "print('go')\n",
+            "LICENSE.txt": "MIT\n",
+            "README.md": "# Tidy\n",
+            "agents/openai.yaml": "interface:\n  display_name: Tidy\n",
+            "scripts/pyproject.toml": "[project]\nname = 'go'\n",
+            "scripts/test_go.py": "def test(): pass\n",
+            ".gitignore": "*.pyc\n",
+        },
+    )
+    assert unreferenced(tmp_path) == []
+
+
+def test_sl304_what_counts_as_a_reference(tmp_path):
+    make_skill(
+        tmp_path,
+        "refs",
+        "\n# Refs\n\nPick a theme from `themes/` when styling.\n"
+        "Run `python scripts/build.py` to render.\n"
+        "```python\nfrom core.easing import ease\n```\n",
+        {
+            "themes/dark.md": "# Dark\n",  # under a referenced folder
+            "themes/light.md": "# Light\n",
+            "scripts/build.py": "from lib import render\nopen('assets/base.html')\n",
+            "scripts/lib.py": "def render(): pass\n",  # imported
+            "assets/base.html": "<html></html>\n",  # named in a script
+            "assets/icon.svg": "<svg/>\n",  # named by agents/openai.yaml
+            "agents/openai.yaml": 'interface:\n  icon_small: "assets/icon.svg"\n',
+            "core/easing.py": "def ease(): pass\n",  # dotted module in a code sample
+        },
+    )
+    assert unreferenced(tmp_path) == []
+
+
+def test_sl304_a_file_does_not_reference_itself(tmp_path):
+    make_skill(
+        tmp_path,
+        "self",
+        "\n# Self\n\nNothing bundled is named here.\n",
+        {"scripts/old_fill.py": '"""Usage: python old_fill.py form.pdf"""\n'},
+    )
+    assert unreferenced(tmp_path) == ["scripts/old_fill.py"]
+
+
+def test_sl304_files_named_only_by_an_unreferenced_file_are_listed_under_it(tmp_path):
+    make_skill(
+        tmp_path,
+        "cluster",
+        "\n# Cluster\n\nNothing bundled is named here.\n",
+        {
+            "references/ir.md": "# IR\n\nRun `tools/diff_ir.sh` to compare.\n",
+            "tools/diff_ir.sh": "echo diff\n",
+            "notes/a.md": "See b.md.\n",  # a cycle: one of the two is reported
+            "notes/b.md": "See a.md.\n",
+        },
+    )
+    found = diagnostics(tmp_path, "SL304")
+    assert sorted(d["message"].split("`")[1] for d in found) == ["notes/a.md", "references/ir.md"]
+    ir = next(d for d in found if "references/ir.md" in d["message"])
+    assert "1 more file named only by it" in ir["message"]
+    assert [r["message"] for r in ir["related"]] == ["named only by references/ir.md: tools/diff_ir.sh"]
+
+
+def test_sl304_a_sibling_path_does_not_cover_the_folder(tmp_path):
+    make_skill(
+        tmp_path,
+        "siblings",
+        "\n# Siblings\n\nRun `scripts/a.py` when asked.\n",
+        {"scripts/a.py": "print(1)\n", "scripts/b.py": "print(2)\n"},
+    )
+    assert unreferenced(tmp_path) == ["scripts/b.py"]
+
+
+# -- SL312 ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "# Guide\n\n## Contents\n\n- Setup\n",
+        "# Guide\n\n**Table of Contents:**\n",
+        "# Guide\n\nContents:\n\n- [Setup](#setup) — install\n- [Usage](#usage) — run\n",
+        "# Guide\n\nJump to [Setup](#setup), [Usage](#usage) or [FAQ](#faq).\n",
+    ],
+)
+def test_tables_of_contents(top):
+    assert has_toc(top.split("\n"))
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "# Guide\n\n## Index Table Pattern\n\nText.\n",
+        "# Guide\n\nSee [templates](#templates) below.\n",
+        "# Guide\n\n```\n## Contents\n```\n",
+        "# Guide\n\n" + "text\n" * 45 + "## Contents\n",
+    ],
+)
+def test_not_tables_of_contents(top):
+    assert not has_toc(top.split("\n"))
+
+
+def test_sl312_is_opt_in_and_counts_lines(tmp_path):
+    long = "# Long\n\n" + "".join(f"## Part {i}\n\nText {i}.\n\n" for i in range(30))
+    make_skill(
+        tmp_path,
+        "long",
+        "\n# Long\n\nRead `references/long.md` when you need a part.\n",
+        {"references/long.md": long, "references/short.md": "# Short\n"},
+    )
+    default = lint_json(str(tmp_path), cwd=tmp_path)["diagnostics"]
+    assert "SL312" not in {d["code"] for d in default}
+    found = diagnostics(tmp_path, "SL312")
+    assert len(found) == 1 and "`references/long.md` is 122 lines" in found[0]["message"]
+    config = tmp_path / "skilllint.toml"
+    config.write_text("[rules.SL312]\nmax-lines = 200\n", encoding="utf-8")
+    assert diagnostics(tmp_path, "SL312") == []
+
+
+# -- the corpus ------------------------------------------------------------------------
+
+
+def test_disclosure_rules_on_the_corpus_are_quick_and_clean(corpus):
+    from skilllint.cli import main  # noqa: F401  (imported for the timing below to exclude import cost)
+
+    start = time.perf_counter()
+    report = lint_json(str(corpus), "--select", "SL303,SL304,SL310,SL312", cwd=corpus)
+    elapsed = time.perf_counter() - start
+    codes = {d["code"] for d in report["diagnostics"]}
+    assert codes <= {"SL303", "SL304", "SL310", "SL312"}
+    assert report["summary"]["packages"] == 527
+    assert elapsed < 30  # the reference graph dominates; these rules add little to it

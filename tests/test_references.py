@@ -1,0 +1,237 @@
+"""SL301, SL302, SL305, SL306, SL307, SL311: behaviour beyond the rule-book examples."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import lint_json, write_skill
+
+CODES = "SL301,SL302,SL305,SL306,SL307,SL311"
+FRONT = "---\nname: demo\ndescription: Demonstrates references. Use when testing.\n---\n"
+
+
+def make(tmp_path, body: str, files=()):
+    skill = write_skill(tmp_path, "demo", FRONT + body)
+    for rel, text in files:
+        path = skill / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return skill
+
+
+def found(tmp_path, select: str = CODES, *extra: str):
+    result = lint_json(str(tmp_path / "demo"), "--select", select, "--target", "agentskills", *extra, cwd=tmp_path)
+    return [(d["code"], d["path"], d["line"], d["severity"], d["message"]) for d in result["diagnostics"]]
+
+
+def codes(tmp_path, select: str = CODES):
+    return [(code, line) for code, _, line, _, _ in found(tmp_path, select)]
+
+
+# -- what is a reference ------------------------------------------------------------
+
+
+def test_placeholders_are_not_reported(tmp_path):
+    body = (
+        "Add one file per topic, e.g. `references/filename.md` or `references/<topic>.md`.\n"
+        "Phases live in `references/phaseN.md`; scripts match `scripts/*.py`.\n"
+        "Write `references/{name}.md` and `references/${TOPIC}.md` as needed.\n"
+    )
+    make(tmp_path, body, [("references/a.md", "# A\n"), ("scripts/run.py", "")])
+    assert codes(tmp_path) == []
+
+
+def test_root_variables_resolve_from_the_skill_root(tmp_path):
+    body = (
+        "Read [the guide]({baseDir}/references/guide.md) and [the same](%7BbaseDir%7D/references/guide.md).\n"
+        "Run `python ${CLAUDE_SKILL_DIR}/scripts/run.py`.\n"
+        "Then read [missing]({baseDir}/references/missing.md).\n"
+    )
+    make(tmp_path, body, [("references/guide.md", "# Guide\n"), ("scripts/run.py", "")])
+    assert codes(tmp_path) == [("SL301", 7)]
+
+
+def test_fenced_code_is_not_a_reference(tmp_path):
+    body = "```bash\npython scripts/missing.py\ncat references/gone.md\n```\n\n~~~\n[x](references/nope.md)\n~~~\n"
+    make(tmp_path, body, [("references/a.md", "# A\n"), ("scripts/run.py", "")])
+    assert codes(tmp_path) == []
+
+
+def test_a_mention_resolves_from_its_files_folder(tmp_path):
+    files = [
+        ("references/guide.md", "See `examples/basic.md` for a worked case.\n"),
+        ("references/examples/basic.md", "# Basic\n"),
+        ("examples/other.md", "# Other\n"),
+    ]
+    make(tmp_path, "Read [the guide](references/guide.md) before starting.\n", files)
+    assert codes(tmp_path) == []
+
+
+def test_percent_encoded_links_and_query_strings(tmp_path):
+    body = (
+        "Read [notes](references/release%20notes.md) and [raw](references/a.md?plain=1#top).\n"
+        "Skip [gone](references/old%20notes.md).\n"
+    )
+    make(tmp_path, body, [("references/release notes.md", "# Notes\n"), ("references/a.md", "# Top\n")])
+    result = found(tmp_path)
+    assert [(c, line) for c, _, line, _, _ in result] == [("SL301", 6)]
+    assert "`references/old notes.md`" in result[0][4]
+
+
+# -- SL301 / SL305 --------------------------------------------------------------------
+
+
+def test_links_are_errors_mentions_warnings(tmp_path):
+    body = "Read [api](references/api.md). Run `scripts/build.sh` then check assets/logo.svg.\n"
+    make(tmp_path, body, [("references/x.md", "x\n"), ("scripts/run.py", ""), ("assets/a.png", "")])
+    assert [(c, s) for c, _, _, s, _ in found(tmp_path)] == [("SL301", "error"), ("SL301", "warning"), ("SL301", "warning")]
+
+
+def test_case_mismatch_is_sl305_not_sl301(tmp_path):
+    body = "Read `references/security.md` and [retention](References/retention.md).\n"
+    make(tmp_path, body, [("references/Security.md", "# S\n"), ("references/retention.md", "# R\n")])
+    result = found(tmp_path)
+    assert [c for c, *_ in result] == ["SL305", "SL305"]
+    assert "`references/Security.md`" in result[0][4]
+    assert "`references/retention.md`" in result[1][4]
+
+
+def test_a_finding_in_a_referenced_file_points_into_it(tmp_path):
+    files = [("references/guide.md", "# Guide\n\nThen read [details](details.md).\n")]
+    make(tmp_path, "Read [the guide](references/guide.md) first.\n", files)
+    result = lint_json(str(tmp_path / "demo"), "--select", "SL301", "--target", "agentskills", cwd=tmp_path)
+    (diagnostic,) = result["diagnostics"]
+    assert diagnostic["path"].endswith("references/guide.md") and diagnostic["line"] == 3
+    assert "`references/details.md`" in diagnostic["message"]
+    (related,) = diagnostic["related"]
+    assert related["path"].endswith("SKILL.md") and related["line"] == 5
+    assert "SKILL.md -> references/guide.md" in related["message"]
+
+
+def test_a_close_name_is_suggested(tmp_path):
+    make(tmp_path, "Run `scripts/fill_form.py`.\n", [("scripts/fill_forms.py", "")])
+    (finding,) = found(tmp_path)
+    assert "did you mean `scripts/fill_forms.py`?" in finding[4]
+
+
+# -- SL302 ----------------------------------------------------------------------------
+
+
+def test_outside_paths_say_what_breaks(tmp_path):
+    body = "See [sibling](../other/SKILL.md), [home](~/notes/x.md) and [abs](/opt/skills/shared/x.md).\n"
+    make(tmp_path, body)
+    messages = [m for c, _, _, _, m in found(tmp_path) if c == "SL302"]
+    assert len(messages) == 3
+    assert "`other/SKILL.md`" in messages[0] and "installed alone" in messages[0]
+    assert "home folder" in messages[1]
+    assert "absolute path" in messages[2]
+
+
+def test_a_path_through_an_escaping_link_is_outside(tmp_path):
+    skill = make(tmp_path, "Read [the style guide](shared/style.md).\n")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "style.md").write_text("# Style\n")
+    os.symlink("../outside", skill / "shared")
+    result = found(tmp_path, "SL302")
+    assert [c for c, *_ in result] == ["SL302"] and "symbolic link" in result[0][4]
+
+
+# -- SL307 ----------------------------------------------------------------------------
+
+
+def test_anchor_rules(tmp_path):
+    guide = (
+        "# Guide\n\n## Setup\n\ntext\n\n## Setup\n\n## Case A {#case-a}\n\n"
+        '<a id="legacy"></a>\n\n## C++ & Rust: FFI!\n\n```\n# Not a heading\n```\n'
+    )
+    body = (
+        "[a](references/guide.md#setup) [b](references/guide.md#setup-1) [c](references/guide.md#case-a)\n"
+        "[d](references/guide.md#legacy) [e](references/guide.md#c--rust-ffi) [f](references/guide.md#SETUP)\n"
+        "[g](references/guide.md#user-content-setup) [h](scripts/run.py#L10-L20) [i](#local)\n"
+        "[bad](references/guide.md#not-a-heading) [gone](#nowhere)\n\n"
+        "## Local\n"
+    )
+    make(tmp_path, body, [("references/guide.md", guide), ("scripts/run.py", "")])
+    assert [(c, line) for c, _, line, _, _ in found(tmp_path, "SL307")] == [("SL307", 8), ("SL307", 8)]
+
+
+def test_an_anchor_in_the_same_referenced_file(tmp_path):
+    files = [("references/guide.md", "# Guide\n\n- [Install](#install)\n- [Use](#usage)\n\n## Install\n\n## Use\n")]
+    make(tmp_path, "Read [the guide](references/guide.md).\n", files)
+    result = found(tmp_path, "SL307")
+    assert [(c, p.endswith("references/guide.md"), line) for c, p, line, _, _ in result] == [("SL307", True, 4)]
+    assert "did you mean `#use`?" in result[0][4]
+
+
+# -- SL306 / SL311 --------------------------------------------------------------------
+
+
+def test_a_generic_folder_link_is_sl311_not_sl306(tmp_path):
+    make(tmp_path, "See [templates/](templates/) for the templates.\n", [("templates/only.md", "x\n")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL311", 5)]
+
+
+def test_a_folder_link_heading_its_files_is_neither(tmp_path):
+    body = "See the [references/](references/) directory for guides:\n\n- [api.md](references/api.md): the API\n"
+    make(tmp_path, body, [("references/api.md", "x\n"), ("references/cli.md", "y\n")])
+    assert codes(tmp_path, "SL306,SL311") == []
+
+
+def test_a_folder_link_used_as_a_file_is_sl306(tmp_path):
+    make(tmp_path, "Fill [the template](assets/invoice) with the order.\n", [("assets/invoice/invoice.html", "")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL306", 5)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Never write to `references/` at run time.\n",
+        "Copy each template from `references/` into `docs/`.\n",
+        "| `references/` | Background documents |\n|---|---|\n",
+        "The `references/` folder contains:\n\n- `api.md`: the API\n- `cli.md`: the CLI\n",
+        "Detailed material lives in `references/`, load on demand.\n\n## References\n\n| File | When |\n|---|---|\n| [api](references/api.md) | API errors |\n",
+        "Checklists are documented in `references/`.\n\n## Steps\n\nOn an API error read `references/api.md`.\n",
+    ],
+)
+def test_mentions_that_are_not_generic_pointers(tmp_path, body):
+    make(tmp_path, body, [("references/api.md", "x\n"), ("references/cli.md", "y\n")])
+    assert codes(tmp_path, "SL306,SL311") == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "For details, see `references/`.\n",
+        "Read the relevant guide from references/ when needed.\n",
+        "If anything is unclear, check the references folder.\n",
+        "See the API documentation in the references for complete details.\n",
+        "- Reference files in `references/` dir. Read on demand.\n",
+    ],
+)
+def test_generic_pointers(tmp_path, body):
+    make(tmp_path, body, [("references/api.md", "x\n"), ("references/cli.md", "y\n")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL311", 5)]
+
+
+def test_a_folder_with_one_file_is_still_generic(tmp_path):
+    make(tmp_path, "Load the checklist in `checklists/` before reviewing.\n", [("checklists/review.md", "x\n")])
+    assert codes(tmp_path, "SL311") == [("SL311", 5)]
+
+
+def test_a_directive_after_the_files_are_named_is_a_reminder(tmp_path):
+    body = (
+        "- GSAP: `references/gsap.md`\n- Framer: `references/framer.md`\n\n## Workflow\n\n"
+        "1. Pick the library.\n2. Read the relevant reference document in `references/`.\n"
+    )
+    make(tmp_path, body, [("references/gsap.md", "x\n"), ("references/framer.md", "y\n")])
+    assert codes(tmp_path, "SL311") == []
+
+
+def test_rules_do_not_read_outside_the_package(tmp_path):
+    """Anchors are read only from files inside the package."""
+    skill = make(tmp_path, "[x](references/out.md#top)\n", [("references/in.md", "# In\n")])
+    (tmp_path / "secret.md").write_text("# Top\n")
+    os.symlink("../../secret.md", skill / "references" / "out.md")
+    assert codes(tmp_path, "SL301,SL307") == []
