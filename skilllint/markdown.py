@@ -88,7 +88,11 @@ def parse(text: str, line_offset: int = 0) -> MarkdownDocument:
         start, end = token.map[0] + 1 + line_offset, token.map[1] + line_offset
         if token.type == "heading_open":
             inline = tokens[index + 1]
-            title = "".join(child.content for child in inline.children or () if child.type in ("text", "code_inline"))
+            title = "".join(
+                " " if child.type in ("softbreak", "hardbreak") else child.content
+                for child in inline.children or ()
+                if child.type in ("text", "code_inline", "softbreak", "hardbreak")
+            )
             slug = github_anchor(title)
             seen = anchor_counts.get(slug, 0)
             anchor_counts[slug] = seen + 1
@@ -170,6 +174,8 @@ _AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
 def fenced_lines(lines: list[str], line_offset: int = 0) -> set[int]:
     """1-based file lines inside fenced code blocks (fences included)."""
+    if not any("``" in line or "~~" in line for line in lines):
+        return set()  # no fence marker at all: the common case, in one pass
     inside: set[int] = set()
     fence: tuple[str, int] | None = None
     for index, line in enumerate(lines, start=1 + line_offset):
@@ -211,3 +217,58 @@ def scan_links(text: str, line_offset: int = 0) -> tuple[list[Link], set[int]]:
         for match in _AUTOLINK.finditer(masked):
             links.append(Link("autolink", match.group(1), match.group(1), index, match.start(1) + 1))
     return links, code
+
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+
+
+def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[int]]:
+    """Headings outside fenced code with their GitHub anchors (``-1``, ``-2`` for
+    repeats), and the fenced lines: the cheap equivalent of :func:`parse` for
+    anchors. Inline markup is reduced as GitHub's slugger sees the text."""
+    lines = text.split("\n")
+    code = fenced_lines(lines, line_offset)
+    headings: list[Heading] = []
+    counts: dict[str, int] = {}
+    paragraph: list[tuple[int, str]] = []  # the open paragraph a setext underline would promote
+
+    def add(level: int, title: str, number: int) -> None:
+        title = _plain_heading_text(title)
+        slug = github_anchor(title)
+        seen = counts.get(slug, 0)
+        counts[slug] = seen + 1
+        headings.append(Heading(level, title, number, slug if not seen else f"{slug}-{seen}"))
+
+    for number, line in enumerate(lines, start=1 + line_offset):
+        if number in code or not line.strip():
+            paragraph = []
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            add(len(atx.group(1)), atx.group(2) or "", number)
+            paragraph = []
+        elif paragraph and _SETEXT.match(line):
+            add(1 if line.strip()[0] == "=" else 2, " ".join(t.strip() for _, t in paragraph), paragraph[0][0])
+            paragraph = []
+        elif not (not paragraph and line.startswith((" " * 4, "\t"))):
+            paragraph.append((number, line))
+    return headings, code
+
+
+# Link/image text kept, code ticks and HTML tags dropped, emphasis marks dropped
+# (an underscore only at a word's edge: `ld_preload` keeps its underscore).
+_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))")
+
+
+def _plain_heading_text(title: str) -> str:
+    """A heading's text without link targets, code ticks, HTML tags and emphasis marks."""
+
+    def keep(match: re.Match) -> str:
+        if match.group(1) is not None:
+            return match.group(1)
+        if match.group(2) is not None:
+            return match.group(2)
+        return ""
+
+    return _MARKUP.sub(keep, title).strip()

@@ -174,8 +174,8 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
         if marker:
             fence = None if fence and marker.group(1).startswith(fence) else (fence or marker.group(1)[:3])
             continue
-        if fence is not None or number in code_lines:
-            continue
+        if fence is not None or number in code_lines or "/" not in line:
+            continue  # every reference this loop finds holds a `/`
         spans = []
         for match in _CODE_SPAN.finditer(line):
             spans.append((match.start(), match.end()))

@@ -47,3 +47,15 @@ def test_blocks_carry_line_ranges():
     assert ("list_item", 7, 8) in kinds
     assert ("table_row", 15, 15) in kinds
     assert doc.code_lines() == {9, 10, 11}
+
+
+def test_cheap_scanners_agree_with_the_full_parse():
+    text = SAMPLE + "\nSetext title\nover two lines\n---\n\n### `code` and *emph* with ld_preload <-> x\n"
+    full = markdown.parse(text)
+    headings, code = markdown.scan_headings(text)
+    assert [(h.line, h.anchor) for h in headings] == [(h.line, h.anchor) for h in full.headings]
+    assert code == full.code_lines()
+    links, _ = markdown.scan_links(text)
+    assert sorted((l.kind, l.target, l.line, l.column) for l in links) == sorted(
+        (l.kind, l.target, l.line, l.column) for l in full.links
+    )

@@ -394,15 +394,23 @@ _BARE_FOLDER = re.compile(r"(?<![\w/.`~$-])(?:\./)?([\w.-]+)/(?![\w/.-])")
 
 def _bare_folders(masked: str, top: set[str]):
     """``references/`` written in prose (the graph keeps prose paths that name a file)."""
+    if "/" not in masked:
+        return
     for match in _BARE_FOLDER.finditer(masked):
         if match.group(1) in top:
             yield match
 
 
+_LINK_DESTINATION = re.compile(r"\]\([^)]*\)")
+
+
 def _mask_code(line: str) -> str:
     """Blank out code spans and link destinations (keeping columns)."""
-    line = _BACKTICK.sub(lambda m: " " * len(m.group(0)), line)
-    return re.sub(r"\]\([^)]*\)", lambda m: " " * len(m.group(0)), line)
+    if "`" in line:
+        line = _BACKTICK.sub(lambda m: " " * len(m.group(0)), line)
+    if "](" in line:
+        line = _LINK_DESTINATION.sub(lambda m: " " * len(m.group(0)), line)
+    return line
 
 
 def _folder_for_word(word: str, top: set[str]) -> str | None:
@@ -718,11 +726,10 @@ def _anchors_of(package: SkillPackage, target: str):
         if b"\x00" in data[:8192]:
             return None
         text, offset = data.decode("utf-8", errors="replace").replace("\r\n", "\n"), 0
-    doc = markdown.parse(text, offset)
+    found, code = markdown.scan_headings(text, offset)
     headings: dict[str, markdown.Heading] = {}
-    for heading in doc.headings:
+    for heading in found:
         headings.setdefault(heading.anchor, heading)
-    code = doc.code_lines()
     html: set[str] = set()
     for number, line in enumerate(text.split("\n"), start=1 + offset):
         if number in code:
