@@ -162,9 +162,8 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
         if is_placeholder(path):
             continue
         found.append(_make(source, link.line, link.column, raw, link.kind, path, fragment, inventory, bases=[base]))
-    if not top:
-        return found
     prefixes = tuple(f"{name}/" for name in top) + tuple(f"./{name}/" for name in top)
+    folders = tuple(f"./{name}" for name in top)  # `./canvas-fonts`: a folder named in code
     lines = text.split("\n")
     fence: str | None = None
     link_columns = {(r.line, r.column) for r in found}
@@ -174,8 +173,8 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
         if marker:
             fence = None if fence and marker.group(1).startswith(fence) else (fence or marker.group(1)[:3])
             continue
-        if fence is not None or number in code_lines or "/" not in line:
-            continue  # every reference this loop finds holds a `/`
+        if fence is not None or number in code_lines or ("/" not in line and "`" not in line):
+            continue  # a reference holds a `/` or is a file name in backticks
         spans = []
         for match in _CODE_SPAN.finditer(line):
             spans.append((match.start(), match.end()))
@@ -183,8 +182,13 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
                 rooted = _strip_root_variable(token)
                 if rooted is not None:
                     token, start = rooted, start + len(token) - len(rooted)
-                if token.startswith(prefixes) and not is_placeholder(token):
+                if (token.startswith(prefixes) or token in folders) and not is_placeholder(token):
                     found.append(_mention(source, number, start + 1, token, "code", base, inventory))
+                elif _bare_file(token, base, inventory):
+                    # `root-cause-tracing.md`: a file beside the mentioning one, named without a folder
+                    found.append(_mention(source, number, start + 1, token, "code", base, inventory))
+        if not top or "/" not in line:
+            continue
         for match in _plain_paths(line, prefixes):
             start = match.start()
             if any(s <= start < e for s, e in spans) or (number, start + 1) in link_columns:
@@ -195,6 +199,14 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
             if not is_placeholder(token):
                 found.append(_mention(source, number, start + 1, token, "plain", base, inventory))
     return found
+
+
+def _bare_file(token: str, base: str, inventory) -> bool:
+    """A file name without a folder (`wrap-api.md`) that exists beside the mentioning file."""
+    if "/" in token or "." not in token.strip(".") or is_placeholder(token):
+        return False
+    entry = inventory.entries.get(posixpath.join(base, token) if base else token)
+    return entry is not None and entry.kind == "file"
 
 
 _TOKEN = re.compile(r"[^\s'\"=(),]+")

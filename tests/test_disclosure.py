@@ -349,3 +349,14 @@ def test_disclosure_rules_on_the_corpus_are_quick_and_clean(corpus):
     assert codes <= {"SL303", "SL304", "SL310", "SL312"}
     assert report["summary"]["packages"] == 527
     assert elapsed < 30  # the reference graph dominates; these rules add little to it
+
+
+def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):
+    files = {"references/api-errors.md": "# Errors\n"}
+    make_skill(
+        tmp_path, "defs", "\n# Defs\n\nRead the [error table][errors] after a non-200 response.\n\n"
+        "[errors]: references/api-errors.md\n", files,
+    )
+    make_skill(tmp_path, "bare", "\n# Bare\n\nSee [errors].\n\n[errors]: references/api-errors.md\n", files)
+    found = diagnostics(tmp_path, "SL310")
+    assert [Path(d["path"]).parent.name for d in found] == ["bare"]

@@ -25,6 +25,8 @@ class _Sources:
         if lines is None:
             try:
                 data = read_capped(path).data
+                if b"\x00" in data[:8192]:
+                    raise UnsafeFile("binary")  # an image or archive (SL304 reports at such files): no source line
                 lines = data.decode("utf-8", errors="replace").replace("\r\n", "\n").split("\n")
             except (UnsafeFile, OSError):
                 lines = []

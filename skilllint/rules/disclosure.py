@@ -121,25 +121,48 @@ class ReferenceTooDeep(Rule):
             )
 
 
-_WILDCARD_PATH = re.compile(r"[\w.{}<>$@/-]*(?:\*|\{[\w-]+\}|<[\w-]+>)[\w.*{}<>$@/-]*")
+_WILDCARD = re.compile(r"\*|\{[\w-]+\}|<[\w-]+>")
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.{}<>$@/*-")
 
 
 class _NamedBy:
     """What SKILL.md names without a resolvable path: wildcard or placeholder
-    paths (`shared/managed-agents-*.md`, `{lang}/README.md`) and bare file names."""
+    paths (`shared/managed-agents-*.md`, `{lang}/README.md`) and bare file names.
+    Built on first use: most packages never ask."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.patterns = []
-        for match in _WILDCARD_PATH.finditer(text):
-            token = match.group(0).strip("./")
-            if "/" not in token and "." not in token:
-                continue
-            pattern = re.sub(r"\{[\w-]+\}|<[\w-]+>|\$\{?\w+\}?", "*", token)
-            pattern = re.sub(r"^(?:\*/)+", "", pattern) if pattern.startswith("*/") else pattern
-            stem = posixpath.splitext(posixpath.basename(pattern))[0]
-            if "*" in pattern and len(stem.replace("*", "")) >= 3:  # `references/*.md` names no file
-                self.patterns.append(re.compile(fnmatch.translate(pattern).replace(".*", "[^/]*")))
+        self._patterns: list[re.Pattern] | None = None
+
+    @property
+    def patterns(self) -> list[re.Pattern]:
+        if self._patterns is None:
+            self._patterns = []
+            text, seen = self.text, set()
+            for marker in _WILDCARD.finditer(text):
+                start, end = marker.start(), marker.end()
+                while start > 0 and text[start - 1] in _PATH_CHARS:
+                    start -= 1
+                while end < len(text) and text[end] in _PATH_CHARS:
+                    end += 1
+                if start in seen:
+                    continue
+                seen.add(start)
+                pattern = self._pattern(text[start:end].strip("./"))
+                if pattern is not None:
+                    self._patterns.append(pattern)
+        return self._patterns
+
+    @staticmethod
+    def _pattern(token: str) -> re.Pattern | None:
+        if "/" not in token and "." not in token:
+            return None
+        pattern = re.sub(r"\{[\w-]+\}|<[\w-]+>|\$\{?\w+\}?", "*", token)
+        pattern = re.sub(r"^(?:\*/)+", "", pattern)
+        stem = posixpath.splitext(posixpath.basename(pattern))[0]
+        if "*" not in pattern or len(stem.replace("*", "")) < 3:  # `references/*.md` names no file
+            return None
+        return re.compile(fnmatch.translate(pattern).replace(".*", "[^/]*"))
 
     def names(self, rel: str) -> bool:
         if _named(self.text, posixpath.basename(rel)):
@@ -453,6 +476,7 @@ class ReferenceWithoutLoadCondition(Rule):
     name = "reference-without-load-condition"
     summary = "SKILL.md references a bundled document or script without saying when to load or run it"
     severity = severities("warning: all")
+
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
@@ -476,7 +500,11 @@ class ReferenceWithoutLoadCondition(Rule):
             return
         body = BodyContext(package.source.lines, package.body_start_line)
         for target, mentions in groups.items():
-            if any(body.has_condition(r.line, r.column, target) for r in mentions):
+            places = [(r.line, r.column) for r in mentions]
+            for r in mentions:
+                if r.kind == "definition":  # `[api]: references/api.md`: judged where `[api]` is used
+                    places.extend(body.label_uses(r.line))
+            if any(body.has_condition(line, column, target) for line, column in places):
                 continue
             first = mentions[0]
             what = "script" if is_script(target) else "document"
@@ -492,9 +520,9 @@ class ReferenceWithoutLoadCondition(Rule):
 # Cues settled on the corpus (rules/SL310-*/README.md lists them with examples).
 # A mention passes when its context says more than the file's own name:
 #   1. a condition: when, if, before, after, while, during, unless, only, once,
-#      in case, whenever, until, whether, depending on, … or a failure word
-#      (fails, error, missing, stuck); vacuous ones ("if needed", "as needed",
-#      "on demand") do not count;
+#      in case, whenever, until, whether, depending on, always, first, now, …
+#      or a failure word (fails, error, missing, stuck) that is not the file's
+#      own name; vacuous ones ("if needed", "as needed", "on demand") do not count;
 #   2. a purpose: "to <verb>" ("to fill a form") or "for <subject>" ("for the
 #      error codes"); "for details", "for more" name nothing;
 #   3. a subject: words that are neither pointer fillers ("see", "full",
@@ -515,6 +543,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _BULLET = re.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
+_DEFINITION_LABEL = re.compile(r"^ {0,3}\[([^\]]+)\]:")
 _BOLD_LABEL = re.compile(r"^\s*(\*\*|__)(.+?)\1")
 
 _CONDITION = re.compile(
@@ -618,6 +647,25 @@ class BodyContext:
                 if match:
                     self.headings.append((index, len(match.group(1)), match.group(2)))
         self._heading_at = {h[0] for h in self.headings}
+
+    def label_uses(self, line: int) -> list[tuple[int, int]]:
+        """Where the label of the reference definition on ``line`` is used (``[text][label]``, ``[label]``)."""
+        match = _DEFINITION_LABEL.match(self.lines[line - 1]) if 0 < line <= len(self.lines) else None
+        if match is None:
+            return []
+        label = match.group(1).strip().lower()
+        uses = []
+        for index in range(self.start, len(self.lines)):
+            text = self.lines[index]
+            if index == line - 1 or "[" not in text or (index + 1) in self.fenced:
+                continue
+            lowered = text.lower()
+            for probe in (f"][{label}]", f"[{label}]"):
+                column = lowered.find(probe)
+                if column >= 0:
+                    uses.append((index + 1, column + 1))
+                    break
+        return uses
 
     def has_condition(self, line: int, column: int, target: str, subject: bool = True) -> bool:
         return self.explain(line, column, target, subject) is not None
@@ -934,7 +982,7 @@ def has_toc(lines: list[str], window: int = 40) -> bool:
     """A table of contents starting in the first ``window`` lines: a heading or a
     line named Contents (or alike), two list items that link to the file's own
     headings (``- [Setup](#setup)``), or three such links in any form."""
-    fenced = fenced_lines(lines)
+    fenced = fenced_lines(lines[:window])
     anchors = items = 0
     for number, line in enumerate(lines[:window], start=1):
         if number in fenced:
