@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import __version__
+from .output import FORMATS
 
 VERBS = ("check", "rule", "config")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", metavar="CODES", help="comma-separated rule codes or prefixes to enable (ALL for every rule)")
     check.add_argument("--extend-select", metavar="CODES", help="add rules to the selection")
     check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes or prefixes to disable")
-    check.add_argument("--output-format", choices=("full", "concise", "json"), help="how to print findings (default: full)")
+    check.add_argument("--output-format", choices=FORMATS, help="how to print findings (default: full)")
     check.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that makes the exit code 1 (default: error)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings reach --fail-on")

@@ -269,11 +269,6 @@ class SkillPackage:
         """The spec's split with YAML 1.2 semantics: positions and layout."""
         return self.view_for("canonical", "yaml12")
 
-    @property
-    def frontmatter_usable(self) -> bool:
-        """Whether field rules have something to check (any split parsed)."""
-        return self.canonical.mapping is not None
-
     # -- body --------------------------------------------------------------
 
     @cached_property

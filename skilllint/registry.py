@@ -70,19 +70,6 @@ class Rule:
     def applies_to(cls, target_id: str) -> bool:
         return target_id in cls.severity
 
-    # Helpers for rules whose verdict differs per target --------------------
-
-    @staticmethod
-    def grouped(per_target: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], Any]]:
-        """Group targets by equal (non-None) outcome, keeping first-seen order."""
-        groups: dict[Any, list[str]] = {}
-        for target_id, outcome in per_target.items():
-            if outcome is None:
-                continue
-            groups.setdefault(outcome, []).append(target_id)
-        for outcome, ids in groups.items():
-            yield tuple(ids), outcome
-
 
 class PluginError(Exception):
     pass

@@ -7,7 +7,7 @@ import functools
 import re
 from typing import Any, Iterator
 
-from ..diagnostics import Finding, Severity, Span
+from ..diagnostics import Finding, Severity
 from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS, Target
@@ -167,7 +167,9 @@ class NameInvalidChars(Rule):
             if name is None:
                 return None
             span = value_span(view, "name", package)
-            if target.id == "skills-ref":
+            if target.name_charset is None:
+                return None
+            if target.name_charset == "unicode":  # skills-ref: Unicode letters and digits
                 outcomes = []
                 if name != name.lower():
                     outcomes.append(
