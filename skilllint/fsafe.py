@@ -67,22 +67,23 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES) -> ReadResult:
     return ReadResult(data[:cap] if truncated else data, max(info.st_size, len(data)), truncated)
 
 
+_HUMAN_KIND = {
+    "file": "regular file",
+    "dir": "directory",
+    "symlink": "symbolic link",
+    "fifo": "FIFO",
+    "socket": "socket",
+    "char-device": "character device",
+    "block-device": "block device",
+    "other": "special file",
+}
+
+
 def file_kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "symbolic link"
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISFIFO(mode):
-        return "FIFO"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISBLK(mode):
-        return "block device"
-    if stat.S_ISREG(mode):
-        return "regular file"
-    return "special file"
+    """What a mode says a path is, in words ("FIFO", "symbolic link")."""
+    from .inventory import kind_of_mode
+
+    return _HUMAN_KIND[kind_of_mode(mode)]
 
 
 def is_within(root: Path, path: Path) -> bool:

@@ -45,7 +45,8 @@ class Entry:
     link: LinkInfo | None = None
 
 
-def _kind(mode: int) -> str:
+def kind_of_mode(mode: int) -> str:
+    """The kind id of an lstat mode: file, dir, symlink, fifo, socket, char-device, block-device, other."""
     if stat.S_ISREG(mode):
         return "file"
     if stat.S_ISDIR(mode):
@@ -94,7 +95,7 @@ class PackageInventory:
                     info = os.lstat(os.path.join(absolute, name))
                 except OSError:
                     continue
-                kind = _kind(info.st_mode)
+                kind = kind_of_mode(info.st_mode)
                 inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0)
                 if len(inventory.entries) >= MAX_ENTRIES:
                     inventory.truncated = True

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,24 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+class Hung(Exception):
+    """skilllint did not finish in time (raised by :func:`deadline`)."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float = 20):
+    """Raise :class:`Hung` in the main thread after ``seconds``: turns a hang
+    (a blocking open or read) into a test failure instead of a stuck run."""
+
+    def _fire(signum, frame):
+        raise Hung(f"skilllint did not finish within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, _fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

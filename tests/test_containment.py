@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, lint_json, run_cli, write_skill
+from conftest import ROOT, deadline, lint_json, run_cli, write_skill
 
 SKILL = """---
 name: {name}
@@ -398,24 +397,6 @@ def recording():
         yield _EVENTS
     finally:
         _RECORDING = False
-
-
-class Hung(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: float):
-    def _fire(signum, frame):
-        raise Hung(f"skilllint did not finish within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, _fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _interpreter_roots() -> list[str]:

@@ -9,16 +9,14 @@ targets inferred for the package.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import lint_json, run_cli, write_skill
+from conftest import deadline, lint_json, run_cli, write_skill
 from skilllint.discovery import discover
 
 NO_DESCRIPTION = "---\nname: {name}\n---\nBody.\n"
@@ -52,20 +50,6 @@ def linted(base: Path, *args: str) -> list[str]:
 def sl111_targets(base: Path, *args: str) -> dict[str, set[str]]:
     doc = lint_json("--select", "SL111", *args, cwd=base)
     return {d["path"].rsplit("/", 1)[0]: set(d["targets"]) for d in doc["diagnostics"] if d["code"] == "SL111"}
-
-
-@contextlib.contextmanager
-def deadline(seconds: int = 20):
-    def _fire(signum, frame):
-        raise TimeoutError(f"discovery did not finish within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, _fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # -- collections and nesting ------------------------------------------------------

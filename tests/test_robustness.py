@@ -23,7 +23,6 @@ import contextlib
 import json
 import os
 import re
-import signal
 import stat
 import sys
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_skill
+from conftest import deadline, run_cli, write_skill
 
 TIME_LIMIT = 1.0  # seconds, per lint
 HARD_DEADLINE = 20  # seconds: beyond this a case counts as hung
@@ -83,31 +82,11 @@ def watch_opens(*paths: Path | str):
 # -- helpers -----------------------------------------------------------------
 
 
-class Hung(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: int = HARD_DEADLINE):
-    """Raise Hung in the main thread after ``seconds`` (interrupts blocking open/read)."""
-
-    def _fire(signum, frame):
-        raise Hung(f"skilllint did not finish within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, _fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def timed_cli(label: str, *args: str, cwd: Path, limit: float = TIME_LIMIT, tries: int = 3):
     """Run the CLI under a hard deadline; return (code, out, err, best seconds)."""
     best = float("inf")
     for _ in range(tries):
-        with deadline():
+        with deadline(HARD_DEADLINE):
             start = time.perf_counter()
             code, out, err = run_cli(*args, cwd=cwd)
             elapsed = time.perf_counter() - start
@@ -136,7 +115,7 @@ def lint_case(label: str, tmp_path: Path, folder: str, *extra: str, limit: float
     assert seconds < limit, f"{label}: {seconds:.3f}s (limit {limit}s)"
     # The human formats must not crash on the same input either (not timed).
     for fmt in ("full", "concise"):
-        with deadline():
+        with deadline(HARD_DEADLINE):
             code2, _, err2 = run_cli("check", "--output-format", fmt, *extra, folder, cwd=tmp_path)
         assert code2 == code, (fmt, code2, err2)
         assert "Traceback" not in err2, err2
@@ -144,7 +123,7 @@ def lint_case(label: str, tmp_path: Path, folder: str, *extra: str, limit: float
 
 
 def usage_error(args: list[str], cwd: Path) -> str:
-    with deadline():
+    with deadline(HARD_DEADLINE):
         code, out, err = run_cli(*args, cwd=cwd)
     assert code == 2, (code, out, err)
     assert "Traceback" not in err, err
@@ -466,7 +445,7 @@ def test_5000_keys_suggestions_are_computed_once_per_key(tmp_path, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(difflib, "get_close_matches", counting)
-    with deadline():
+    with deadline(HARD_DEADLINE):
         code, out, err = run_cli("check", "--output-format", "json", "--target", "all", "manykeys", cwd=tmp_path)
     assert code == 1, err
     assert len(calls) <= 5000, f"{len(calls):,} difflib searches for 5,000 keys"
@@ -514,12 +493,12 @@ def test_control_characters_in_name_and_description(tmp_path):
 def test_control_character_error_is_one_line_at_the_character(tmp_path):
     isolate(tmp_path)
     write_skill(tmp_path, "ctrl", "---\ndescription: Fine. Use when testing.\nname: ct\x07rl\n---\nbody\n")
-    with deadline():
+    with deadline(HARD_DEADLINE):
         code, out, err = run_cli("check", "--output-format", "json", "ctrl", cwd=tmp_path)
     [diag] = [d for d in json.loads(out)["diagnostics"] if d["code"] == "SL005"]
     assert "\n" not in diag["message"], diag["message"]
     assert (diag["line"], diag["column"]) == (3, 9)  # the BEL after `name: ct`
-    with deadline():
+    with deadline(HARD_DEADLINE):
         code, out, err = run_cli("check", "--output-format", "concise", "ctrl", cwd=tmp_path)
     assert all(re.match(r"^ctrl/SKILL\.md:\d+:\d+: ", line) for line in out.splitlines()), out
 
@@ -546,7 +525,7 @@ def test_human_output_escapes_terminal_control_sequences(tmp_path, fmt):
     isolate(tmp_path)
     write_skill(tmp_path, "ctrl", f"---\nname: ct{CONTROL}rl\ndescription: Bell. Use when testing.\n---\nbody\n")
     write_skill(tmp_path, "rtl", f"---\nname: r{BIDI}tl\ndescription: Use when {BIDI}testing backwards.\n---\nbody\n")
-    with deadline():
+    with deadline(HARD_DEADLINE):
         code, out, err = run_cli("check", "--output-format", fmt, "--color", "never", "ctrl", "rtl", cwd=tmp_path)
     assert code == 1, err
     hostile = sorted({f"U+{ord(c):04X}" for c in _TERMINAL_HOSTILE.findall(out)})
