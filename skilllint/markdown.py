@@ -179,7 +179,8 @@ def fenced_lines(lines: list[str], line_offset: int = 0) -> set[int]:
     inside: set[int] = set()
     fence: tuple[str, int] | None = None
     for index, line in enumerate(lines, start=1 + line_offset):
-        match = _FENCE_OPEN.match(line)
+        # Only a line whose text starts with ``` or ~~~ can open or close a fence.
+        match = _FENCE_OPEN.match(line) if line.lstrip(" ")[:3] in ("```", "~~~") else None
         if fence is None:
             if match and not (match.group(2)[0] == "`" and "`" in line[match.end():]):
                 fence = (match.group(2)[0], len(match.group(2)))
