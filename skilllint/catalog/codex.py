@@ -45,7 +45,7 @@ budget.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, NamedTuple, Optional, Sequence, Union
+from typing import Iterable, NamedTuple, Optional, Union
 
 __all__ = [
     "APPROX_BYTES_PER_TOKEN",
