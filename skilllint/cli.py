@@ -12,7 +12,7 @@ from pathlib import Path
 from . import __version__
 from .output import FORMATS
 
-VERBS = ("check", "rule", "config")
+VERBS = ("check", "rule", "config", "catalog")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -55,6 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="print every rule's page")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
 
+    catalog = verbs.add_parser("catalog", help="render the catalog a surface would show the model, with a receipt")
+    catalog.add_argument("paths", nargs="*", metavar="PATH", help="skill folders or collections (default: .)")
+    catalog.add_argument("--target", choices=("codex",), default="codex", help="the surface whose catalog to render")
+    catalog.add_argument("--context-window", type=int, metavar="TOKENS", help="the model's context window (default: unknown)")
+    budget = catalog.add_mutually_exclusive_group()
+    budget.add_argument("--budget-chars", type=int, metavar="N", help="a budget in characters")
+    budget.add_argument("--budget-tokens", type=int, metavar="N", help="a budget in tokens (Codex's skills.max_context_tokens)")
+    catalog.add_argument("--output-format", choices=("text", "json"), default="text")
+    catalog.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
+
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
     return parser
@@ -70,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rule(args)
         if args.verb == "config":
             return _config(args)
+        if args.verb == "catalog":
+            return _catalog(args)
         return _check(args)
     except UsageError as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)
@@ -198,6 +210,43 @@ def _rule(args: argparse.Namespace) -> int:
         page = rule_page(r.code)
         pages.append(page.rstrip() if page else f"# {r.code} {r.name}\n\n{r.summary}\n\n(no rule-book page found)")
     print("\n\n---\n\n".join(pages))
+    return EXIT_OK
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    from .catalog import codex
+    from .catalog.preview import codex_entries, receipt_text
+    from .config import ConfigError, load_settings
+    from .discovery import DiscoveryError
+    from .registry import registry
+
+    for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
+        if value is not None and value <= 0:
+            print(f"skilllint: error: {flag} must be a positive number", file=sys.stderr)
+            return EXIT_ERROR
+    cwd = Path(os.getcwd())
+    try:
+        settings = load_settings(registry(), cwd, args.config)
+        entries, skipped = codex_entries(args.paths or ["."], cwd, settings)
+    except (ConfigError, DiscoveryError) as exc:
+        print(f"skilllint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.budget_chars:
+        budget = codex.Characters(args.budget_chars)
+    else:
+        budget = codex.budget_for(args.context_window, args.budget_tokens)
+    render = codex.render_catalog(entries, budget)
+    if args.output_format == "json":
+        payload = {
+            "version": "1",
+            "target": args.target,
+            "rendered": render.text,
+            "receipt": render.receipt.to_dict(),
+            "not_loaded": [{"path": str(s.path), "reason": s.reason} for s in skipped],
+        }
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(receipt_text(render, skipped))
     return EXIT_OK
 
 
