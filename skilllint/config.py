@@ -122,7 +122,16 @@ def config_schema(registry: Registry) -> dict:
                 "additionalProperties": False,
                 "description": "per-rule severity and options, by code or name",
             },
-            "catalog": {"type": "object", "description": "catalog settings (context window, extra roots)"},
+            "catalog": {
+                "type": "object",
+                "description": "catalog settings for the SL5xx rules (default: context window unknown)",
+                "properties": {
+                    "context-window": {"type": "integer", "minimum": 1, "description": "the model's context window in tokens"},
+                    "budget-chars": {"type": "integer", "minimum": 1, "description": "a fixed catalog budget in characters"},
+                    "budget-tokens": {"type": "integer", "minimum": 1, "description": "Codex's skills.max_context_tokens"},
+                },
+                "additionalProperties": False,
+            },
         },
         "additionalProperties": False,
         "x-rule-codes": codes,

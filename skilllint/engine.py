@@ -35,13 +35,49 @@ def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: b
     )
     result = LintResult(warnings=list(found.warnings))
     rules = [rule() for rule in settings.enabled_rules()]
+    package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
+    catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
+    packages = []
     for item in found.packages:
         package = SkillPackage(item.root, item.lint_root, max_bytes=max_bytes)
-        result.diagnostics.extend(lint_package(package, rules, settings, result.internal_errors))
+        result.diagnostics.extend(lint_package(package, package_rules, settings, result.internal_errors))
         result.packages += 1
+        packages.append(package)
+    if catalog_rules:
+        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors))
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def lint_catalogs(packages: list[SkillPackage], rules: list[Rule], settings: Settings, internal_errors: list[str]) -> list[Diagnostic]:
+    """Run catalog rules over the catalogs the linted skills form (SL5xx)."""
+    from .catalog.model import build_catalogs
+    from .targets import TARGETS
+
+    diagnostics: list[Diagnostic] = []
+    suppressions: dict[Path, suppress.Suppressions] = {}
+    for catalog in build_catalogs(packages, settings):
+        target = TARGETS[catalog.target]
+        for rule in rules:
+            if not rule.applies_to(target.id):
+                continue
+            ctx = RuleContext((target,), settings.options_for(type(rule)), settings)
+            try:
+                findings = list(rule.check_catalog(catalog, ctx))
+            except Exception as exc:  # one rule's bug must not hide the others' findings
+                internal_errors.append(
+                    f"internal error in {rule.code} on the {catalog.target} catalog of {catalog.root}: "
+                    f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=6)
+                )
+                continue
+            for package, finding in findings:
+                diagnostic = _to_diagnostic(rule, finding, (target,), package, settings)
+                if diagnostic is None or settings.ignored_by_path(diagnostic.code, diagnostic.path):
+                    continue
+                if not _suppressed(diagnostic, package, suppressions):
+                    diagnostics.append(diagnostic)
+    return diagnostics
 
 
 def _max_bytes(settings: Settings) -> int:

@@ -76,8 +76,17 @@ def _prepared(folder: Path, scratch: Path) -> Path:
     return copy
 
 
+def _example_config(folder: Path, example: str) -> str | None:
+    """``skilllint-pass.toml`` (or ``-fail``) when one example needs its own
+    settings (a catalog budget, say), else the folder's ``skilllint.toml``."""
+    for name in (f"skilllint-{example}.toml", "skilllint.toml"):
+        if (folder / name).is_file():
+            return str(folder / name)
+    return None
+
+
 def _lint(folder: Path, example: str, code: str):
-    settings = load_settings(REGISTRY, folder, config_path=str(folder / "skilllint.toml") if (folder / "skilllint.toml").is_file() else None)
+    settings = load_settings(REGISTRY, folder, config_path=_example_config(folder, example))
     settings.select = [code]
     settings.extend_select = []
     settings.ignore = []

@@ -1,6 +1,6 @@
 """The built-in rules, one module per family."""
 
-from . import disclosure, fields, parsing, references, safety, size
+from . import catalog, disclosure, fields, parsing, references, safety, size
 
 BUILTIN_RULES = [
     *parsing.RULES,
@@ -9,4 +9,5 @@ BUILTIN_RULES = [
     *references.RULES,
     *disclosure.RULES,
     *safety.RULES,
+    *catalog.RULES,
 ]

@@ -1,0 +1,160 @@
+"""SL5xx: the catalog, the set of skills a surface lists together.
+
+Catalog rules see a whole catalog (:mod:`skilllint.catalog.model`) and
+report on its skills. So far: the Codex budget (SL501, SL502) and duplicate
+names (SL511); description overlap (SL510) when its module lands.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..catalog import codex
+from ..catalog.model import Catalog
+from ..diagnostics import Finding, Related, Severity, Span
+from ..registry import Rule, RuleContext, severities
+
+
+class CatalogRule(Rule):
+    """A rule over a whole catalog: yields (package, finding) pairs."""
+
+    catalog_rule = True
+
+    def check(self, package, ctx):  # pragma: no cover - catalog rules have no per-package check
+        return iter(())
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext) -> Iterator[tuple[object, Finding]]:
+        raise NotImplementedError
+
+
+def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, dict]:
+    """Render a Codex catalog once per run (SL501 and SL502 share it).
+
+    ``options`` are the ``[catalog]`` settings: ``context-window``,
+    ``budget-chars`` or ``budget-tokens``; none set means an unknown window
+    (Codex's 8,000 characters)."""
+    cached = getattr(catalog, "_codex_render", None)
+    if cached is not None:
+        return cached
+    if options.get("budget-chars"):
+        budget = codex.Characters(options["budget-chars"])
+    else:
+        budget = codex.budget_for(options.get("context-window"), options.get("budget-tokens"))
+    by_path: dict[str, object] = {}
+    entries = []
+    for skill in catalog.visible:
+        if not skill.description:
+            continue  # Codex does not load it (SL111/SL112)
+        path = str(skill.package.skill_md_path.absolute())
+        by_path[path] = skill.package
+        entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))
+    result = (codex.render_catalog(entries, budget), by_path)
+    catalog._codex_render = result  # type: ignore[attr-defined]
+    return result
+
+
+def _budget_words(receipt: codex.RenderReceipt) -> str:
+    return f"{receipt.budget_limit:,} {receipt.budget_unit}"
+
+
+class CatalogDescriptionTruncated(CatalogRule):
+    code = "SL501"
+    name = "catalog-description-truncated"
+    summary = "Codex would shorten this skill's description to fit its catalog budget"
+    severity = severities("warning: codex")
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        render, by_path = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})
+        receipt = render.receipt
+        if receipt.omitted_count:
+            return  # descriptions all removed: SL502 says what is lost
+        for skill in receipt.skills:
+            if not skill.included or skill.truncated_chars <= 0:
+                continue
+            package = by_path[skill.path]
+            level = Severity.WARNING if receipt.warning else Severity.INFO
+            yield package, Finding(
+                f"Codex ({codex.MODELLED_VERSION.split(' @ ')[0].split('/')[-1]} @ 0899b7c4) would show "
+                f"{skill.chars_shown}/{skill.description_chars} characters of this description: the catalog of "
+                f"{receipt.total_count} skills exceeds its {_budget_words(receipt)} budget"
+                + (f" ({receipt.warning})" if receipt.warning else ""),
+                _description_span(package),
+                severities={"codex": level},
+            )
+
+
+class CatalogSkillOmitted(CatalogRule):
+    code = "SL502"
+    name = "catalog-skill-omitted"
+    summary = "Codex would leave this skill out of the model-visible catalog"
+    severity = severities("error: codex")
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        render, by_path = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})
+        receipt = render.receipt
+        for skill in receipt.skills:
+            if skill.included:
+                continue
+            package = by_path[skill.path]
+            yield package, Finding(
+                f"Codex would not list this skill: its {receipt.total_count}-skill catalog needs more than the "
+                f"{_budget_words(receipt)} budget even without descriptions; {receipt.omitted_count} skill(s) are "
+                f"left out ({receipt.warning})",
+                Span(1, 1, 1, 4),
+            )
+
+
+class DuplicateName(CatalogRule):
+    code = "SL511"
+    name = "duplicate-name"
+    summary = "Two skills in one catalog share a name"
+    severity = severities("warning: all; error: codex")
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        groups: dict[str, list] = {}
+        for skill in catalog.skills:
+            key = skill.name if catalog.target == "codex" else skill.name.casefold()
+            groups.setdefault(key, []).append(skill)
+        for skills in groups.values():
+            if len(skills) < 2:
+                continue
+            for skill in skills:
+                others = [s for s in skills if s is not skill]
+                where = ", ".join(_in_catalog(catalog, o.package.skill_md_path) for o in others)
+                effect = (
+                    "Codex lists both and ignores `$" + skill.name + "` mentions because the name is ambiguous"
+                    if catalog.target == "codex"
+                    else "which one the surface uses is not defined"
+                )
+                yield skill.package, Finding(
+                    f"another skill in the {catalog.target} catalog of `{catalog.root.name}/` is also named "
+                    f"'{skill.name}' ({where}): {effect}",
+                    _name_span(skill.package),
+                    related=tuple(
+                        Related(f"also named '{skill.name}'", o.package.skill_md_path, _name_span(o.package)) for o in others
+                    ),
+                )
+
+
+def _in_catalog(catalog: Catalog, path) -> str:
+    """A skill's path as the catalog knows it: relative to the catalog's root."""
+    import os
+
+    return os.path.relpath(path, catalog.root).replace(os.sep, "/")
+
+
+def _value_span(package, key: str) -> Span:
+    view = package.canonical
+    pair = view.key_node(key) if view.mapping is not None else None
+    return view.span(pair[1]) if pair else Span(1, 1, 1, 4)
+
+
+def _description_span(package) -> Span:
+    return _value_span(package, "description")
+
+
+def _name_span(package) -> Span:
+    return _value_span(package, "name")
+
+
+RULES = [CatalogDescriptionTruncated, CatalogSkillOmitted, DuplicateName]

@@ -1,0 +1,57 @@
+"""Catalogs: which skills a surface lists together."""
+
+from skilllint.catalog.model import build_catalogs
+from skilllint.config import load_settings
+from skilllint.discovery import discover
+from skilllint.package import SkillPackage
+from skilllint.registry import registry
+
+from conftest import lint_json, write_skill
+
+
+def catalogs_of(tmp_path, *targets):
+    settings = load_settings(registry(), tmp_path, overrides={"targets": list(targets)} if targets else None)
+    packages = [SkillPackage(f.root, f.lint_root) for f in discover([str(tmp_path)], tmp_path).packages]
+    return {(c.target, c.root.relative_to(tmp_path).as_posix(), c.kind): sorted(s.name for s in c.skills) for c in build_catalogs(packages, settings)}
+
+
+SKILL = "---\nname: {n}\ndescription: Does {n}. Use when asked.\n---\n"
+
+
+def test_codex_roots_of_one_repository_form_one_catalog(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write_skill(tmp_path / ".agents" / "skills", "a", SKILL.format(n="a"))
+    write_skill(tmp_path / "pkg" / ".agents" / "skills", "b", SKILL.format(n="b"))
+    write_skill(tmp_path / ".codex" / "skills", "c", SKILL.format(n="c"))
+    cats = catalogs_of(tmp_path)
+    assert cats[("codex", ".", "surface-roots")] == ["a", "b", "c"]
+
+
+def test_collections_and_plugins(tmp_path):
+    write_skill(tmp_path / "skills", "x", SKILL.format(n="x"))
+    write_skill(tmp_path / "skills" / "x", "nested", SKILL.format(n="nested"))
+    plugin = tmp_path / "plugins" / "p"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
+    write_skill(plugin / "skills", "y", SKILL.format(n="y"))
+    cats = catalogs_of(tmp_path)
+    assert cats[("agentskills", "skills", "collection")] == ["nested", "x"]
+    assert cats[("claude-code", "plugins/p", "plugin")] == ["y"]
+
+
+def test_hidden_skills_stay_in_the_catalog_but_out_of_the_budget(tmp_path):
+    write_skill(tmp_path / ".claude" / "skills", "h", "---\nname: h\ndescription: d\ndisable-model-invocation: true\n---\n")
+    settings = load_settings(registry(), tmp_path)
+    packages = [SkillPackage(f.root, f.lint_root) for f in discover([str(tmp_path)], tmp_path).packages]
+    (catalog,) = build_catalogs(packages, settings)
+    assert [s.hidden for s in catalog.skills] == [True] and catalog.visible == []
+
+
+def test_duplicate_names_are_reported_per_catalog_only(tmp_path):
+    write_skill(tmp_path / "one" / "skills", "deploy", SKILL.format(n="deploy"))
+    write_skill(tmp_path / "two" / "skills", "deploy", SKILL.format(n="deploy"))
+    assert not lint_json(str(tmp_path), "--select", "SL511", cwd=tmp_path)["diagnostics"]
+    write_skill(tmp_path / "one" / "skills", "deploy-docs", SKILL.format(n="deploy"))
+    report = lint_json(str(tmp_path), "--select", "SL511", cwd=tmp_path)
+    assert sorted(d["path"] for d in report["diagnostics"]) == ["one/skills/deploy-docs/SKILL.md", "one/skills/deploy/SKILL.md"]
+    assert report["diagnostics"][0]["related"] and report["diagnostics"][0]["severity"] == "warning"
