@@ -77,7 +77,22 @@ def lint_catalogs(packages: list[SkillPackage], rules: list[Rule], settings: Set
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
                     diagnostics.append(diagnostic)
-    return diagnostics
+    return _merge_across_targets(diagnostics)
+
+
+def _merge_across_targets(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per problem: the same catalog finding from several targets'
+    catalogs (same code, place and message) becomes one, listing them all."""
+    merged: dict[tuple, Diagnostic] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, str(diagnostic.path), diagnostic.span.line, diagnostic.span.column, diagnostic.message)
+        first = merged.get(key)
+        if first is None:
+            merged[key] = diagnostic
+            continue
+        first.targets = first.targets + tuple(t for t in diagnostic.targets if t not in first.targets)
+        first.severity = max(first.severity, diagnostic.severity)
+    return list(merged.values())
 
 
 def _max_bytes(settings: Settings) -> int:

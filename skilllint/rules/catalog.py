@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..catalog import codex
+from ..catalog import codex, overlap
 from ..catalog.model import Catalog
 from ..diagnostics import Finding, Related, Severity, Span
 from ..registry import Rule, RuleContext, severities
@@ -43,8 +43,8 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
     by_path: dict[str, object] = {}
     entries = []
     for skill in catalog.visible:
-        if not skill.description:
-            continue  # Codex does not load it (SL111/SL112)
+        if not skill.description or len(skill.description) > 1024 or len(skill.name) > 64:
+            continue  # Codex does not load it (SL111/SL112, SL113, SL103)
         path = str(skill.package.skill_md_path.absolute())
         by_path[path] = skill.package
         entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))
@@ -136,6 +136,52 @@ class DuplicateName(CatalogRule):
                 )
 
 
+_LISTED_CHARS = 1536
+
+
+class DescriptionOverlap(CatalogRule):
+    code = "SL510"
+    name = "description-overlap"
+    summary = "This skill's description is so close to another's in the same catalog that routing is ambiguous"
+    severity = severities("warning: all")
+    options_schema = {
+        "threshold": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 1,
+            "description": "Jaccard similarity of content words from which near-duplicates are reported",
+        }
+    }
+    # Read on the corpus: of 66 pairs scoring 0.4-1.0, only about 40% were truly
+    # ambiguous (template clones that one platform word tells apart score high),
+    # so by default only near-identical descriptions are reported; lower it to audit.
+    defaults = {"threshold": 0.9}
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        skills = [s for s in catalog.visible if s.description.strip()]
+        # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
+        # what the model compares is the start.
+        texts = [s.description[:_LISTED_CHARS] for s in skills]
+        for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"]):
+            skill, partner = skills[found.index], skills[found.partner]
+            where = _in_catalog(catalog, partner.package.skill_md_path)
+            if found.identical:
+                message = f"the description is identical to that of '{partner.name}' ({where}): the model cannot tell them apart"
+                level = Severity.WARNING
+            else:
+                message = (
+                    f"the description is {found.score:.0%} the same (shared content words) as that of "
+                    f"'{partner.name}' ({where}): say what sets this skill apart and when to use it instead"
+                )
+                level = Severity.INFO
+            yield skill.package, Finding(
+                message,
+                _description_span(skill.package),
+                severities={catalog.target: level},
+                related=(Related(f"closest: '{partner.name}'", partner.package.skill_md_path, _description_span(partner.package)),),
+            )
+
+
 def _in_catalog(catalog: Catalog, path) -> str:
     """A skill's path as the catalog knows it: relative to the catalog's root."""
     import os
@@ -157,4 +203,4 @@ def _name_span(package) -> Span:
     return _value_span(package, "name")
 
 
-RULES = [CatalogDescriptionTruncated, CatalogSkillOmitted, DuplicateName]
+RULES = [CatalogDescriptionTruncated, CatalogSkillOmitted, DescriptionOverlap, DuplicateName]
