@@ -1,6 +1,6 @@
 """The built-in rules, one module per family."""
 
-from . import catalog, disclosure, fields, parsing, references, safety, size
+from . import catalog, catalog_discovery, catalog_listing, catalog_trigger, disclosure, fields, parsing, references, safety, size
 
 BUILTIN_RULES = [
     *parsing.RULES,
@@ -10,4 +10,7 @@ BUILTIN_RULES = [
     *disclosure.RULES,
     *safety.RULES,
     *catalog.RULES,
+    *catalog_listing.RULES,
+    *catalog_trigger.RULES,
+    *catalog_discovery.RULES,
 ]

@@ -1,0 +1,3 @@
+"""Catalog rules being written (issue 4)."""
+
+RULES: list = []
