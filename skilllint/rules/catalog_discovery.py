@@ -1,3 +1,170 @@
-"""Catalog rules being written (issue 4)."""
+"""Discovery: would the surface find the skill at all (RULES.md SL520)?
 
-RULES: list = []
+Judged per package from the skill's path below the skills root the surface
+scans, the innermost ``.agents/skills``-like pair above the skill folder:
+
+* codex (``.agents/skills``, ``.codex/skills``; SURFACES.md §3a, S-CX-LOAD
+  ``discover_skills_under_root``): a breadth-first walk from the root (depth 0)
+  that skips every entry whose name starts with ``.``, does not enqueue a
+  folder deeper than ``MAX_SCAN_DEPTH = 6`` and stops enqueueing after
+  ``MAX_SKILLS_DIRS_PER_ROOT = 2000`` folders (the root counts);
+* opencode (``.opencode/skills``, older ``.opencode/skill``, and the
+  compatibility roots ``.claude/skills``, ``.agents/skills``; SURFACES.md §4):
+  hidden folders and ``node_modules`` are skipped and a folder that holds
+  SKILL.md is not searched further, so a skill nested in another is missed.
+
+A skill that does not lie under such a root is not judged: the surface may
+still be pointed at it another way (a plugin, a configured path, a copy).
+The folder cap is estimated with a bounded walk of the root (at most 2,000
+folders, names in sorted order, links not followed): Codex reads folders in
+the file system's order, so past the cap the message says "may".
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from ..diagnostics import Finding, Span
+from ..package import SkillPackage
+from ..registry import Rule, RuleContext, severities
+
+LINE_ONE = Span(1, 1, 1, 1)
+
+CODEX_ROOTS = ((".agents", "skills"), (".codex", "skills"))
+OPENCODE_ROOTS = ((".opencode", "skills"), (".opencode", "skill"), (".claude", "skills"), (".agents", "skills"))
+CODEX_MAX_DEPTH = 6
+CODEX_MAX_DIRS = 2000
+
+
+def surface_root(path: Path, pairs) -> Path | None:
+    """The innermost ``.x/skills`` folder among ``pairs`` above ``path`` (not ``path`` itself)."""
+    parts = path.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if index + 2 > len(parts) - 1:
+            continue  # the pair must lie above the skill folder
+        if tuple(parts[index : index + 2]) in pairs:
+            return Path(*parts[: index + 2])
+    return None
+
+
+@lru_cache(maxsize=64)
+def codex_reached(root: str) -> frozenset[str] | None:
+    """The folders Codex's walk of ``root`` enqueues before the cap, or None when the cap is not hit.
+
+    Breadth first, dot-names skipped, depth at most 6, sorted names; symbolic links
+    to folders count as folders but are not followed (Codex follows them)."""
+    visited = [root]
+    seen = {root}
+    queue = deque([(root, 0)])
+    truncated = False
+    while queue:
+        folder, depth = queue.popleft()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if not is_dir or depth + 1 > CODEX_MAX_DEPTH:
+                continue
+            if len(visited) >= CODEX_MAX_DIRS:
+                truncated = True
+                continue
+            if entry.path in seen:
+                continue
+            seen.add(entry.path)
+            visited.append(entry.path)
+            if not entry.is_symlink():
+                queue.append((entry.path, depth + 1))
+    return frozenset(visited) if truncated else None
+
+
+class NotDiscoverable(Rule):
+    code = "SL520"
+    name = "not-discoverable"
+    summary = "The surface's skill discovery would never find this skill"
+    severity = severities("warning: codex opencode")
+    needs_skill_md = False
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        if package.skill_md_name != "SKILL.md":
+            return  # SL002 reports a misnamed SKILL.md; no surface loads it either way
+        folder = Path(os.path.normpath(package.root))
+        for target in ctx.target_ids:
+            if target == "codex":
+                reason = self._codex(folder)
+            elif target == "opencode":
+                reason = self._opencode(folder)
+            else:
+                continue
+            if reason:
+                yield Finding(reason, LINE_ONE, path=folder / "SKILL.md", targets=(target,))
+
+    @staticmethod
+    def _codex(folder: Path) -> str | None:
+        root = surface_root(folder, CODEX_ROOTS)
+        if root is None:
+            return None
+        rel = folder.relative_to(root)
+        where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
+        hidden = [part for part in rel.parts if part.startswith(".")]
+        if hidden:
+            return (
+                f"Codex never finds this skill: it lies at {where}, and Codex's skill scan skips every folder "
+                f"whose name starts with `.` (`{hidden[0]}`)"
+            )
+        if len(rel.parts) > CODEX_MAX_DEPTH:
+            return (
+                f"Codex never finds this skill: it lies at {where}, {len(rel.parts)} folders deep, and Codex's skill "
+                f"scan stops at depth {CODEX_MAX_DEPTH} (the root is depth 0)"
+            )
+        reached = codex_reached(str(root))
+        if reached is not None and str(folder) not in reached:
+            return (
+                f"Codex may not find this skill: `{root.parent.name}/{root.name}` holds more than "
+                f"{CODEX_MAX_DIRS:,} folders, Codex stops its skill scan after {CODEX_MAX_DIRS:,} folders per root, "
+                f"and this skill at `{rel.as_posix()}` comes after the cap in a breadth-first walk"
+            )
+        return None
+
+    @staticmethod
+    def _opencode(folder: Path) -> str | None:
+        root = surface_root(folder, OPENCODE_ROOTS)
+        if root is None:
+            return None
+        rel = folder.relative_to(root)
+        where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
+        hidden = [part for part in rel.parts if part.startswith(".")]
+        if hidden:
+            return (
+                f"OpenCode never finds this skill: it lies at {where}, and OpenCode's skill scan skips hidden "
+                f"folders (`{hidden[0]}`)"
+            )
+        if "node_modules" in rel.parts:
+            return (
+                f"OpenCode never finds this skill: it lies at {where}, and OpenCode's skill scan skips "
+                "`node_modules`"
+            )
+        current = root
+        for part in rel.parts[:-1]:
+            current = current / part
+            if os.path.isfile(current / "SKILL.md"):
+                outer = current.relative_to(root).as_posix()
+                return (
+                    f"OpenCode never finds this skill: it lies inside the skill `{outer}` "
+                    f"(at {where}), and OpenCode does not search a folder that holds SKILL.md any further"
+                )
+        return None
+
+
+RULES = [NotDiscoverable]

@@ -1,3 +1,86 @@
-"""Catalog rules being written (issue 4)."""
+"""SL503: Claude Code's skill listing over its budget (issue 4, SURFACES.md §2b).
 
-RULES: list = []
+The listing model is :mod:`skilllint.catalog.claude_code`; its line format and
+the drop order are approximations (see there). Copilot's CLI budget (15,000
+characters, [2ND]) is not modelled yet: what Copilot does on overflow is unknown.
+"""
+
+from __future__ import annotations
+
+from ..catalog import claude_code
+from ..catalog.model import Catalog
+from ..diagnostics import Finding
+from ..registry import RuleContext, severities
+from ..targets import TARGETS
+from .catalog import CatalogRule, _description_span
+
+
+def _first_body_line(package) -> str:
+    """Claude Code lists the first non-empty body line when `description` is absent."""
+    try:
+        for text in package.body.splitlines():
+            if text.strip():
+                return text.strip()
+    except Exception:  # noqa: BLE001 - an unreadable body lists nothing
+        return ""
+    return ""
+
+
+def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
+    """The Claude Code listing of one catalog, computed once per run."""
+    cached = getattr(catalog, "_claude_code_listing", None)
+    if cached is not None:
+        return cached
+    target = TARGETS["claude-code"]
+    entries = []
+    for skill in catalog.skills:
+        mapping = skill.package.view(target).mapping or {}
+        when = mapping.get("when_to_use")
+        description = skill.description or _first_body_line(skill.package)
+        entries.append(
+            claude_code.ListingEntry(
+                skill.name,
+                description,
+                when if isinstance(when, str) else "",
+                hidden=skill.hidden,
+                key=skill,
+            )
+        )
+    receipt = claude_code.listing(entries, context_window=options.get("context-window"), budget_chars=options.get("budget-chars"))
+    catalog._claude_code_listing = receipt  # type: ignore[attr-defined]
+    return receipt
+
+
+class ListingOverBudget(CatalogRule):
+    code = "SL503"
+    name = "listing-over-budget"
+    summary = "Claude Code's skill listing exceeds its budget, so descriptions are dropped"
+    severity = severities("warning: claude-code")
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        if catalog.target != "claude-code":
+            return
+        receipt = listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        if not receipt.over_budget:
+            return
+        if receipt.fits_without_descriptions:
+            loss = (
+                f"~{receipt.descriptions_to_drop} of its {receipt.descriptions_at_risk} descriptions must be dropped "
+                f"to fit (estimate, most expensive first; Claude Code drops the least-used, so which is unknown)"
+            )
+        else:
+            loss = f"even without descriptions the names do not fit: all {receipt.descriptions_at_risk} descriptions would be dropped"
+        for skill in receipt.skills:
+            entry = skill.key
+            if skill.text_chars:
+                cost = f"this skill's entry costs ~{skill.cost:,} characters (~{skill.name_cost:,} without description)"
+            else:
+                cost = f"this skill's entry costs ~{skill.cost:,} characters (name only)"
+            yield entry.package, Finding(
+                f"Claude Code's skill listing of {receipt.included} skill{'' if receipt.included == 1 else 's'} is ~{receipt.used:,} characters, "
+                f"~{receipt.over_by:,} over its {receipt.budget:,}-character budget ({receipt.budget_source}): {loss}; {cost}",
+                _description_span(entry.package),
+            )
+
+
+RULES = [ListingOverBudget]
