@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     catalog = verbs.add_parser("catalog", help="render the catalog a surface would show the model, with a receipt")
     catalog.add_argument("paths", nargs="*", metavar="PATH", help="skill folders or collections (default: .)")
-    catalog.add_argument("--target", choices=("codex",), default="codex", help="the surface whose catalog to render")
+    catalog.add_argument("--target", choices=("codex", "claude-code"), default="codex", help="the surface whose catalog to render")
     catalog.add_argument("--context-window", type=int, metavar="TOKENS", help="the model's context window (default: unknown)")
     budget = catalog.add_mutually_exclusive_group()
     budget.add_argument("--budget-chars", type=int, metavar="N", help="a budget in characters")
@@ -225,8 +225,13 @@ def _catalog(args: argparse.Namespace) -> int:
             print(f"skilllint: error: {flag} must be a positive number", file=sys.stderr)
             return EXIT_ERROR
     cwd = Path(os.getcwd())
+    if args.target == "claude-code" and args.budget_tokens:
+        print("skilllint: error: --budget-tokens is Codex's setting; use --budget-chars or --context-window", file=sys.stderr)
+        return EXIT_ERROR
     try:
         settings = load_settings(registry(), cwd, args.config)
+        if args.target == "claude-code":
+            return _claude_code_listing(args, cwd, settings)
         entries, skipped = codex_entries(args.paths or ["."], cwd, settings)
     except (ConfigError, DiscoveryError) as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)
@@ -247,6 +252,25 @@ def _catalog(args: argparse.Namespace) -> int:
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(receipt_text(render, skipped))
+    return EXIT_OK
+
+
+def _claude_code_listing(args: argparse.Namespace, cwd: Path, settings) -> int:
+    from .catalog import claude_code
+    from .catalog.preview import claude_code_entries, listing_text
+
+    entries, skipped = claude_code_entries(args.paths or ["."], cwd, settings)
+    receipt = claude_code.listing(entries, context_window=args.context_window, budget_chars=args.budget_chars)
+    if args.output_format == "json":
+        payload = {
+            "version": "1",
+            "target": "claude-code",
+            "receipt": receipt.as_dict(),
+            "not_loaded": [{"path": str(s.path), "reason": s.reason} for s in skipped],
+        }
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(listing_text(receipt, skipped))
     return EXIT_OK
 
 

@@ -44,3 +44,18 @@ def test_context_window_sets_a_token_budget(tmp_path):
 def test_bad_budget_is_a_usage_error(tmp_path):
     code, _, err = run_cli("catalog", str(tmp_path), "--budget-chars", "0")
     assert code == 2 and "positive" in err
+
+
+def test_claude_code_listing_receipt(tmp_path):
+    write_skill(tmp_path, "alpha", "---\nname: alpha\ndescription: " + "a" * 300 + "\n---\n")
+    write_skill(tmp_path, "hidden", "---\nname: hidden\ndescription: h\ndisable-model-invocation: true\n---\n")
+    write_skill(tmp_path, "bodyline", "---\nname: bodyline\n---\n\nFirst body line lists the skill.\n")
+    code, out, err = run_cli("catalog", str(tmp_path), "--target", "claude-code", "--budget-chars", "100", "--output-format", "json")
+    assert code == 0, err
+    receipt = json.loads(out)["receipt"]
+    assert (receipt["total"], receipt["included"], receipt["hidden"]) == (3, 2, 1)
+    assert receipt["budget"] == {"unit": "characters", "limit": 100, "source": "budget-chars"} or receipt["budget"]["limit"] == 100
+    assert receipt["over_by"] > 0 and receipt["descriptions_to_drop_estimate"] == 1
+    assert {s["name"] for s in receipt["skills"]} == {"alpha", "bodyline"}
+    code, _, err = run_cli("catalog", str(tmp_path), "--target", "claude-code", "--budget-tokens", "5")
+    assert code == 2 and "Codex's setting" in err

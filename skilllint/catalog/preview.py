@@ -74,3 +74,46 @@ def receipt_text(render: codex.CatalogRender, skipped: list[Skipped]) -> str:
         out.append(f"  - not loaded: {item.path}: {item.reason}")
     out.append(f"  warning: {receipt.warning}" if receipt.warning else "  warning: none")
     return "\n".join(out) + "\n"
+
+
+def claude_code_entries(paths: list[str], cwd: Path, settings) -> tuple[list, list[Skipped]]:
+    """Listing entries as Claude Code reads the skills (SURFACES.md §2b): the
+    folder name when `name` is absent, the first body line when `description`
+    is, `when_to_use` appended, `disable-model-invocation: true` not listed."""
+    from ..rules.catalog_listing import _first_body_line
+    from . import claude_code
+
+    found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
+    target = TARGETS["claude-code"]
+    entries, skipped = [], []
+    for item in found.packages:
+        package = SkillPackage(item.root, item.lint_root)
+        if package.skill_md_name != "SKILL.md" or not package.readable or package.decode_problem:
+            skipped.append(Skipped(package.root, "Claude Code finds no readable SKILL.md"))
+            continue
+        mapping = package.view(target).mapping or {}  # malformed YAML: loaded with no fields set
+        name = mapping.get("name") if isinstance(mapping.get("name"), str) and mapping.get("name").strip() else package.folder_name
+        description = mapping.get("description") if isinstance(mapping.get("description"), str) else ""
+        when = mapping.get("when_to_use") if isinstance(mapping.get("when_to_use"), str) else ""
+        flag = mapping.get("disable-model-invocation")
+        hidden = flag is True or (isinstance(flag, str) and flag.strip().lower() in ("true", "yes", "on", "1"))
+        entries.append(
+            claude_code.ListingEntry(name, description or _first_body_line(package), when, hidden=hidden, key=str(package.skill_md_path))
+        )
+    return entries, skipped
+
+
+def listing_text(receipt, skipped: list[Skipped]) -> str:
+    out = ["Claude Code skill listing receipt (" + receipt.line_format + ")"]
+    out.append(f"  budget: {receipt.budget:,} characters ({receipt.budget_source}), listing {receipt.used:,}, over by {receipt.over_by:,}")
+    out.append(
+        f"  total {receipt.total}, listed {receipt.included}, hidden {receipt.hidden}, "
+        f"descriptions at risk {receipt.descriptions_at_risk}, to drop (estimate) {receipt.descriptions_to_drop}"
+    )
+    for skill in receipt.skills:
+        state = "at risk" if skill.at_risk else "kept"
+        out.append(f"  - {skill.name}: {skill.text_chars} characters, line cost {skill.cost} (name only {skill.name_cost}), {state}")
+    for item in skipped:
+        out.append(f"  - not loaded: {item.path}: {item.reason}")
+    out.append(f"  note: {receipt.estimate_note}")
+    return "\n".join(out) + "\n"
