@@ -112,12 +112,10 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _codex(folder: Path) -> str | None:
-        root = surface_root(folder, CODEX_ROOTS)
-        if root is None:
+        placed = _placement(folder, CODEX_ROOTS)
+        if placed is None:
             return None
-        rel = folder.relative_to(root)
-        where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
-        hidden = [part for part in rel.parts if part.startswith(".")]
+        root, rel, where, hidden = placed
         if hidden:
             return (
                 f"Codex never finds this skill: it lies at {where}, and Codex's skill scan skips every folder "
@@ -139,12 +137,10 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _opencode(folder: Path) -> str | None:
-        root = surface_root(folder, OPENCODE_ROOTS)
-        if root is None:
+        placed = _placement(folder, OPENCODE_ROOTS)
+        if placed is None:
             return None
-        rel = folder.relative_to(root)
-        where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
-        hidden = [part for part in rel.parts if part.startswith(".")]
+        root, rel, where, hidden = placed
         if hidden:
             return (
                 f"OpenCode never finds this skill: it lies at {where}, and OpenCode's skill scan skips hidden "
@@ -168,3 +164,14 @@ class NotDiscoverable(Rule):
 
 
 RULES = [NotDiscoverable]
+
+
+def _placement(folder: Path, roots) -> tuple[Path, Path, str, list[str]] | None:
+    """(root, path below it, how to name the place, hidden folder names on the way), or None
+    when the skill is not under one of ``roots``."""
+    root = surface_root(folder, roots)
+    if root is None:
+        return None
+    rel = folder.relative_to(root)
+    where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
+    return root, rel, where, [part for part in rel.parts if part.startswith(".")]
