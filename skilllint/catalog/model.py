@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..package import SkillPackage
+from ..targets.claude_code import read_bool
 
 SURFACE_ROOTS = {
     "codex": ((".agents", "skills"), (".codex", "skills")),
@@ -97,7 +98,8 @@ def catalog_key(package: SkillPackage, target: str) -> tuple[str, Path, str]:
     return target, _collection_root(package), "collection"
 
 
-def _read_entry(package: SkillPackage, target) -> CatalogSkill | None:
+def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
+    """The skill as ``target`` lists it, or None when its frontmatter does not parse there."""
     mapping = package.view(target).mapping
     if mapping is None:
         return None
@@ -107,11 +109,17 @@ def _read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     description = description if isinstance(description, str) else ""
     if target.id == "codex":
         description = " ".join(description.split())
-    hidden = False
-    if target.id in ("claude-code", "copilot", "cursor"):
-        flag = mapping.get("disable-model-invocation")
-        hidden = flag is True or (isinstance(flag, str) and flag.strip().lower() in ("true", "yes", "on", "1"))
+    hidden = target.id in ("claude-code", "copilot", "cursor") and read_bool(mapping.get("disable-model-invocation")) is True
     return CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
+
+
+def codex_skip_reason(skill: CatalogSkill) -> str | None:
+    """Why Codex's loader would not load this skill (S-CX-LOAD), or None when it would."""
+    if not skill.description:
+        return "no description: Codex does not load it (SL111/SL112)"
+    if len(skill.description) > 1024 or len(skill.name) > 64:
+        return "over Codex's length limits (SL103/SL113)"
+    return None
 
 
 def build_catalogs(packages: list[SkillPackage], settings) -> list[Catalog]:
@@ -125,7 +133,7 @@ def build_catalogs(packages: list[SkillPackage], settings) -> list[Catalog]:
         for target in settings.targets_for(package):
             if (target.id, real) in seen:
                 continue
-            entry = _read_entry(package, target)
+            entry = read_entry(package, target)
             if entry is None:
                 continue
             seen.add((target.id, real))

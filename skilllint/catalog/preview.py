@@ -15,6 +15,7 @@ from ..discovery import discover
 from ..package import SkillPackage
 from ..targets import TARGETS
 from . import codex
+from .model import CatalogSkill, codex_skip_reason, read_entry
 
 
 @dataclass(frozen=True)
@@ -36,21 +37,16 @@ def codex_entries(paths: list[str], cwd: Path, settings) -> tuple[list[codex.Cat
         if package.skill_md_name != "SKILL.md" or not package.readable or package.decode_problem:
             skipped.append(Skipped(package.root, "Codex finds no readable SKILL.md"))
             continue
-        mapping = package.view(target).mapping
-        if mapping is None:
+        skill = read_entry(package, target)
+        if skill is None:
             skipped.append(Skipped(package.skill_md_path, "frontmatter Codex cannot read (SL003-SL006)"))
             continue
-        name, description = mapping.get("name"), mapping.get("description")
-        name = " ".join(name.split()) if isinstance(name, str) else ""
-        description = " ".join(description.split()) if isinstance(description, str) else ""
-        if not description:
-            skipped.append(Skipped(package.skill_md_path, "no description: Codex does not load it (SL111/SL112)"))
-            continue
-        if len(description) > 1024 or len(name or package.folder_name) > 64:
-            skipped.append(Skipped(package.skill_md_path, "over Codex's length limits (SL103/SL113)"))
+        reason = codex_skip_reason(skill)
+        if reason is not None:
+            skipped.append(Skipped(package.skill_md_path, reason))
             continue
         path = str(Path(package.skill_md_path).absolute())
-        entries.append(codex.CatalogEntry(name or package.folder_name, description, path, scope="repo"))
+        entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope="repo"))
     return entries, skipped
 
 
@@ -91,14 +87,17 @@ def claude_code_entries(paths: list[str], cwd: Path, settings) -> tuple[list, li
         if package.skill_md_name != "SKILL.md" or not package.readable or package.decode_problem:
             skipped.append(Skipped(package.root, "Claude Code finds no readable SKILL.md"))
             continue
-        mapping = package.view(target).mapping or {}  # malformed YAML: loaded with no fields set
-        name = mapping.get("name") if isinstance(mapping.get("name"), str) and mapping.get("name").strip() else package.folder_name
-        description = mapping.get("description") if isinstance(mapping.get("description"), str) else ""
-        when = mapping.get("when_to_use") if isinstance(mapping.get("when_to_use"), str) else ""
-        flag = mapping.get("disable-model-invocation")
-        hidden = flag is True or (isinstance(flag, str) and flag.strip().lower() in ("true", "yes", "on", "1"))
+        # Malformed YAML: Claude Code loads the skill with no fields set.
+        skill = read_entry(package, target) or CatalogSkill(package, package.folder_name, "")
+        when = (package.view(target).mapping or {}).get("when_to_use")
         entries.append(
-            claude_code.ListingEntry(name, description or _first_body_line(package), when, hidden=hidden, key=str(package.skill_md_path))
+            claude_code.ListingEntry(
+                skill.name,
+                skill.description or _first_body_line(package),
+                when if isinstance(when, str) else "",
+                hidden=skill.hidden,
+                key=str(package.skill_md_path),
+            )
         )
     return entries, skipped
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..catalog import codex, overlap
-from ..catalog.model import Catalog
+from ..catalog.model import Catalog, codex_skip_reason
 from ..diagnostics import Finding, Related, Severity, Span
 from ..registry import Rule, RuleContext, severities
 
@@ -43,8 +43,8 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
     by_path: dict[str, object] = {}
     entries = []
     for skill in catalog.visible:
-        if not skill.description or len(skill.description) > 1024 or len(skill.name) > 64:
-            continue  # Codex does not load it (SL111/SL112, SL113, SL103)
+        if codex_skip_reason(skill) is not None:
+            continue  # Codex does not load it
         path = str(skill.package.skill_md_path.absolute())
         by_path[path] = skill.package
         entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))

@@ -13,6 +13,7 @@ from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
 from ..yamltree import is_merge_key, merges
+from ..targets.claude_code import read_bool as _cc_bool
 from ..targets.codex import plugin_namespace as codex_plugin_namespace
 from .common import (
     Outcome,
@@ -671,19 +672,6 @@ class AllowedToolsFormat(Rule):
             return Outcome(f"`allowed-tools` must be a string, but it is {describe_type(value)}", span)
 
         yield from for_targets(package, ctx, judge)
-
-
-_CC_BOOLEANS = {"true", "false", "yes", "no", "on", "off", "1", "0"}
-
-
-def _cc_bool(value: Any) -> bool | None:
-    """Claude Code's reading of a boolean field (v2.1.218+), None if invalid."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
-    if text not in _CC_BOOLEANS:
-        return None
-    return text in ("true", "yes", "on", "1")
 
 
 class ClaudeCodeFieldValue(Rule):

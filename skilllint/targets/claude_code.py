@@ -17,3 +17,17 @@ TARGET = Target(
     name_charset=None,
     name_max=None,
 )
+
+
+_BOOLEANS = {"true", "false", "yes", "no", "on", "off", "1", "0"}
+
+
+def read_bool(value) -> bool | None:
+    """Claude Code's reading of a boolean field (v2.1.218+: true/false/yes/no/on/off/1/0,
+    any case), None when it is not one."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
+    if text not in _BOOLEANS:
+        return None
+    return text in ("true", "yes", "on", "1")
