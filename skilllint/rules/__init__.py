@@ -1,6 +1,19 @@
 """The built-in rules, one module per family."""
 
-from . import catalog, catalog_discovery, catalog_listing, catalog_trigger, disclosure, fields, parsing, references, safety, size
+from . import (
+    catalog,
+    catalog_discovery,
+    catalog_listing,
+    catalog_trigger,
+    disclosure,
+    fields,
+    openai_yaml,
+    parsing,
+    references,
+    safety,
+    scripts,
+    size,
+)
 
 BUILTIN_RULES = [
     *parsing.RULES,
@@ -13,4 +26,6 @@ BUILTIN_RULES = [
     *catalog_listing.RULES,
     *catalog_trigger.RULES,
     *catalog_discovery.RULES,
+    *openai_yaml.RULES,
+    *scripts.RULES,
 ]

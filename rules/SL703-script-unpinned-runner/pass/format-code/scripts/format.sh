@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -euo pipefail
+npx --yes prettier@3.3.3 --write .

@@ -1,0 +1,380 @@
+"""Bundled scripts (SL701-SL703, skilllint/rules/scripts.py).
+
+Scripts are read as text only. The lexers blank comments and strings so that a
+prompt or a runner named in a docstring, a help text or a heredoc is not taken
+for a call; SL702 judges only files SKILL.md tells the agent to run as a command.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import lint_json, write_skill
+
+from skilllint.rules import scripts as S
+
+SKILL = """---
+name: {name}
+description: A test skill for script checks. Use when testing skilllint.
+---
+
+# {name}
+
+{body}
+"""
+
+
+def make(base: Path, files: dict[str, str | bytes], body: str = "Nothing to run.", name: str = "demo", executable=()) -> Path:
+    (base / ".git").mkdir(parents=True, exist_ok=True)
+    skill = write_skill(base, name, SKILL.format(name=name, body=body))
+    for rel, content in files.items():
+        path = skill / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        mode = 0o755 if rel in executable else 0o644
+        os.chmod(path, mode)
+    return skill
+
+
+def findings(skill: Path, select: str = "SL7") -> list[dict]:
+    return lint_json("--target", "agentskills", "--select", select, str(skill), cwd=skill.parent)["diagnostics"]
+
+
+def where(found: list[dict]) -> list[tuple[str, int, int]]:
+    return sorted((Path(d["path"]).name, d["line"], d["column"]) for d in found)
+
+
+# -- lexers ------------------------------------------------------------------------------
+
+
+def test_python_lexer_blanks_comments_and_strings_keeping_positions():
+    text = 'x = input("a # b")  # input(\n"""doc input("""\ny = f\'{1}\'\n'
+    masked = S.lex_python(text)
+    assert len(masked.code) == len(text)
+    assert masked.code.count("\n") == text.count("\n")
+    assert "input(" in masked.code.split("\n")[0]
+    assert "#" not in masked.code and "doc" not in masked.code
+    assert [s[2] for s in masked.strings] == ["a # b", "doc input(", "{1}"]
+
+
+def test_shell_lexer_blanks_heredocs_and_quotes():
+    text = "cat <<'EOF'\nread -p x y\nEOF\necho '$(read -p q)' # read -p z\nread -p \"ok\" v\n"
+    code = S.lex_shell(text).code
+    lines = code.split("\n")
+    assert "read" not in lines[1] and lines[2] == "EOF"
+    assert "read" not in lines[3]
+    assert lines[4].startswith("read -p")
+
+
+def test_js_lexer_handles_regex_and_templates():
+    text = "const r = /['\"]/g; const t = `a ${b} 'c'`; prompt('x') // y\n"
+    masked = S.lex_js(text)
+    assert "prompt(" in masked.code
+    assert "//" not in masked.code.split("prompt")[1]
+
+
+# -- SL701 ------------------------------------------------------------------------------
+
+
+def test_python_prompts(tmp_path):
+    skill = make(tmp_path, {
+        "scripts/ask.py": (
+            '"""Call input() to ask."""\n'
+            "import getpass\n"
+            "name = input('Name: ')  # input(\n"
+            "pw = getpass.getpass()\n"
+            "value = obj.input(3)\n"
+            "print('use input() here')\n"
+        ),
+    })
+    found = findings(skill, "SL701")
+    assert where(found) == [("ask.py", 3, 8), ("ask.py", 4, 6)]
+    assert "`input()` waits for an answer on stdin" in found[0]["message"] or "`input()`" in found[1]["message"]
+    assert all(d["severity"] == "warning" for d in found)
+
+
+def test_python_guards(tmp_path):
+    guarded = "import sys\nif sys.stdin.isatty():\n    x = input('?')\n"
+    eof = "try:\n    x = input('?')\nexcept EOFError:\n    x = ''\n"
+    own = "def input(prompt):\n    return ''\nx = input('?')\n"
+    skill = make(tmp_path, {"scripts/a.py": guarded, "scripts/b.py": eof, "scripts/c.py": own})
+    assert findings(skill, "SL701") == []
+
+
+def test_python_libraries(tmp_path):
+    skill = make(tmp_path, {"scripts/a.py": "import click\nif click.confirm('Go?'):\n    pass\nfrom rich.prompt import Prompt\nPrompt.ask('x')\n"})
+    assert where(findings(skill, "SL701")) == [("a.py", 2, 4), ("a.py", 5, 1)]
+
+
+def test_shell_prompts(tmp_path):
+    script = (
+        "#!/bin/bash\n"
+        "echo -n 'Continue? [y/N] '\n"
+        "read answer\n"
+        "read -rp 'Name: ' name\n"
+        "read -r line < /dev/tty\n"
+        "while IFS= read -r line; do echo \"$line\"; done < list.txt\n"
+        "read -r first <<< \"$text\"\n"
+        "printf '%s\\n' a | read x\n"
+        "read -t 5 -p 'auto in 5s' x\n"
+        "read -n 1 -s -p 'Press a key' key\n"
+        "echo 'log line' > out.txt\n"
+        "read y\n"
+        "select opt in a b; do break; done\n"
+        "cat <<EOF\nread -p 'inside a heredoc' z\nEOF\n"
+        "# read -p 'in a comment' q\n"
+    )
+    found = findings(make(tmp_path, {"scripts/run.sh": script}), "SL701")
+    assert where(found) == [("run.sh", 3, 1), ("run.sh", 4, 1), ("run.sh", 5, 1), ("run.sh", 10, 1), ("run.sh", 13, 1)]
+
+
+def test_shell_tty_check_skips_the_file(tmp_path):
+    script = "if [ -t 0 ]; then\n  read -p 'Name: ' name\nfi\n"
+    assert findings(make(tmp_path, {"scripts/run.sh": script}), "SL701") == []
+
+
+def test_js_prompts(tmp_path):
+    files = {
+        "scripts/ask.js": (
+            "const readline = require('readline');\n"
+            "const rl = readline.createInterface({ input: process.stdin, output: process.stdout });\n"
+            "rl.question('Name? ', (a) => rl.close());\n"
+        ),
+        "scripts/lines.mjs": (
+            "import readline from 'node:readline';\n"
+            "const rl = readline.createInterface({ input: process.stdin });\n"
+            "for await (const line of rl) console.log(line);\n"
+        ),
+        "scripts/sync.js": "const prompt = require('prompt-sync')();\nconst n = prompt('Name? ');\n",
+        "scripts/inq.ts": "import { input, confirm } from '@inquirer/prompts';\nconst a = await input({ message: 'x' });\n",
+        "assets/app.js": "const n = window.prompt('Name?');\n",
+    }
+    found = findings(make(tmp_path, files), "SL701")
+    assert where(found) == [("ask.js", 2, 21), ("inq.ts", 2, 17), ("sync.js", 2, 11)]
+
+
+def test_powershell_read_host(tmp_path):
+    found = findings(make(tmp_path, {"scripts/setup.ps1": "# Read-Host in a comment\n$name = Read-Host 'Name'\n"}), "SL701")
+    assert where(found) == [("setup.ps1", 2, 9)]
+
+
+def test_extensionless_script_with_a_shebang(tmp_path):
+    files = {"bin/ask": "#!/usr/bin/env python3\nx = input('?')\n", "bin/notes": "input( is just text here\n"}
+    assert where(findings(make(tmp_path, files), "SL701")) == [("ask", 2, 5)]
+
+
+def test_a_bypass_flag_that_skill_md_passes(tmp_path):
+    script = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--yes')\nif not p.parse_args().yes:\n    input('Sure? ')\n"
+    found = findings(make(tmp_path / "a", {"scripts/go.py": script}), "SL701")
+    assert len(found) == 1 and "knows `--yes`, but SKILL.md never passes it" in found[0]["message"]
+    skill = make(tmp_path / "b", {"scripts/go.py": script}, body="Run `python3 scripts/go.py --yes`.")
+    assert findings(skill, "SL701") == []
+
+
+def test_vendored_and_nested_scripts_are_left_alone(tmp_path):
+    files = {
+        "venv/lib/site-packages/pkg/x.py": "input('?')\n",
+        "nested/SKILL.md": SKILL.format(name="nested", body="x"),
+        "nested/scripts/x.py": "input('?')\n",
+        "scripts/empty.py": "",
+        "scripts/blob.py": b"\x00\x01input('?')",
+    }
+    # The nested skill is linted on its own: its script is reported once, for it.
+    assert where(findings(make(tmp_path, files), "SL701")) == [("x.py", 1, 1)]
+
+
+# -- SL702 ------------------------------------------------------------------------------
+
+RUN_BODY = """Run the report:
+
+```bash
+scripts/report.sh --since yesterday
+python3 scripts/fetch.py
+```
+
+Then run `scripts/fetch.py --all`, or see `scripts/notes.py` for details.
+"""
+
+
+def test_a_script_run_as_a_command_needs_a_run_bit_and_a_shebang(tmp_path):
+    files = {"scripts/report.sh": "echo report\n", "scripts/fetch.py": "print('x')\n", "scripts/notes.py": "print(1)\n"}
+    found = findings(make(tmp_path, files, body=RUN_BODY), "SL702")
+    assert where(found) == [("fetch.py", 1, 1), ("report.sh", 1, 1)]
+    report = next(d for d in found if d["path"].endswith("report.sh"))
+    assert "SKILL.md (line 11) runs `scripts/report.sh`" in report["message"]
+    assert "no run bit" in report["message"] and "no `#!` line" in report["message"]
+    assert report["severity"] == "info"
+    assert report["related"][0]["line"] == 11
+    fetch = next(d for d in found if d["path"].endswith("fetch.py"))
+    assert "runs the Python code as shell commands" in fetch["message"]
+
+
+def test_a_runnable_script_gives_nothing(tmp_path):
+    files = {"scripts/report.sh": "#!/usr/bin/env bash\necho report\n", "scripts/fetch.py": "#!/usr/bin/env python3\n"}
+    skill = make(tmp_path, files, body=RUN_BODY, executable=("scripts/report.sh", "scripts/fetch.py"))
+    assert findings(skill, "SL702") == []
+
+
+def test_an_interpreter_before_the_path_needs_nothing(tmp_path):
+    body = "```bash\nbash scripts/report.sh\nuv run scripts/fetch.py\n```\n"
+    files = {"scripts/report.sh": "echo\n", "scripts/fetch.py": "print()\n"}
+    assert findings(make(tmp_path, files, body=body), "SL702") == []
+
+
+def test_crlf_and_bom_shebangs(tmp_path):
+    body = "```sh\n./scripts/a.sh\n{baseDir}/scripts/b.sh\n```\n"
+    files = {"scripts/a.sh": b"#!/bin/bash\r\necho a\r\n", "scripts/b.sh": b"\xef\xbb\xbf#!/bin/sh\necho b\n"}
+    found = findings(make(tmp_path, files, body=body, executable=tuple(files)), "SL702")
+    messages = {Path(d["path"]).name: d["message"] for d in found}
+    assert "carriage return" in messages["a.sh"] and "`/bin/bash\\r`" in messages["a.sh"]
+    assert "byte-order mark" in messages["b.sh"]
+
+
+def test_console_transcripts_and_other_fences(tmp_path):
+    body = (
+        "```console\n$ scripts/a.sh\nscripts/b.sh is printed output\n```\n\n"
+        "```\nscripts/c.sh\n```\n\n"
+        "```text\nscripts/c.sh\n```\n"
+    )
+    files = {"scripts/a.sh": "echo\n", "scripts/b.sh": "echo\n", "scripts/c.sh": "echo\n"}
+    assert where(findings(make(tmp_path, files, body=body), "SL702")) == [("a.sh", 1, 1)]
+
+
+def test_empty_placeholders_are_not_judged(tmp_path):
+    assert findings(make(tmp_path, {"scripts/report.sh": ""}, body=RUN_BODY), "SL702") == []
+
+
+def test_skill_root_variables_and_install_paths(tmp_path):
+    body = "```bash\n${CLAUDE_SKILL_DIR}/scripts/a.sh\n~/.codex/skills/demo/scripts/b.sh x\n/usr/bin/env true\n```\n"
+    files = {"scripts/a.sh": "echo\n", "scripts/b.sh": "echo\n"}
+    assert where(findings(make(tmp_path, files, body=body), "SL702")) == [("a.sh", 1, 1), ("b.sh", 1, 1)]
+
+
+# -- SL703 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        ("npx create-app", ("npx", "create-app", None)),
+        ("npx -y prettier --write .", ("npx", "prettier", None)),
+        ("npx @scope/tool run", ("npx", "@scope/tool", None)),
+        ("npx prettier@latest .", ("npx", "prettier", "latest")),
+        ("npx prettier@3.3.3 .", None),
+        ("npx @scope/tool@1.2.0", None),
+        ("npx -p typescript@5.4 tsc", None),
+        ("npx -p typescript tsc", ("npx", "typescript", None)),
+        ("npx ./local-bin", None),
+        ("npx $TOOL", None),
+        ("npx github:user/repo", None),
+        ("uvx ruff check .", ("uvx", "ruff", None)),
+        ("uvx ruff@0.6.9 check", None),
+        ("uvx ruff@latest check", ("uvx", "ruff", "latest")),
+        ("uvx --from 'ruff==0.6.9' ruff", None),
+        ("uvx --from ruff ruff", ("uvx", "ruff", None)),
+        ("uvx --python 3.12 black .", ("uvx", "black", None)),
+        ("uvx 'black[jupyter]>=24' .", None),
+        ("uv tool run mypy", ("uv tool run", "mypy", None)),
+        ("pipx run black .", ("pipx run", "black", None)),
+        ("pipx run --spec black==24.8.0 black", None),
+        ("pnpm dlx create-vite", ("pnpm dlx", "create-vite", None)),
+        ("npm exec -- cowsay hi", ("npm exec", "cowsay", None)),
+        ("bunx cowsay@1.6.0", None),
+        ("npm install foo", None),
+        ("npx jest --watch", None),
+        ("npx --yes jest", ("npx", "jest", None)),
+        ("pnpm dlx turbo run build", ("pnpm dlx", "turbo", None)),
+        ("uv run script.py", None),
+    ],
+)
+def test_judge_runner(argv, expected):
+    import shlex
+
+    verdict = S.judge_runner(shlex.split(argv))
+    if expected is None:
+        assert verdict is None
+    else:
+        assert verdict is not None and (verdict.runner, verdict.name, verdict.tag) == expected
+
+
+def test_runners_in_scripts(tmp_path):
+    files = {
+        "scripts/build.sh": (
+            "#!/bin/sh\n"
+            "npx -y create-thing --flag\n"
+            "echo \"then run npx something\"   # npx in a comment\n"
+            "VERSION=1 uvx ruff check && pipx run black .\n"
+            "npx prettier@3.3.3 --check .\n"
+        ),
+        "scripts/fmt.py": (
+            "import subprocess\n"
+            "subprocess.run(['npx', '-y', 'prettier', '--write', '.'])\n"
+            "subprocess.run('uvx black@latest .', shell=True)\n"
+            "print('Install with: npx prettier')\n"
+            "USAGE = 'npx prettier --write'\n"
+        ),
+        "scripts/gen.js": (
+            "const { execSync } = require('child_process');\n"
+            "execSync(`npx create-vite ${name}`);\n"
+            "execSync('npx eslint .');\n"  # the project's own eslint: not judged
+            "execSync('npx @redocly/cli lint');\n"
+            "throw new Error(`npx canceled due to missing packages`);\n"
+        ),
+    }
+    found = findings(make(tmp_path, files), "SL703")
+    assert where(found) == [
+        ("build.sh", 2, 1), ("build.sh", 4, 11), ("build.sh", 4, 29),
+        ("fmt.py", 2, 18), ("fmt.py", 3, 17),
+        ("gen.js", 2, 11), ("gen.js", 4, 11),
+    ]
+    assert all(d["severity"] == "info" for d in found)
+    latest = next(d for d in found if "black@latest" in d["message"])
+    assert "asks for the `latest` release of `black` explicitly" in latest["message"]
+
+
+# -- robustness -------------------------------------------------------------------------
+
+
+def test_a_script_link_out_of_the_skill_is_not_read(tmp_path):
+    outside = tmp_path / "evil.py"
+    outside.write_text("input('?')\n")
+    skill = make(tmp_path / "repo", {})
+    (skill / "scripts").mkdir()
+    os.symlink(outside, skill / "scripts" / "evil.py")
+    assert findings(skill) == []
+
+
+def test_huge_and_odd_files_do_not_break_the_run(tmp_path):
+    files = {
+        "scripts/big.sh": "echo x\n" * 100_000,  # over the scan cap: skipped
+        "scripts/weird.sh": "'unterminated \"quote\n$(( 1 + \n<<EOF\nread -p x\n",
+        "scripts/weird.js": "/* unterminated comment\nprompt('x')",
+        "scripts/weird.py": "'''never closed\ninput('x')\n",
+    }
+    assert findings(make(tmp_path, files), "SL7") == []
+
+
+def test_the_inventory_records_the_run_bit(tmp_path):
+    skill = make(tmp_path, {"scripts/x.sh": "#!/bin/sh\n"}, executable=("scripts/x.sh",))
+    from skilllint.package import SkillPackage
+
+    entry = SkillPackage(skill).inventory.entries["scripts/x.sh"]
+    assert entry.mode & stat.S_IXUSR
+
+
+def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
+    """The corpus's scripts are empty placeholders without run bits: SKILL.md's commands are
+    found (35 invocations across 7 skills) but nothing is reported about empty files."""
+    from skilllint.package import SkillPackage
+
+    skill = corpus / "obra__superpowers" / "skills" / "subagent-driven-development"
+    calls = S.invocations(SkillPackage(skill))
+    assert {c.rel for c in calls} == {"scripts/sdd-workspace", "scripts/task-brief", "scripts/review-package"}
+    result = lint_json("--target", "all", "--select", "SL7", str(corpus), cwd=corpus)
+    assert result["diagnostics"] == []
