@@ -39,15 +39,33 @@ class Span:
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace ``span`` of ``path`` with ``text``."""
+    """Replace ``span`` of ``path`` with ``text`` (the text exactly as it lands:
+    a fix that adds lines writes the file's own line ending).
+
+    ``span`` is 1-based and end-exclusive, in skilllint's positions: lines end
+    at ``\n``, ``\r\n`` or ``\r``, line 1 starts after a UTF-8 byte-order
+    mark, columns count code points. ``start``/``end``, when set, are the same
+    range as code-point offsets into the file's whole decoded text (BOM and CR
+    included); ``--fix`` applies those. Only offsets can reach a BOM (whose span
+    is the empty ``1:1-1:1``) or the CR of a CRLF. Build edits with
+    :func:`skilllint.fixes.edit`, which sets both.
+    """
 
     path: Path
     span: Span
     text: str
+    start: int | None = None
+    end: int | None = None
 
 
 @dataclass(frozen=True)
 class Fix:
+    """A fix a rule attaches to its finding: ``message`` is a short imperative
+    title ("move `version` under `metadata`"), ``applicability`` is ``"safe"``
+    (``check --fix`` applies it: the result means what the author meant) or
+    ``"unsafe"`` (only with ``--unsafe-fixes``: it changes what the skill says),
+    ``edits`` are non-overlapping :class:`Edit` s, usually in one file."""
+
     message: str
     applicability: str  # "safe" | "unsafe"
     edits: tuple[Edit, ...]

@@ -52,7 +52,7 @@ def test_concise_format(tree):
     code, out, _ = run_cli("check", "--output-format", "concise", "warn-only", cwd=tree)
     assert code == 0  # only a warning; fail-on defaults to error
     assert out.strip() == (
-        "warn-only/SKILL.md:4:1: warning: top-level `version` belongs under `metadata` as `metadata.version`: "
+        "warn-only/SKILL.md:4:1: warning: [*] top-level `version` belongs under `metadata` as `metadata.version`: "
         "not a field of the specification [SL122]"
     )
 

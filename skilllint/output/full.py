@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
 from ..fsafe import UnsafeFile, read_capped
-from . import counts, display_path, printable
+from . import counts, display_path, fix_mark, printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -44,15 +44,15 @@ def render_full(result, cwd: Path, color: bool = False) -> str:
     sources = _Sources()
     out: list[str] = []
     for diag in result.diagnostics:
-        out.extend(_block(diag, cwd, sources, color))
+        out.extend(_block(diag, cwd, sources, color, fix_mark(diag, result)))
     out.extend(_summary(result, color))
     return "\n".join(out) + "\n"
 
 
-def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[str]:
+def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool, mark: str = "") -> list[str]:
     where = f"{printable(display_path(diag.path, cwd))}:{diag.span.line}:{diag.span.column}"
     level = _paint(f"{diag.severity}[{diag.code}]", _COLORS[diag.severity], color)
-    lines = [f"{_paint(where, _BOLD, color)}: {level} {printable(diag.message)}"]
+    lines = [f"{_paint(where, _BOLD, color)}: {level} {mark}{printable(diag.message)}"]
     source = sources.line(diag.path, diag.span.line)
     if source is not None:
         number = str(diag.span.line)
@@ -87,7 +87,19 @@ def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool) -> list[
 def _summary(result, color: bool) -> list[str]:
     c = counts(result.diagnostics)
     skills = f"{result.packages} skill{'s' if result.packages != 1 else ''}"
+    out = []
+    fixed = sum(getattr(result, "fixed", {}).values())
+    if fixed:
+        out.append(_paint(f"Fixed {fixed} problem{'s' if fixed != 1 else ''}.", _BOLD, color))
     if not c["total"]:
-        return [_paint(f"All checks passed ({skills} checked).", _BOLD, color)]
+        return out + [_paint(f"All checks passed ({skills} checked).", _BOLD, color)]
     parts = [f"{c['errors']} error{'s' if c['errors'] != 1 else ''}", f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}", f"{c['info']} info"]
-    return [_paint(f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({', '.join(parts)}) in {skills}.", _BOLD, color)]
+    out.append(_paint(f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({', '.join(parts)}) in {skills}.", _BOLD, color))
+    fixable = sum(1 for d in result.diagnostics if fix_mark(d, result))
+    hidden = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.edits and not fix_mark(d, result))
+    if fixable:
+        more = f" ({hidden} more with `--unsafe-fixes`)" if hidden else ""
+        out.append(f"[*] {fixable} fixable with `skilllint check --fix`{more}.")
+    elif hidden:
+        out.append(f"{hidden} fix{'es' if hidden != 1 else ''} available with `--fix --unsafe-fixes`.")
+    return out

@@ -7,6 +7,7 @@ import functools
 import re
 from typing import Any, Iterator
 
+from .. import yamledit
 from ..diagnostics import Finding, Severity
 from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
@@ -44,6 +45,32 @@ def _name_as_read(target: Target, value: str) -> str:
     if target.id in QUICK_VALIDATE:
         return value.strip()
     return value
+
+
+def _valid_folder_name(folder: str) -> bool:
+    """A folder name that is a valid `name` for every target (what a fix may set)."""
+    return (
+        bool(_KEBAB.match(folder))
+        and len(folder) <= 64
+        and not folder.startswith("-")
+        and not folder.endswith("-")
+        and "--" not in folder
+    )
+
+
+def _loosely(name: str) -> str:
+    """A name with case, `_` and spaces set aside (SL106's fix: only such differences)."""
+    return re.sub(r"[_ ]", "-", name.lower())
+
+
+def _name_fix(package: SkillPackage):
+    """The fix setting `name` to the folder name, built once per package."""
+    folder = package.folder_name
+    return functools.cache(
+        lambda: yamledit.set_scalar(package, "name", folder, f"set `name` to the folder name '{folder}'", "unsafe")
+        if _valid_folder_name(folder)
+        else None
+    )
 
 
 def _string_name(target: Target, mapping: dict) -> str | None:
@@ -161,8 +188,11 @@ class NameInvalidChars(Rule):
     name = "name-invalid-chars"
     summary = "`name` has characters outside the target's allowed set"
     severity = severities("error: agentskills claude-api codex-validator copilot skills-ref; info: opencode")
+    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        fix = _name_fix(package)
+
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             name = _string_name(target, mapping)
             if name is None:
@@ -174,7 +204,9 @@ class NameInvalidChars(Rule):
                 outcomes = []
                 if name != name.lower():
                     outcomes.append(
-                        Outcome(f"`name` '{name}' must be lowercase", span, ref_message=f"Skill name '{name}' must be lowercase")
+                        Outcome(
+                            f"`name` '{name}' must be lowercase", span, ref_message=f"Skill name '{name}' must be lowercase", fix=fix()
+                        )
                     )
                 bad = next((c for c in name if not (c.isalnum() or c == "-")), None)
                 if bad is not None:
@@ -184,6 +216,7 @@ class NameInvalidChars(Rule):
                             span,
                             ref_message=f"Skill name '{name}' contains invalid characters. "
                             "Only letters, digits, and hyphens are allowed.",
+                            fix=fix(),
                         )
                     )
                 return outcomes or None
@@ -194,6 +227,7 @@ class NameInvalidChars(Rule):
             return Outcome(
                 f"`name` '{name}' may only hold lowercase a-z, 0-9 and hyphens; {_char(bad)} is not allowed{hint}",
                 span,
+                fix=fix(),
             )
 
         yield from for_targets(package, ctx, judge)
@@ -242,9 +276,11 @@ class NameFolderMismatch(Rule):
     name = "name-folder-mismatch"
     summary = "`name` differs from the skill's folder name"
     severity = severities("error: skills-ref copilot; warning: agentskills claude-code codex; info: opencode")
+    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         folder = package.folder_name
+        fix = _name_fix(package)
 
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             name = _string_name(target, mapping)
@@ -255,6 +291,8 @@ class NameFolderMismatch(Rule):
                 f"`name` '{name}' does not match the folder name '{folder}'",
                 value_span(view, "name", package),
                 ref_message=f"Directory name '{folder}' must match skill name '{shown}'",
+                # Only a name that differs in case, `_` or spaces is surely the folder's.
+                fix=fix() if _loosely(name) == _loosely(folder) else None,
             )
 
         yield from for_targets(package, ctx, judge)
@@ -365,8 +403,11 @@ class DescriptionTooLong(Rule):
     name = "description-too-long"
     summary = "`description` is over 1,024 characters"
     severity = severities("error: agentskills skills-ref claude-api codex codex-validator copilot")
+    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        fix = functools.cache(lambda: yamledit.trim_description(package))
+
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             value = mapping.get("description")
             if not isinstance(value, str) or not value.strip():
@@ -381,6 +422,7 @@ class DescriptionTooLong(Rule):
                 f"`description` is {length:,} characters{how}, over the 1,024-character limit",
                 value_span(view, "description", package),
                 ref_message=f"Description exceeds 1024 character limit ({length} chars)",
+                fix=fix(),
             )
 
         yield from for_targets(package, ctx, judge)
@@ -543,8 +585,11 @@ class TopLevelVersion(Rule):
     severity = severities(
         "error: skills-ref claude-api codex-validator; warning: agentskills; info: claude-code codex opencode"
     )
+    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        fix = functools.cache(lambda: yamledit.move_version(package))
+
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             if "version" not in mapping:
                 return None
@@ -556,6 +601,7 @@ class TopLevelVersion(Rule):
                 key_span(view, "version", package),
                 effect=effect,
                 ref_message=_unexpected_fields(mapping),
+                fix=fix(),
             )
 
         yield from for_targets(package, ctx, judge)
@@ -604,8 +650,11 @@ class MetadataInvalid(Rule):
     # advice only, so its verdict stays the validator's (RULES.md lists error;
     # the evidence wins).
     severity = severities("error: agentskills codex; warning: claude-code; info: skills-ref")
+    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        fix = functools.cache(lambda: yamledit.quote_metadata_values(package))
+
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             if "metadata" not in mapping:
                 return None
@@ -635,6 +684,7 @@ class MetadataInvalid(Rule):
                     + (" (quote it)" if not isinstance(item, (list, dict)) else ""),
                     node_span,
                     severity=Severity.INFO,
+                    fix=fix() if item is not None and not isinstance(item, (list, dict)) else None,
                 )
             return None
 
@@ -649,8 +699,11 @@ class AllowedToolsFormat(Rule):
     name = "allowed-tools-format"
     summary = "`allowed-tools` is not one space-separated string"
     severity = severities("warning: agentskills; info: skills-ref claude-api copilot")
+    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        fix = functools.cache(lambda: yamledit.allowed_tools_string(package))
+
         def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
             if "allowed-tools" not in mapping:
                 return None
@@ -661,12 +714,14 @@ class AllowedToolsFormat(Rule):
                     "`allowed-tools` is a list; the specification defines one space-separated string "
                     "(lists are a Claude Code extension)",
                     span,
+                    fix=fix(),
                 )
             if isinstance(value, str):
                 if _COMMA_OUTSIDE_PARENS.search(value):
                     return Outcome(
                         "`allowed-tools` is comma-separated; the specification separates tools with spaces",
                         span,
+                        fix=fix(),
                     )
                 return None
             return Outcome(f"`allowed-tools` must be a string, but it is {describe_type(value)}", span)

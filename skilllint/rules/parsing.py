@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
-from ..diagnostics import Edit, Finding, Fix, Severity, Span
+from .. import yamledit
+from ..diagnostics import Finding, Severity, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from ..yamltree import AliasBombError
@@ -73,6 +73,7 @@ class FrontmatterMissing(Rule):
     name = "frontmatter-missing"
     summary = "SKILL.md does not start with a `---` frontmatter fence"
     severity = severities("error: all")
+    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ..frontmatter import leading_junk
@@ -94,6 +95,7 @@ class FrontmatterMissing(Rule):
                 message,
                 Span(1, 1, 1, 1 + len(package.source.lines[0]) if package.source.lines else 1),
                 ref_message="SKILL.md must start with YAML frontmatter (---)",
+                fix=yamledit.remove_bom(package) if junk == "bom" else None,
             )
         yield from emit(per_target)
 
@@ -130,29 +132,6 @@ class FrontmatterUnclosed(Rule):
         yield from emit(per_target)
 
 
-# A top-level `key: value` line whose plain value holds `: `.
-_UNQUOTED_COLON = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):[ \t]+(?P<value>[^'\"|>\s&*!\[{#][^#]*?:\s.*?)\s*$")
-
-
-def _quote_fix(package: SkillPackage, file_line: int) -> Fix | None:
-    """Quote a plain scalar that holds `: ` so the line parses."""
-    lines = package.source.lines
-    if not 1 <= file_line <= len(lines):
-        return None
-    line = lines[file_line - 1]
-    match = _UNQUOTED_COLON.match(line)
-    if match is None:
-        return None
-    value = match.group("value")
-    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    start = match.start("value") + 1
-    return Fix(
-        f"quote the value of `{match.group('key')}`",
-        "safe",
-        (Edit(package.skill_md_path, Span(file_line, start, file_line, start + len(value)), quoted),),
-    )
-
-
 class YamlInvalid(Rule):
     code = "SL005"
     name = "yaml-invalid"
@@ -172,7 +151,7 @@ class YamlInvalid(Rule):
             if isinstance(error, AliasBombError):
                 message = f"YAML aliases expand without bound ({error.message}); the frontmatter is refused"
             else:
-                fix = _quote_fix(package, line) if "mapping values are not allowed" in error.problem else None
+                fix = yamledit.quote_colon_value(package, line) if "mapping values are not allowed" in error.problem else None
                 if fix is not None:
                     message = "a value holds an unquoted `: `, so YAML reads a second mapping: quote the value"
                 else:
@@ -241,6 +220,7 @@ class LineEndingHazard(Rule):
     name = "line-ending-hazard"
     summary = "SKILL.md uses CRLF line endings"
     severity = severities("info: all")
+    fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         source = package.source
@@ -254,6 +234,7 @@ class LineEndingHazard(Rule):
             f"{source.crlf_lines} line(s) end with CRLF; surveyed loaders accept them, naive tools may not",
             Span(1, 1, 1, 1 + len(source.lines[0])),
             targets=ids,
+            fix=yamledit.crlf_to_lf(package),
         )
 
 

@@ -15,7 +15,7 @@ import re
 from typing import Iterator
 
 from .. import markdown
-from ..diagnostics import Finding, Related, Severity, Span
+from ..diagnostics import Finding, Fix, Related, Severity, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
@@ -86,6 +86,99 @@ def _suggest(package: SkillPackage, path: str) -> str | None:
     return close[0] if close else None
 
 
+# -- fixes: point a broken reference at the one file meant --------------------------------
+
+
+def _located_text(package: SkillPackage, source: str):
+    """(path, LineIndex) of a scanned file, when its positions count as the
+    reference graph's do; else None."""
+    from ..fixes import LineIndex
+
+    if source == package.skill_md_name:
+        if not package.readable or package.truncated or package.decode_problem is not None:
+            return None
+        return package.skill_md_path, LineIndex(package.raw.decode("utf-8"))
+    path = package.root / source
+    try:
+        result = read_capped(path, package.max_bytes)
+        text = result.data.decode("utf-8")
+    except (UnsafeFile, UnicodeDecodeError):
+        return None
+    # The graph reads other files with a BOM kept and only CRLF as a break.
+    if result.truncated or text.startswith("\ufeff") or re.search("\r(?!\n)", text):
+        return None
+    return path, LineIndex(text)
+
+
+def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
+    """The unsafe fix writing ``new_path`` where ``ref`` names its target."""
+    from ..fixes import edit
+
+    raw = ref.raw
+    at = raw.find(ref.path)
+    if "%" in raw or "\\" in raw or at < 0 or raw[at + len(ref.path) :][:1] not in ("", "#", "?"):
+        return None  # percent-encoded or unusual: rewriting it is not obviously right
+    located = _located_text(package, ref.source)
+    if located is None:
+        return None
+    path, index = located
+    start = index.offset(ref.line, ref.column) + at
+    if index.text[start : start + len(ref.path)] != ref.path:
+        return None
+    item = edit(path, index, start, start + len(ref.path), new_path)
+    return Fix(f"point the {_NOUN[ref.kind]} at `{new_path}`", "unsafe", (item,))
+
+
+def _bases(ref) -> list[str]:
+    """The folders a reference resolves from, as the graph tries them."""
+    here = posixpath.dirname(ref.source)
+    return [here] if ref.explicit else list(dict.fromkeys(["", here]))
+
+
+def _case_fixed_path(package: SkillPackage, ref) -> str | None:
+    """``ref.path`` with each segment cased as the one entry it matches (SL305)."""
+    real = ref.case_match
+    entry = package.inventory.entries.get(real)
+    if entry is None or entry.kind != "file":
+        return None
+    variants = None
+    for base in [posixpath.dirname(ref.source), ""]:
+        found = package.inventory.case_variants(posixpath.join(base, ref.path) if base else ref.path)
+        if real in found:
+            variants = found
+            break
+    if variants is None or len(variants) != 1:
+        return None  # several files differ only in case: which one is meant is a guess
+    segments = ref.path.split("/")
+    lead = []
+    while segments and segments[0] == ".":
+        lead.append(segments.pop(0))
+    real_segments = real.split("/")
+    if not segments or any(s in ("", ".", "..") for s in segments) or len(real_segments) < len(segments):
+        return None
+    tail = real_segments[-len(segments) :]
+    if [s.casefold() for s in tail] != [s.casefold() for s in segments]:
+        return None
+    return "/".join(lead + tail)
+
+
+def _folder_fixed_path(package: SkillPackage, ref) -> str | None:
+    """``ref.path`` with `reference/` and `references/` swapped, when that names a file (SL301)."""
+    segments = ref.path.split("/")
+    swaps = [i for i, s in enumerate(segments) if s in ("reference", "references")]
+    if len(swaps) != 1:
+        return None
+    segments[swaps[0]] = "references" if segments[swaps[0]] == "reference" else "reference"
+    candidate = "/".join(segments)
+    found = set()
+    for base in _bases(ref):
+        status, real = package.inventory.resolve(posixpath.join(base, candidate) if base else candidate)
+        entry = package.inventory.entries.get(real) if status == "ok" and real else None
+        if entry is not None and entry.kind == "file":
+            found.add(real)
+    return candidate if len(found) == 1 else None
+
+
 # -- SL301 / SL305 ----------------------------------------------------------------
 
 
@@ -95,6 +188,7 @@ class ReferenceMissing(Rule):
     summary = "A referenced file does not exist in the skill package"
     # skills-ref's verdict ignores references (SURFACES.md §1b): a warning there keeps its verdict exact.
     severity = severities("error: all; warning: skills-ref")
+    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.inventory.truncated:
@@ -108,11 +202,13 @@ class ReferenceMissing(Rule):
             if guess:
                 message += f"; did you mean `{guess}`?"
             levels = None if ref.explicit else {t: Severity.WARNING for t in ctx.target_ids}
+            fixed = _folder_fixed_path(package, ref)
             yield Finding(
                 message,
                 _span(ref),
                 path=_where(package, ref.source),
                 severities=levels,
+                fix=_retarget(package, ref, fixed) if fixed else None,
                 related=_reached_from(package, ref.source),
             )
 
@@ -122,6 +218,7 @@ class ReferenceCaseMismatch(Rule):
     name = "reference-case-mismatch"
     summary = "A referenced file exists only with different letter case"
     severity = severities("error: all; warning: skills-ref")
+    fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         for ref in package.references.references:
@@ -136,7 +233,14 @@ class ReferenceCaseMismatch(Rule):
             )
             related = [Related(f"the {what} is named `{real}`", package.root / real, Span.point(1))]
             related.extend(_reached_from(package, ref.source))
-            yield Finding(message, _span(ref), path=_where(package, ref.source), related=tuple(related))
+            fixed = _case_fixed_path(package, ref)
+            yield Finding(
+                message,
+                _span(ref),
+                path=_where(package, ref.source),
+                fix=_retarget(package, ref, fixed) if fixed else None,
+                related=tuple(related),
+            )
 
 
 # -- SL302 --------------------------------------------------------------------------

@@ -1,0 +1,510 @@
+"""Fixes: the edit model, and applying fixes to files (``check --fix`` / ``--diff``).
+
+A rule that finds a problem may attach a :class:`~skilllint.diagnostics.Fix`:
+a short title, an applicability (``safe``: ``--fix`` applies it; ``unsafe``:
+only with ``--unsafe-fixes``) and text edits. Build edits with :func:`edit` or
+:func:`edits_between` from the exact text of the file (decoded UTF-8, BOM and
+CR kept): they then carry code-point offsets into that text as well as the
+1-based span every output format shows, and the offsets are what is applied.
+
+Applying (:func:`fix_paths`) lints, applies every applicable fix whose edits
+do not overlap an earlier one (the others wait for the next pass), and lints
+again, in memory (:func:`skilllint.fsafe.overlay`), until no fix applies or
+:data:`MAX_PASSES` passes ran. Only then are files written, each atomically
+(a temporary file in the same folder, fsync, ``os.replace``) with its mode
+kept, and never a symbolic link, a file whose real location is outside the
+linted tree, a file over the size cap or one that changed on disk meanwhile.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import os
+import re
+import stat
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .diagnostics import Diagnostic, Edit, Fix, Span
+
+MAX_PASSES = 10
+"""Lint-and-fix passes before giving up (a fix that keeps re-appearing)."""
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+# -- positions ---------------------------------------------------------------------------
+
+
+class LineIndex:
+    """Offsets and 1-based positions in one file's text, as skilllint counts
+    them: lines end at ``\\n``, ``\\r\\n`` or ``\\r``; line 1 starts after a
+    UTF-8 byte-order mark; columns count code points."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.bom = text.startswith("\ufeff")
+        starts, ends = [0], []
+        for match in _BREAK.finditer(text):
+            ends.append(match.start())
+            starts.append(match.end())
+        ends.append(len(text))
+        self.starts, self.ends = starts, ends
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_start(self, index: int) -> int:
+        """Offset where the text of 0-based line ``index`` starts (past a BOM on line 0)."""
+        if index >= len(self.starts):
+            return len(self.text)
+        return self.starts[index] + (1 if index == 0 and self.bom else 0)
+
+    def line_end(self, index: int) -> int:
+        """Offset of 0-based line ``index``'s line break (or of the text's end)."""
+        return self.ends[min(index, len(self.ends) - 1)]
+
+    def line(self, index: int) -> str:
+        return self.text[self.line_start(index) : self.line_end(index)]
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of a 1-based (line, column); a column past the line's end is its end."""
+        if line > len(self.starts):
+            return len(self.text)
+        index = max(line, 1) - 1
+        return min(self.line_start(index) + max(column, 1) - 1, self.line_end(index))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based (line, column) of an offset (inside a line break: that line's end)."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        offset = min(offset, self.ends[index])
+        return index + 1, max(offset - self.line_start(index), 0) + 1
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(*self.position(start), *self.position(end))
+
+
+def _keeps_crlf(text: str, offset: int) -> bool:
+    """Whether ``offset`` does not fall between the CR and LF of one line break."""
+    return not (0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n")
+
+
+def edit(path: Path, index: LineIndex, start: int, end: int, replacement: str, trim: bool = True) -> Edit:
+    """An edit replacing ``index.text[start:end]`` with ``replacement``.
+
+    ``trim`` narrows it to the characters that really change (a common prefix
+    and suffix are left alone), never splitting a CRLF pair."""
+    text = index.text
+    if trim:
+        old = text[start:end]
+        prefix = 0
+        limit = min(len(old), len(replacement))
+        while prefix < limit and old[prefix] == replacement[prefix]:
+            prefix += 1
+        suffix = 0
+        limit -= prefix
+        while suffix < limit and old[len(old) - 1 - suffix] == replacement[len(replacement) - 1 - suffix]:
+            suffix += 1
+        new_start, new_end = start + prefix, end - suffix
+        text_new = replacement[prefix : len(replacement) - suffix]
+        while new_start > start and not _keeps_crlf(text, new_start):
+            new_start -= 1
+            text_new = text[new_start] + text_new
+        while new_end < end and not _keeps_crlf(text, new_end):
+            text_new += text[new_end]
+            new_end += 1
+        start, end, replacement = new_start, new_end, text_new
+    return Edit(path, index.span(start, end), replacement, start, end)
+
+
+def edits_between(path: Path, old: str, new: str, index: LineIndex | None = None) -> tuple[Edit, ...]:
+    """The edits that turn ``old`` (the file's whole text) into ``new``: one
+    per changed run of lines, each narrowed to what changes."""
+    index = index or LineIndex(old)
+    old_lines = old.splitlines(keepends=True)
+    new_lines = new.splitlines(keepends=True)
+    edits = []
+    offsets = [0]
+    for line in old_lines:
+        offsets.append(offsets[-1] + len(line))
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            edits.append(edit(path, index, offsets[i1], offsets[i2], "".join(new_lines[j1:j2])))
+    return tuple(edits)
+
+
+# -- applying edits to a text ---------------------------------------------------------------
+
+
+class FixError(Exception):
+    """A fix cannot be applied to the text it was built for."""
+
+
+def offsets(item: Edit, index: LineIndex) -> tuple[int, int]:
+    """An edit's offsets: its own, else from its span (edits built by a plugin)."""
+    if item.start is not None and item.end is not None:
+        start, end = item.start, item.end
+    else:
+        start = index.offset(item.span.line, item.span.column)
+        end = index.offset(item.span.end_line, item.span.end_column)
+    if not 0 <= start <= end <= len(index.text):
+        raise FixError(f"edit {start}..{end} is outside the file ({len(index.text)} characters)")
+    return start, end
+
+
+def apply_edits(text: str, ranges: Iterable[tuple[int, int, str]]) -> str:
+    """``text`` with non-overlapping (start, end, replacement) edits applied."""
+    out, last = [], 0
+    for start, end, replacement in sorted(ranges, key=lambda r: (r[0], r[1])):
+        if start < last:
+            raise FixError("overlapping edits")
+        out.append(text[last:start])
+        out.append(replacement)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] == a[1] == b[0] == b[1]:
+        return True  # two insertions at one place: their order would be a guess
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def applicable(fix: Fix | None, unsafe: bool) -> bool:
+    """Whether ``--fix`` applies ``fix`` (unsafe ones only with ``--unsafe-fixes``)."""
+    return fix is not None and bool(fix.edits) and (fix.applicability == "safe" or unsafe)
+
+
+# -- the fix loop ------------------------------------------------------------------------
+
+
+@dataclass
+class FixRun:
+    """What ``--fix`` / ``--diff`` did."""
+
+    result: object  # the LintResult of the fixed text: the problems that remain
+    fixed: Counter = field(default_factory=Counter)  # problems fixed, per rule code
+    applied: list[Diagnostic] = field(default_factory=list)  # the findings whose fix was applied
+    changed: dict[Path, tuple[str, str]] = field(default_factory=dict)  # path -> (original, fixed text)
+    refused: dict[Path, str] = field(default_factory=dict)  # path -> why its fixes were not applied
+    passes: int = 0
+    converged: bool = True
+    written: list[Path] = field(default_factory=list)
+    write_errors: dict[Path, str] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.fixed.values())
+
+
+def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
+    """The trees the user asked to lint, as discovery takes them: a folder
+    given, or for a file the skill folder holding it. Nothing outside them is
+    ever written."""
+    from .discovery import package_of_file
+
+    roots = []
+    for raw in paths or ["."]:
+        path = Path(raw)
+        path = Path(os.path.normpath(path if path.is_absolute() else cwd / path))
+        if path.is_dir():
+            roots.append(path)
+        elif path.is_file():
+            owner = package_of_file(path)
+            if owner is not None:
+                roots.append(owner)
+    return roots
+
+
+def _key(path: Path) -> str:
+    return os.path.normpath(os.path.abspath(path))
+
+
+def refusal(path: Path, roots: list[Path]) -> str | None:
+    """Why ``path`` must not be written, or None."""
+    from .fsafe import is_within
+
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link; skilllint never writes through one"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    real = Path(os.path.realpath(path))
+    if not any(is_within(Path(os.path.realpath(root)), real) for root in roots):
+        return "lies outside the linted tree; skilllint writes only inside it"
+    return None
+
+
+class _Files:
+    """The current text of every file being fixed, original and fixed."""
+
+    def __init__(self, roots: list[Path], max_bytes: int) -> None:
+        self.roots = roots
+        self.max_bytes = max_bytes
+        self.original: dict[str, tuple[Path, bytes, str]] = {}  # key -> (path, bytes, text)
+        self.current: dict[str, bytes] = {}  # what the overlay serves
+        self.refused: dict[Path, str] = {}
+
+    def text(self, path: Path) -> str | None:
+        """The file's current text, or None (refused; the reason is recorded)."""
+        from .fsafe import UnsafeFile, read_capped
+
+        key = _key(path)
+        if key in self.current:
+            return self.current[key].decode("utf-8")
+        if path in self.refused:
+            return None
+        why = refusal(path, self.roots)
+        if why is None:
+            try:
+                result = read_capped(path, self.max_bytes)
+                if result.truncated:
+                    why = "is larger than the size cap; it was not read whole"
+                else:
+                    text = result.data.decode("utf-8")
+                    self.original[key] = (path, result.data, text)
+                    self.current[key] = result.data
+                    return text
+            except UnsafeFile as exc:
+                why = str(exc)
+            except UnicodeDecodeError:
+                why = "is not valid UTF-8"
+        self.refused[path] = why
+        return None
+
+    def set(self, path: Path, text: str) -> None:
+        self.current[_key(path)] = text.encode("utf-8")
+
+
+def fix_paths(
+    paths: list[str],
+    settings,
+    cwd: Path,
+    force_exclude: bool = False,
+    unsafe: bool = False,
+    write: bool = True,
+    max_passes: int = MAX_PASSES,
+) -> FixRun:
+    """Lint ``paths`` and apply every applicable fix until none applies.
+
+    ``write=False`` (``--diff``) leaves the disk alone: ``changed`` holds what
+    would be written."""
+    from .engine import _max_bytes, lint_paths
+    from .fsafe import overlay
+
+    files = _Files(lint_roots(paths, cwd), _max_bytes(settings))
+    run = FixRun(result=None)
+    with overlay(files.current):
+        result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
+        while True:
+            todo = [d for d in result.diagnostics if applicable(d.fix, unsafe)]
+            if not todo:
+                break
+            if run.passes >= max_passes:
+                run.converged = False
+                break
+            run.passes += 1
+            if not _one_pass(todo, files, run):
+                break  # every fix left was refused or changed nothing
+            result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
+    run.refused = dict(files.refused)
+    for key, (path, data, text) in files.original.items():
+        if files.current[key] != data:
+            run.changed[path] = (text, files.current[key].decode("utf-8"))
+    if write:
+        for path, (old, new) in sorted(run.changed.items()):
+            try:
+                write_atomic(path, new.encode("utf-8"), files.original[_key(path)][1], files.roots)
+                run.written.append(path)
+            except (OSError, FixError) as exc:
+                run.write_errors[path] = str(exc) if isinstance(exc, FixError) else (exc.strerror or str(exc))
+        if run.write_errors:  # what is on disk is not what was linted last: lint it again
+            result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
+    run.result = result
+    return run
+
+
+def _one_pass(todo: list[Diagnostic], files: _Files, run: FixRun) -> bool:
+    """Apply the fixes of one pass; whether any text changed."""
+    todo.sort(key=lambda d: (str(d.fix.edits[0].path), d.fix.edits[0].span.line, d.fix.edits[0].span.column, d.code))
+    texts: dict[Path, str] = {}
+    indexes: dict[Path, LineIndex] = {}
+    taken: dict[Path, list[tuple[int, int]]] = {}
+    chosen: dict[Path, list[tuple[int, int, str]]] = {}
+    applied: set[tuple] = set()
+    fixed: list[Diagnostic] = []
+    for diagnostic in todo:
+        fix = diagnostic.fix
+        resolved = []
+        try:
+            for item in fix.edits:
+                if item.path not in texts:
+                    text = files.text(item.path)
+                    if text is None:
+                        raise FixError(files.refused.get(item.path, "cannot be fixed"))
+                    texts[item.path] = text
+                    indexes[item.path] = LineIndex(text)
+                start, end = offsets(item, indexes[item.path])
+                resolved.append((item.path, start, end, item.text))
+        except FixError:
+            continue
+        if all(texts[p][s:e] == t for p, s, e, t in resolved):
+            continue  # changes nothing: not a fix of this text
+        identity = tuple(sorted((str(p), s, e, t) for p, s, e, t in resolved))
+        if identity in applied:  # the same edits fix another finding too (one problem, two codes)
+            fixed.append(diagnostic)
+            continue
+        if any(_overlaps((s, e), other) for p, s, e, _ in resolved for other in taken.get(p, [])):
+            continue  # the next pass
+        if any(_overlaps((s, e), (s2, e2)) for i, (p, s, e, _) in enumerate(resolved) for p2, s2, e2, _ in resolved[i + 1 :] if p == p2):
+            continue  # a fix whose own edits overlap is broken; leave it
+        for path, start, end, text in resolved:
+            taken.setdefault(path, []).append((start, end))
+            chosen.setdefault(path, []).append((start, end, text))
+        applied.add(identity)
+        fixed.append(diagnostic)
+    changed = False
+    for path, ranges in chosen.items():
+        new = apply_edits(texts[path], ranges)
+        if new != texts[path]:
+            files.set(path, new)
+            changed = True
+    if changed:
+        run.fixed.update(d.code for d in fixed)
+        run.applied.extend(fixed)
+    return changed
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) -> None:
+    """Replace ``path``'s content with ``data``: a temporary file in the same
+    folder, flushed to disk, then ``os.replace``. The file keeps its mode (and
+    its owner where the process may set it; extended attributes and hard links
+    to the old file are not carried over). It
+    must still be a regular file inside ``roots``, not a symbolic link, and
+    hold ``expected`` (what was fixed), else :class:`FixError`."""
+    from .fsafe import UnsafeFile, read_capped
+
+    why = refusal(path, roots)
+    if why is not None:
+        raise FixError(f"{path.name} {why}")
+    real = Path(os.path.realpath(path))
+    before = os.lstat(real)
+    try:
+        current = read_capped(real, len(expected) + 1)
+    except UnsafeFile as exc:
+        raise FixError(f"{path.name} {exc}") from None
+    if current.truncated or current.data != expected:
+        raise FixError(f"{path.name} changed on disk while it was being fixed; not written")
+    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".skilllint-fix", dir=real.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(before.st_mode))
+        if hasattr(os, "chown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+            try:  # keep the owner where we may (running as root); else it becomes ours
+                os.chown(temporary, before.st_uid, before.st_gid)
+            except OSError:
+                pass
+        after = os.lstat(real)
+        if stat.S_ISLNK(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+            raise FixError(f"{path.name} was replaced while it was being fixed; not written")
+        os.replace(temporary, real)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        folder = os.open(real.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError:
+        pass
+
+
+# -- reporting -----------------------------------------------------------------------------
+
+
+def unified_diff(run: FixRun, cwd: Path) -> str:
+    """A unified diff of every file ``run`` changed (``--diff``)."""
+    from .output import display_path
+
+    out = []
+    for path in sorted(run.changed):
+        old, new = run.changed[path]
+        shown = display_path(path, cwd)
+        lines = difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
+        )
+        for line in lines:
+            out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def summary(run: FixRun) -> str:
+    """``Fixed 3 problems (SL122 ×2, SL125).`` for the end of a ``--fix`` run."""
+    total = run.total
+    if not total:
+        return "No fixes applied."
+    parts = ", ".join(f"{code} ×{n}" if n > 1 else code for code, n in sorted(run.fixed.items()))
+    return f"Fixed {total} problem{'s' if total != 1 else ''} ({parts})."
+
+
+def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
+    """Tell what ``--fix`` / ``--diff`` did: refusals and errors on stderr,
+    ``--diff``'s diff on stdout. Returns ``--diff``'s exit status (1 when there
+    is a diff); for ``--fix`` 2 when a file could not be written, else 0."""
+    import sys
+
+    from .output import display_path, printable
+
+    def shown(path: Path) -> str:
+        return printable(display_path(path, cwd))
+
+    for path, why in sorted(run.refused.items()):
+        print(f"skilllint: warning: not fixed: {shown(path)} {why}", file=sys.stderr)
+    if not run.converged:
+        print(
+            f"skilllint: warning: fixes kept applying after {MAX_PASSES} passes; stopped there (please report the skill)",
+            file=sys.stderr,
+        )
+    if args.diff:
+        sys.stdout.write(unified_diff(run, cwd))
+        if run.result.internal_errors:
+            for error in run.result.internal_errors:
+                print(f"skilllint: {error}", file=sys.stderr)
+            return 2
+        if not args.quiet:
+            total = run.total
+            files = len(run.changed)
+            text = (
+                f"Would fix {total} problem{'s' if total != 1 else ''} in {files} file{'s' if files != 1 else ''}."
+                if run.changed
+                else "No fixes available."
+            )
+            print(text, file=sys.stderr)
+        return 1 if run.changed else 0
+    for path, why in sorted(run.write_errors.items()):
+        print(f"skilllint: error: cannot write {shown(path)}: {why}", file=sys.stderr)
+    in_report = fmt == "full" and not args.statistics and not args.output_file
+    if not args.quiet and not in_report:
+        print(summary(run), file=sys.stderr)
+    return 2 if run.write_errors else 0
