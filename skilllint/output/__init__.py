@@ -4,27 +4,59 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
 
-FORMATS = ("full", "concise", "json")
+FORMATS = ("full", "concise", "json", "sarif", "github")
+# What --output-format and the config's `output-format` accept: the formats,
+# and `auto` (github inside GitHub Actions, else full).
+CHOICES = (*FORMATS, "auto")
+
+
+def resolve_format(fmt: str, environ: Mapping[str, str] | None = None) -> str:
+    """The concrete format for ``fmt``: ``auto`` is ``github`` when
+    ``GITHUB_ACTIONS=true`` (as GitHub's runners set it), else ``full``."""
+    if fmt != "auto":
+        return fmt
+    env = os.environ if environ is None else environ
+    return "github" if env.get("GITHUB_ACTIONS") == "true" else "full"
 
 
 # Characters from the linted tree that must not reach a terminal raw: C0 controls
 # but tab, DEL, C1 controls (ESC/CSI sequences, BEL, backspace) and the bidi
-# embeddings, overrides and isolates that reorder what the reader sees.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# embeddings, overrides and isolates that reorder what the reader sees; and lone
+# surrogates, which is how a file name that is not UTF-8 arrives (os.fsdecode):
+# a strict UTF-8 stdout cannot encode them.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape(match: re.Match) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8: show the byte
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def printable(text: str) -> str:
     """``text`` with terminal-hostile characters shown as ``\\xNN`` / ``\\uNNNN``."""
     return _UNPRINTABLE.sub(_escape, text)
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` as valid Unicode: file names that are not UTF-8 reach us with
+    lone surrogates (``os.fsdecode``); their bytes become U+FFFD. For formats
+    that other programs parse (SARIF, workflow commands)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            data = text.encode("utf-8", "replace")
+        return data.decode("utf-8", "replace")
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -36,6 +68,36 @@ def display_path(path: Path, cwd: Path) -> str:
     return rel.replace(os.sep, "/")
 
 
+def source_root(cwd: Path) -> Path:
+    """The folder that report paths are relative to in SARIF (``%SRCROOT%``) and
+    GitHub annotations: the git work tree holding ``cwd`` (the repository root,
+    as code scanning and the runner expect), else ``cwd`` itself."""
+    for folder in (cwd, *cwd.parents):
+        if (folder / ".git").exists():  # a folder, or a file in a worktree/submodule
+            return folder
+    return cwd
+
+
+def root_relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` with ``/`` separators, or None outside it."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return None
+    return rel.replace(os.sep, "/")
+
+
+def fix_mark(diag: Diagnostic, result) -> str:
+    """``"[*] "`` when ``check --fix`` would fix the finding (an unsafe fix only
+    with ``--unsafe-fixes``), else ``""``: the mark of the full and concise formats."""
+    fix = diag.fix
+    if fix is None or not fix.edits or not (fix.applicability == "safe" or getattr(result, "unsafe_fixes", False)):
+        return ""
+    return "[*] "
+
+
 def counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
     return {
         "errors": sum(d.severity == Severity.ERROR for d in diagnostics),
@@ -45,11 +107,22 @@ def counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
     }
 
 
-def render(fmt: str, result, cwd: Path, color: bool = False) -> str:
+def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> str:
+    """``result`` in format ``fmt`` (``auto`` resolved here). ``settings``: the
+    run's resolved settings; SARIF lists their enabled rules."""
+    fmt = resolve_format(fmt)
+    if fmt == "sarif":
+        from .sarif import render_sarif
+
+        return render_sarif(result, cwd, settings=settings)
+    if fmt == "github":
+        from .github import render_github
+
+        return render_github(result, cwd)
     if fmt == "json":
         from .json import render_json
 
-        return render_json(result, cwd)
+        return valid_unicode(render_json(result, cwd))
     if fmt == "concise":
         from .concise import render_concise
 

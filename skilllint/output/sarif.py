@@ -1,0 +1,284 @@
+"""SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+
+One run: ``tool.driver.rules`` lists every enabled rule with its rule-book page
+as help; each result names its rule by ``ruleId`` and ``ruleIndex``, places
+itself with a URI relative to ``%SRCROOT%`` (the git work tree holding the
+working directory, else the working directory) and carries a
+``partialFingerprints`` entry computed from the flagged text, never from the
+line number, so an alert keeps its identity when unrelated lines move.
+
+Validated in the tests against the official OASIS schema (errata 01).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import quote
+
+from .. import __version__
+from ..diagnostics import Diagnostic, Severity, Span
+from . import root_relative, source_root, valid_unicode
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+# The run's identity for code scanning; the category before the last `/` must
+# match the upload's (`category: skilllint` in the Action). upload-sarif keeps
+# an id the file already has.
+AUTOMATION_ID = "skilllint/"
+# Where the rule book lives. A rule's helpUri is RULEBOOK_URL with {folder}
+# replaced by its rule-book folder (SL511-duplicate-name); change the base here
+# if the project moves.
+REPOSITORY_URL = "https://github.com/skilllint/skilllint"
+RULEBOOK_URL = REPOSITORY_URL + "/blob/main/rules/{folder}/README.md"
+FINGERPRINT_KEY = "skilllint/v1"
+
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+# -- message text ----------------------------------------------------------------
+
+
+def message_text(text: str) -> str:
+    """Plain text as a result's SARIF message: ``{`` and ``}`` doubled (SARIF
+    2.1.0 §3.11.5: a viewer would otherwise read ``{0}`` as a placeholder)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _link_text(text: str) -> str:
+    """Text inside an embedded link ``[text](id)``: ``\\``, ``[`` and ``]``
+    escaped with a backslash (§3.11.6), then braces doubled."""
+    return message_text(re.sub(r"([\\\[\]])", r"\\\1", text))
+
+
+# -- locations -------------------------------------------------------------------
+
+
+def _artifact(path: Path, root: Path) -> dict:
+    rel = root_relative(path, root)
+    if rel is None:  # outside the repository: an absolute file URI, no base
+        return {"uri": path.resolve().as_uri()}
+    # Percent-encode the name's bytes (a non-UTF-8 name keeps them exactly).
+    return {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": SRCROOT}
+
+
+def _region(span: Span, exact: bool = False) -> dict:
+    """A SARIF region (1-based; endColumn one past the last character, like
+    Span). A point span has no end unless ``exact`` (a fix's insertion point)."""
+    line, column = max(1, span.line), max(1, span.column)
+    region = {"startLine": line, "startColumn": column}
+    end = (max(1, span.end_line), max(1, span.end_column))
+    if exact or end > (line, column):
+        region["endLine"], region["endColumn"] = max(end, (line, column))
+    return region
+
+
+def _physical(path: Path, span: Span, root: Path) -> dict:
+    return {"artifactLocation": _artifact(path, root), "region": _region(span)}
+
+
+# -- fingerprints ----------------------------------------------------------------
+
+
+def _flagged_text(diag: Diagnostic, sources) -> tuple[str, str]:
+    """The normalised text of the flagged line and of the flagged snippet
+    (whitespace runs collapsed), or empty strings where there is no text line."""
+    line = sources.line(diag.path, diag.span.line) if diag.span.line >= 1 else None
+    if line is None:
+        return "", ""
+    snippet = ""
+    if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
+        snippet = line[diag.span.column - 1 : diag.span.end_column - 1]
+    return " ".join(line.split()), " ".join(snippet.split())
+
+
+def fingerprints(diagnostics: list[Diagnostic], root: Path) -> list[str]:
+    """One fingerprint per diagnostic: sha256 of code, root-relative path, the
+    flagged line's and snippet's normalised text, and the occurrence index among
+    diagnostics sharing all of these (in report order). No line number, so
+    inserting or deleting unrelated lines keeps every fingerprint."""
+    from .full import _Sources
+
+    sources = _Sources()
+    seen: Counter = Counter()
+    prints = []
+    for diag in diagnostics:
+        rel = root_relative(diag.path, root) or diag.path.as_posix()
+        key = (diag.code, rel, *_flagged_text(diag, sources))
+        index = seen[key]
+        seen[key] += 1
+        digest = hashlib.sha256("\x00".join((*key, str(index))).encode("utf-8", "surrogatepass")).hexdigest()
+        prints.append(digest[:32])
+    return prints
+
+
+# -- rules -----------------------------------------------------------------------
+
+
+def _section(page: str, title: str) -> str | None:
+    """The text of ``## title`` in a rule-book page, as one paragraph."""
+    match = re.search(rf"^## {re.escape(title)}\s*\n(.*?)(?=^## |\Z)", page, re.MULTILINE | re.DOTALL)
+    if not match:
+        return None
+    text = " ".join(match.group(1).split())
+    return text or None
+
+
+def _page(folder: Path | None) -> str | None:
+    try:
+        return (folder / "README.md").read_text(encoding="utf-8") if folder else None
+    except OSError:
+        return None
+
+
+def rule_descriptor(rule, settings=None, folders: dict[str, Path] | None = None) -> dict:
+    """The reportingDescriptor of ``rule``; ``folders``: the rule book's folders by code."""
+    if folders is None:
+        from ..rulebook import rule_folders
+
+        folders = rule_folders()
+    folder = folders.get(rule.code)
+    page = _page(folder)
+    override = settings.severity_override(rule) if settings is not None else None
+    level = override or max(rule.severity.values())
+    full = (_section(page, "What it checks") if page else None) or rule.summary
+    help_markdown = page.strip() if page else f"# {rule.code} {rule.name}\n\n{rule.summary}"
+    module = getattr(rule, "__module__", "") or ""
+    family = module.rsplit(".", 1)[-1] if module.startswith("skilllint.rules.") else "plugin"  # the rule family
+    descriptor = {
+        "id": rule.code,
+        "name": rule.name,
+        # Rule metadata is shown as written (as CodeQL does: braces in its help
+        # are not doubled); only result messages get §3.11.5's doubling.
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": full},
+        "help": {"text": help_markdown, "markdown": help_markdown},
+        "helpUri": RULEBOOK_URL.format(folder=folder.name if folder else f"{rule.code}-{rule.name}"),
+        "defaultConfiguration": {"level": _LEVELS[level]},
+        "properties": {
+            "tags": ["agent-skills", family],
+            "severity-by-target": {target: str(sev) for target, sev in sorted(rule.severity.items())},
+        },
+    }
+    if rule.fixable:
+        descriptor["properties"]["fix"] = rule.fixable
+    return descriptor
+
+
+class _Unknown:
+    """A descriptor stand-in for a code no registered rule has (defensive)."""
+
+    fixable = None
+
+    def __init__(self, diag: Diagnostic) -> None:
+        self.code, self.name, self.summary = diag.code, diag.name, diag.name
+        self.severity = {t: diag.severity for t in diag.targets}
+
+
+# -- results ---------------------------------------------------------------------
+
+
+def _result(diag: Diagnostic, rule_index: int, fingerprint: str, root: Path) -> dict:
+    text = message_text(diag.message)
+    related = []
+    if diag.related:
+        links = []
+        for number, note in enumerate(diag.related, start=1):
+            related.append(
+                {
+                    "id": number,
+                    "message": {"text": message_text(note.message)},
+                    "physicalLocation": _physical(note.path, note.span, root),
+                }
+            )
+            links.append(f"[{_link_text(note.message)}]({number})")
+        text += "\n" + "; ".join(links)  # code scanning links related locations named in the message
+    result = {
+        "ruleId": diag.code,
+        "ruleIndex": rule_index,
+        "level": _LEVELS[diag.severity],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": _physical(diag.path, diag.span, root)}],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "properties": {"targets": list(diag.targets), "name": diag.name},
+    }
+    if related:
+        result["relatedLocations"] = related
+    if diag.fix is not None:
+        result["fixes"] = [_fix(diag, root)]
+        result["properties"]["fix"] = diag.fix.applicability
+    return result
+
+
+def _fix(diag: Diagnostic, root: Path) -> dict:
+    by_path: dict[Path, list] = {}
+    for edit in diag.fix.edits:
+        by_path.setdefault(edit.path, []).append(
+            {"deletedRegion": _region(edit.span, exact=True), "insertedContent": {"text": edit.text}}
+        )
+    return {
+        "description": {"text": message_text(f"{diag.fix.message} ({diag.fix.applicability})")},
+        "artifactChanges": [
+            {"artifactLocation": _artifact(path, root), "replacements": replacements} for path, replacements in by_path.items()
+        ],
+    }
+
+
+def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dict:
+    """The SARIF log of ``result`` as a dict."""
+    root = root or source_root(cwd)
+    from ..registry import registry
+
+    rules = list(settings.enabled_rules()) if settings is not None else []
+    index = {rule.code: number for number, rule in enumerate(rules)}
+    for diag in result.diagnostics:  # without settings, or a code outside the selection: still described
+        if diag.code not in index:
+            index[diag.code] = len(rules)
+            rules.append(registry().rules.get(diag.code) or _Unknown(diag))
+    from ..rulebook import rule_folders
+
+    folders = rule_folders()
+    prints = fingerprints(result.diagnostics, root)
+    notifications = [
+        {"level": "error", "message": {"text": message_text(error.splitlines()[0] if error else "internal error")}}
+        for error in result.internal_errors
+    ] + [{"level": "warning", "message": {"text": message_text(warning)}} for warning in result.warnings]
+    invocation = {"executionSuccessful": not result.internal_errors}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run = {
+        "tool": {
+            "driver": {
+                "name": "skilllint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": REPOSITORY_URL,
+                "rules": [rule_descriptor(rule, settings, folders) for rule in rules],
+            }
+        },
+        "automationDetails": {"id": AUTOMATION_ID},
+        "invocations": [invocation],
+        "originalUriBaseIds": {SRCROOT: {"uri": root.resolve().as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(d, index[d.code], fp, root) for d, fp in zip(result.diagnostics, prints)],
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _clean(value):
+    """Every string of the log as valid Unicode (see :func:`valid_unicode`)."""
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
+def render_sarif(result, cwd: Path, settings=None) -> str:
+    return json.dumps(_clean(sarif_log(result, cwd, settings)), indent=2, ensure_ascii=False) + "\n"
