@@ -3,14 +3,20 @@
 Every read goes through here: ``lstat`` before ``open``, ``O_NOFOLLOW`` so a
 link swapped in after the check is not followed, ``O_NONBLOCK`` so a FIFO can
 never block us, a final ``fstat`` to insist on a regular file, and a byte cap.
+
+The language server lints unsaved editor buffers through :func:`overlay`: a
+file that passes the same checks is read from the buffer instead of the disk.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator, Mapping
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
 
@@ -26,6 +32,21 @@ class ReadResult:
     truncated: bool  # True when size > cap and only ``cap`` bytes were read
 
 
+_OVERLAY: ContextVar[Mapping[str, bytes] | None] = ContextVar("skilllint_overlay", default=None)
+
+
+@contextmanager
+def overlay(contents: Mapping[str, bytes]) -> Iterator[None]:
+    """Within the block, :func:`read_capped` returns ``contents[path]`` (keys:
+    normalised absolute paths) for a file that is still a regular file on disk:
+    the editor's text replaces what is on disk, never what kind of file it is."""
+    token = _OVERLAY.set(contents)
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -39,6 +60,11 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES) -> ReadResult:
         raise UnsafeFile("is a symbolic link")
     if not stat.S_ISREG(info.st_mode):
         raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a regular file")
+    buffers = _OVERLAY.get()
+    if buffers:
+        text = buffers.get(os.path.normpath(os.path.abspath(path)))
+        if text is not None:
+            return ReadResult(text[:cap], len(text), len(text) > cap)
     try:
         fd = os.open(path, _O_FLAGS)
     except OSError as exc:

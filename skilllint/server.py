@@ -1,0 +1,588 @@
+"""``skilllint server``: a language server over stdio (pygls 2, extra ``lsp``).
+
+What it does, per open document of a skill (SKILL.md or any file of the
+package, such as ``references/x.md``):
+
+* lints the package holding it on open, on save and (debounced) on change,
+  reading every open document from its editor buffer, saved or not
+  (:func:`skilllint.fsafe.overlay`), and publishes the findings whose path is
+  that document;
+* re-runs the catalog rules (SL5xx) over the project's skills each time, and
+  republishes the open documents of sibling skills whose catalog findings
+  changed (a description edited in one skill can overflow the others' budget);
+* offers each safe fix a finding carries as a quick fix code action;
+* shows the rule-book page on hover of a rule code in a suppression comment
+  (``# skilllint: disable=SL106``, ``<!-- skilllint-disable SL310 -->``) and on
+  hover of a diagnostic's range.
+
+The project of a document is the deepest of its workspace folder and its
+repository (the nearest folder with ``.git``), else the skill's own folder:
+the server lints as ``skilllint check .`` run there would, configuration
+discovered the same way, excluded skills left alone. Saving a configuration
+file reloads it. Errors never reach the client as a traceback: they become
+``window/logMessage`` (the traceback, when there is one, goes to stderr, which
+editors keep in their language-server log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import re
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path, uri_scheme
+from pygls.workspace import PositionCodec
+
+from . import __version__, fsafe
+from .config import CONFIG_NAMES, ConfigError, Settings, load_settings
+from .diagnostics import Diagnostic, Severity, Span
+from .discovery import DiscoveryError, Found, discover, package_of_file
+from .fsafe import UnsafeFile, is_within, read_capped
+from .package import SkillPackage
+
+SOURCE = "skilllint"
+DEBOUNCE_SECONDS = 0.2
+_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFO: lsp.DiagnosticSeverity.Information,
+}
+_CODE = re.compile(r"\b[A-Z]{1,5}[0-9]{3,4}\b")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def norm(path: str | Path) -> str:
+    return os.path.normpath(os.path.abspath(path))
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as LSP (and skilllint) count them: \\n, \\r\\n and \\r end a line."""
+    return _LINE_BREAK.split(text)
+
+
+@dataclass
+class Project:
+    """Where documents are linted from: settings, the skills found, caches."""
+
+    root: Path
+    settings: Settings | None = None
+    error: str | None = None
+    found: dict[str, Found] | None = None  # normalised package root -> discovery entry
+    real: dict[str, str] = field(default_factory=dict)  # real path -> normalised root
+    package_rules: list = field(default_factory=list)
+    catalog_rules: list = field(default_factory=list)
+    max_bytes: int = fsafe.DEFAULT_MAX_BYTES
+    packages: dict[str, tuple[tuple, SkillPackage]] = field(default_factory=dict)  # unopened siblings, by stamp
+    package_diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    catalog: list[Diagnostic] = field(default_factory=list)
+    excluded: set[str] = field(default_factory=set)  # skill folders discovery leaves out (until a reload)
+    installed: list | None = None  # skills of configured catalog roots (None: not loaded yet)
+
+    def discover(self) -> list[str]:
+        settings = self.settings
+        assert settings is not None
+        result = discover(
+            [str(self.root)],
+            self.root,
+            exclude=settings.exclude,
+            exclude_base=settings.base,
+            use_gitignore=settings.respect_gitignore,
+        )
+        self.found = {norm(item.root): item for item in result.packages if not item.missing_skill_md}
+        self.real = {os.path.realpath(key): key for key in self.found}
+        return list(result.warnings)
+
+    def key_of(self, root: Path) -> str | None:
+        """The discovered package at ``root`` (None: not found, e.g. excluded)."""
+        if self.found is None:
+            return None
+        key = norm(root)
+        if key in self.found:
+            return key
+        return self.real.get(os.path.realpath(key))
+
+
+class SkillLintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("skilllint", __version__)
+        self.projects: dict[str, Project] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        # uri -> (document version, [(finding, its LSP diagnostic)]) as last published
+        self.published: dict[str, tuple[int | None, list[tuple[Diagnostic, lsp.Diagnostic]]]] = {}
+        self._registry = None
+
+    # -- plumbing ------------------------------------------------------------------
+
+    def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=kind, message=f"skilllint: {message}"))
+        except Exception:  # noqa: BLE001 - no client to tell; stderr is all that is left
+            print(f"skilllint: {message}", file=sys.stderr)
+
+    def failed(self, what: str, exc: BaseException) -> None:
+        """An unexpected error: one line to the client, the traceback to stderr."""
+        self.log(f"internal error while {what}: {type(exc).__name__}: {exc} (please report this bug)")
+        traceback.print_exc(file=sys.stderr)
+
+    def report_server_error(self, error: Exception, source) -> None:  # pygls: errors outside our handlers
+        self.log(f"{type(error).__name__}: {error}")
+
+    @property
+    def registry(self):
+        if self._registry is None:
+            from .registry import registry
+
+            self._registry = registry()
+            for problem in self._registry.plugin_errors:
+                self.log(problem, lsp.MessageType.Warning)
+        return self._registry
+
+    def codec(self) -> PositionCodec:
+        return self.workspace.position_codec
+
+    def open_documents(self) -> dict[str, object]:
+        """uri -> TextDocument for every open ``file:`` document."""
+        return {uri: doc for uri, doc in self.workspace.text_documents.items() if uri_scheme(uri) == "file"}
+
+    def overlay(self) -> dict[str, bytes]:
+        """Every open document's buffer, by its path and its real path."""
+        contents: dict[str, bytes] = {}
+        for doc in self.open_documents().values():
+            data = doc.source.encode("utf-8", errors="replace")
+            contents[norm(doc.path)] = data
+            contents[os.path.realpath(doc.path)] = data
+        return contents
+
+    # -- projects ------------------------------------------------------------------
+
+    def project_root(self, path: Path, owner: Path) -> Path:
+        candidates = []
+        roots = [to_fs_path(uri) for uri in self.workspace.folders]
+        roots.append(self.workspace.root_path)
+        for root in roots:
+            if root and is_within(Path(norm(root)), path):
+                candidates.append(Path(norm(root)))
+        for folder in (owner, *owner.parents):
+            if os.path.lexists(folder / ".git"):
+                candidates.append(folder)
+                break
+        if not candidates:
+            return owner
+        return max(candidates, key=lambda folder: len(folder.parts))
+
+    def project(self, root: Path) -> Project:
+        key = str(root)
+        project = self.projects.get(key)
+        if project is None:
+            project = self.projects[key] = Project(root)
+            try:
+                settings = load_settings(self.registry, root)
+            except ConfigError as exc:
+                project.error = str(exc)
+                self.log(f"{exc} (fix the configuration and save it)")
+                return project
+            from .engine import _max_bytes
+
+            project.settings = settings
+            rules = [rule() for rule in settings.enabled_rules()]
+            project.package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
+            project.catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
+            project.max_bytes = _max_bytes(settings)
+        return project
+
+    def reset(self) -> None:
+        """Forget settings and discovery (a configuration file was saved)."""
+        self.projects.clear()
+
+    # -- linting -------------------------------------------------------------------
+
+    def locate(self, path: Path) -> tuple[Project, str] | None:
+        """The project and discovered package of a file, or None."""
+        owner = package_of_file(path)
+        if owner is None:
+            return None
+        owner = Path(norm(owner))
+        project = self.project(self.project_root(path, owner))
+        if project.settings is None:
+            return None
+        key = project.key_of(owner)
+        if str(owner) in project.excluded:
+            return None
+        if key is None:  # not seen yet: a new skill, or one the configuration excludes
+            try:
+                for warning in project.discover():
+                    self.log(warning, lsp.MessageType.Warning)
+            except DiscoveryError as exc:
+                self.log(str(exc))
+                return None
+            key = project.key_of(owner)
+        if key is None:
+            project.excluded.add(str(owner))
+            self.log(f"{owner}: not linted (excluded by the configuration or .gitignore of {project.root})", lsp.MessageType.Info)
+            return None
+        return project, key
+
+    def lint(self, uri: str, publish_self: bool = True) -> None:
+        """Lint the package holding ``uri`` and publish what changed."""
+        fs_path = to_fs_path(uri) if uri_scheme(uri) == "file" else None
+        located = self.locate(Path(norm(fs_path))) if fs_path else None  # untitled buffers: nothing to lint
+        if located is None:
+            if publish_self:
+                self.publish(uri, [])
+            return
+        project, key = located
+        errors: list[str] = []
+        old_catalog = project.catalog
+        with fsafe.overlay(self.overlay()):
+            found = project.found[key]
+            package = SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes)
+            from .engine import lint_package
+
+            project.package_diagnostics[key] = lint_package(package, project.package_rules, project.settings, errors)
+            if project.catalog_rules:
+                project.catalog = self.lint_catalog(project, key, package, errors)
+        for error in errors:
+            first, _, rest = error.partition("\n")
+            self.log(f"{first} (please report this bug)")
+            if rest:
+                print(rest, file=sys.stderr)
+        changed = _changed_paths(old_catalog, project.catalog)
+        for other_uri, doc in self.open_documents().items():
+            doc_path = norm(doc.path)
+            mine = other_uri == uri
+            if mine and not publish_self:
+                continue
+            owner = package_of_file(Path(doc_path))
+            if owner is None:
+                continue
+            if project.key_of(Path(norm(owner))) == key or (
+                (doc_path in changed or os.path.realpath(doc_path) in changed) and self.belongs(doc_path, project)
+            ):
+                self.publish_document(other_uri, project)
+
+    def lint_catalog(self, project: Project, key: str, package: SkillPackage, errors: list[str]) -> list[Diagnostic]:
+        """The catalog findings of every skill of the project, ``package`` as
+        just read and open documents from their buffers."""
+        from .catalog.context import CatalogContext, configured_roots, load_roots
+        from .engine import lint_catalogs
+
+        overlaid = {project.key_of(Path(norm(owner))) for owner in self.open_owners()}
+        packages = []
+        for other, found in (project.found or {}).items():
+            if other == key:
+                packages.append(package)
+            elif other in overlaid:
+                packages.append(SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes))
+            else:
+                stamp = _stamp(found.root)
+                cached = project.packages.get(other)
+                if cached is None or cached[0] != stamp:
+                    cached = project.packages[other] = (stamp, SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes))
+                packages.append(cached[1])
+        if project.installed is None:  # configured roots of installed skills, read once per settings load
+            taken = {os.path.realpath(p.root) for p in packages}
+            project.installed, notes = load_roots(configured_roots(project.settings), project.settings, project.max_bytes, taken)
+            for note in notes:
+                self.log(note, lsp.MessageType.Warning)
+        completion = CatalogContext(boundary=project.root, extra=project.installed)
+        return lint_catalogs(packages, project.catalog_rules, project.settings, errors, completion)
+
+    def open_owners(self) -> set[str]:
+        owners = set()
+        for doc in self.open_documents().values():
+            owner = package_of_file(Path(norm(doc.path)))
+            if owner is not None:
+                owners.add(str(owner))
+        return owners
+
+    def belongs(self, doc_path: str, project: Project) -> bool:
+        owner = package_of_file(Path(doc_path))
+        return owner is not None and project.key_of(Path(norm(owner))) is not None
+
+    def publish_document(self, uri: str, project: Project) -> None:
+        """Publish the known findings of one open document (relinting its package if never linted)."""
+        doc_path = norm(to_fs_path(uri) or "")
+        owner = package_of_file(Path(doc_path))
+        key = project.key_of(Path(norm(owner))) if owner else None
+        if key is None:
+            self.publish(uri, [])
+            return
+        if key not in project.package_diagnostics:
+            self.lint(uri)
+            return
+        real = os.path.realpath(doc_path)
+        mine = [
+            d
+            for d in (*project.package_diagnostics[key], *project.catalog)
+            if norm(d.path) == doc_path or os.path.realpath(d.path) == real
+        ]
+        mine.sort(key=Diagnostic.sort_key)
+        self.publish(uri, mine)
+
+    def publish(self, uri: str, diagnostics: list[Diagnostic]) -> None:
+        doc = self.workspace.text_documents.get(uri)
+        version = doc.version if doc is not None else None
+        lines = split_lines(doc.source) if doc is not None else []
+        converted = [(d, self.to_lsp(d, lines)) for d in diagnostics]
+        self.published[uri] = (version, converted)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[c for _, c in converted], version=version)
+        )
+
+    # -- conversions ----------------------------------------------------------------
+
+    def to_range(self, span: Span, lines: list[str]) -> lsp.Range:
+        """A 1-based, end-exclusive code-point span as an LSP range in the client's units."""
+        return lsp.Range(
+            start=self.to_position(span.line, span.column, lines),
+            end=self.to_position(span.end_line, span.end_column, lines),
+        )
+
+    def to_position(self, line: int, column: int, lines: list[str]) -> lsp.Position:
+        line, column = max(line - 1, 0), max(column - 1, 0)
+        if not lines:
+            return lsp.Position(line=line, character=column)
+        if line >= len(lines):
+            return lsp.Position(line=len(lines) - 1, character=self.codec().client_num_units(lines[-1]))
+        text = lines[line]
+        return lsp.Position(line=line, character=self.codec().client_num_units(text[: min(column, len(text))]))
+
+    def lines_of(self, path: Path) -> list[str]:
+        """The text of a file as the server sees it: the open buffer, else the disk."""
+        for doc in self.open_documents().values():
+            if norm(doc.path) == norm(path):
+                return split_lines(doc.source)
+        try:
+            return split_lines(read_capped(path).data.decode("utf-8", errors="replace"))
+        except (UnsafeFile, OSError):
+            return []
+
+    def to_lsp(self, diagnostic: Diagnostic, lines: list[str]) -> lsp.Diagnostic:
+        href = _rule_page_uri(diagnostic.code)
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(uri=from_fs_path(str(r.path)), range=self.to_range(r.span, self.lines_of(r.path))),
+                message=r.message,
+            )
+            for r in diagnostic.related
+        ]
+        return lsp.Diagnostic(
+            range=self.to_range(diagnostic.span, lines),
+            message=f"{diagnostic.message} (targets: {', '.join(diagnostic.targets)})",
+            severity=_SEVERITY[diagnostic.severity],
+            code=diagnostic.code,
+            code_description=lsp.CodeDescription(href=href) if href else None,
+            source=SOURCE,
+            related_information=related or None,
+            data={"name": diagnostic.name, "targets": list(diagnostic.targets), "fix": diagnostic.fix is not None},
+        )
+
+    # -- features -------------------------------------------------------------------
+
+    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        uri = params.text_document.uri
+        doc = self.workspace.text_documents.get(uri)
+        version, published = self.published.get(uri, (None, []))
+        if doc is None or version != doc.version:
+            return []  # findings of an older text: their edits would land in the wrong place
+        actions = []
+        for diagnostic, converted in published:
+            fix = diagnostic.fix
+            if fix is None or fix.applicability != "safe" or not _overlaps(converted.range, params.range):
+                continue
+            changes: dict[str, list[lsp.TextEdit]] = {}
+            for edit in fix.edits:
+                lines = self.lines_of(edit.path)
+                changes.setdefault(from_fs_path(str(edit.path)), []).append(
+                    lsp.TextEdit(range=self.to_range(edit.span, lines), new_text=edit.text)
+                )
+            actions.append(
+                lsp.CodeAction(
+                    title=f"{fix.message} ({diagnostic.code})",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[converted],
+                    is_preferred=True,
+                    edit=lsp.WorkspaceEdit(changes=changes),
+                )
+            )
+        return actions
+
+    def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
+        uri = params.text_document.uri
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        lines = split_lines(doc.source)
+        position = params.position
+        codes: list[str] = []
+        hover_range = None
+        if position.line < len(lines):
+            text = lines[position.line]
+            if "skilllint" in text:  # a suppression comment (or a skilllint directive of any kind)
+                # (a copy: pygls clamps the position it is given in place)
+                column = self.codec().position_from_client_units(lines, lsp.Position(line=position.line, character=position.character)).character
+                for match in _CODE.finditer(text):
+                    if match.start() <= column <= match.end() and match.group() in self.registry.rules:
+                        codes.append(match.group())
+                        line = position.line + 1
+                        hover_range = self.to_range(Span(line, match.start() + 1, line, match.end() + 1), lines)
+        version, published = self.published.get(uri, (None, []))
+        for diagnostic, converted in published:
+            if _contains(converted.range, position) and diagnostic.code not in codes:
+                codes.append(diagnostic.code)
+                hover_range = hover_range or converted.range
+        if not codes:
+            return None
+        pages = [self.rule_page(code) for code in codes]
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n\n---\n\n".join(pages)),
+            range=hover_range,
+        )
+
+    def rule_page(self, code: str) -> str:
+        from .rulebook import rule_page
+
+        page = rule_page(code)
+        if page:
+            return page.rstrip()
+        rule = self.registry.rules.get(code)
+        if rule is None:
+            return f"# {code}\n\n(no such rule)"
+        return f"# {rule.code} {rule.name}\n\n{rule.summary}\n\n(no rule-book page found)"
+
+    def schedule(self, uri: str) -> None:
+        """Lint after a pause in typing: one lint for a burst of changes."""
+        handle = self.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self.pending[uri] = loop.call_later(DEBOUNCE_SECONDS, self.run_pending, uri)
+
+    def run_pending(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        if uri in self.workspace.text_documents:
+            self.safely(f"linting {uri}", self.lint, uri)
+
+    def lint_now(self, uri: str) -> None:
+        handle = self.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        self.safely(f"linting {uri}", self.lint, uri)
+
+    def safely(self, what: str, function, *args, default=None):
+        try:
+            return function(*args)
+        except Exception as exc:  # noqa: BLE001 - the editor gets a log line, never a traceback
+            self.failed(what, exc)
+            return default
+
+
+@functools.lru_cache(maxsize=None)
+def _rule_page_uri(code: str) -> str | None:
+    """The rule-book page as a file URI (the codeDescription link): the copy
+    shipped in the wheel, or the checkout's ``rules/`` folder."""
+    from .rulebook import rule_folders
+
+    folder = rule_folders().get(code)
+    return from_fs_path(str(folder / "README.md")) if folder is not None else None
+
+
+def _stamp(root: Path) -> tuple:
+    """What tells an unopened sibling changed on disk: the folder and its SKILL.md."""
+    stamp = []
+    for path in (root, root / "SKILL.md"):
+        try:
+            info = os.stat(path)
+        except OSError:
+            stamp.append(None)
+            continue
+        stamp.append((info.st_ino, info.st_mtime_ns, info.st_size))
+    return tuple(stamp)
+
+
+def _changed_paths(old: Iterable[Diagnostic], new: Iterable[Diagnostic]) -> set[str]:
+    """Paths whose catalog findings differ between two runs."""
+
+    def by_path(diagnostics: Iterable[Diagnostic]) -> dict[str, set]:
+        table: dict[str, set] = {}
+        for d in diagnostics:
+            table.setdefault(norm(d.path), set()).add((d.code, d.message, d.span, d.severity, d.targets))
+        return table
+
+    before, after = by_path(old), by_path(new)
+    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    return changed | {os.path.realpath(path) for path in changed}
+
+
+def _before(a: lsp.Position, b: lsp.Position) -> bool:
+    return (a.line, a.character) < (b.line, b.character)
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    """Whether two ranges touch (an empty range counts where it sits)."""
+    return not (_before(a.end, b.start) or _before(b.end, a.start))
+
+
+def _contains(r: lsp.Range, p: lsp.Position) -> bool:
+    return not (_before(p, r.start) or _before(r.end, p))
+
+
+def build_server() -> SkillLintServer:
+    server = SkillLintServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SkillLintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.lint_now(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SkillLintServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.safely("scheduling a lint", ls.schedule, params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    def did_save(ls: SkillLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        name = os.path.basename(to_fs_path(uri) or "")
+        if name in CONFIG_NAMES or name == ".gitignore":
+            ls.reset()
+            for other in list(ls.open_documents()):
+                ls.lint_now(other)
+            return
+        ls.lint_now(uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SkillLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        handle = ls.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        ls.published.pop(uri, None)
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        # Its buffer no longer counts: the disk's text does again, for the open siblings.
+        if ls.open_documents():
+            ls.safely(f"relinting after closing {uri}", ls.lint, uri, False)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: SkillLintServer, params: lsp.CodeActionParams):
+        return ls.safely("computing code actions", ls.code_actions, params, default=[])
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SkillLintServer, params: lsp.HoverParams):
+        return ls.safely("computing a hover", ls.hover, params)
+
+    return server
+
+
+def main() -> int:
+    build_server().start_io()
+    return 0
