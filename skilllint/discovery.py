@@ -124,6 +124,7 @@ def discover(
     ignore = _Ignore(exclude_base or cwd, list(DEFAULT_EXCLUDE) + list(exclude or []), use_gitignore)
     seen_real: set[str] = set()  # real folders already searched
     packaged: set[str] = set()  # real folders already listed as packages
+    outside: list[str] = []  # files given that belong to no skill
     for raw in paths or ["."]:
         given = Path(raw)
         path = given if given.is_absolute() else cwd / given
@@ -151,11 +152,19 @@ def discover(
                 continue
             owner = package_of_file(path)
             if owner is None:
-                result.warnings.append(f"{raw}: not inside a skill folder (no SKILL.md above it); skipped")
+                outside.append(raw)
                 continue
             _add(result, packaged, Found(owner, owner, explicit=True))
         else:
             raise DiscoveryError(f"{raw}: not a regular file or directory")
+    # pre-commit passes every changed file, most of them no skill's: skip those
+    # quietly when something is linted, and say so once when nothing is.
+    if outside and not result.packages:
+        if len(outside) == 1:
+            result.warnings.append(f"{outside[0]}: not inside a skill folder (no SKILL.md above it); skipped")
+        else:
+            shown = ", ".join(outside[:3]) + (", ..." if len(outside) > 3 else "")
+            result.warnings.append(f"{len(outside)} files are not inside a skill folder (no SKILL.md above them); skipped: {shown}")
     return result
 
 

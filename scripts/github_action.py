@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""The steps of skilllint's GitHub Action (``action.yml``), kept out of YAML so they can be tested.
+
+    python github_action.py install   # a virtual environment holding skilllint from the action's checkout
+    python github_action.py run       # lint once: annotations in the log, a SARIF report, step outputs
+    python github_action.py finish    # exit with skilllint's exit code (after the SARIF upload)
+
+The action's inputs arrive as environment variables (``action.yml`` maps each one in ``env:``),
+never pasted into a shell script, and reach skilllint as separate arguments, never through a
+shell. Standard library only: ``install`` runs on whatever Python the runner has.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+MIN_PYTHON = (3, 10)  # pyproject.toml: requires-python
+MARKER = "skilllint-action.json"  # in the venv: which checkout it was installed from
+
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def _error(message: str) -> None:
+    """An error annotation on the run (and a plain line for other logs)."""
+    print(f"::error title=skilllint::{_escape_data(message)}", flush=True)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def set_output(name: str, value: str) -> None:
+    """Append ``name`` to the step's outputs (``$GITHUB_OUTPUT``), in the
+    delimiter form so that no value can inject another output."""
+    path = _env("GITHUB_OUTPUT")
+    if not path:
+        print(f"{name}={value}")
+        return
+    delimiter = f"ghadelimiter_{uuid.uuid4()}"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+def add_summary(markdown: str) -> None:
+    path = _env("GITHUB_STEP_SUMMARY")
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(markdown)
+
+
+def _runner_temp() -> Path:
+    temp = _env("RUNNER_TEMP")
+    if temp:
+        return Path(temp)
+    import tempfile
+
+    return Path(tempfile.gettempdir())
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+# -- install ----------------------------------------------------------------------------------
+
+
+def install() -> int:
+    if sys.version_info < MIN_PYTHON:
+        _error(
+            f"skilllint needs Python {'.'.join(map(str, MIN_PYTHON))} or newer; this runner's is "
+            f"{sys.version.split()[0]} ({sys.executable}). Add actions/setup-python before this action "
+            "or set its `python` input."
+        )
+        return 2
+    source = Path(_env("GITHUB_ACTION_PATH") or Path(__file__).resolve().parent.parent).resolve()
+    if not (source / "pyproject.toml").is_file():
+        _error(f"{source} is not a skilllint checkout (no pyproject.toml)")
+        return 2
+    venv = _runner_temp() / "skilllint-venv"
+    python = _venv_python(venv)
+    stamp = {"source": str(source), "python": sys.version.split()[0]}
+    try:
+        reuse = json.loads((venv / MARKER).read_text(encoding="utf-8")) == stamp and python.is_file()
+    except (OSError, ValueError):
+        reuse = False
+    if reuse:  # the action already ran in this job, from the same checkout
+        print(f"skilllint: reusing {venv}")
+    else:
+        print("::group::Install skilllint", flush=True)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", str(source)],
+                check=True,
+            )
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print("::endgroup::", flush=True)
+            _error(f"installing skilllint from {source} failed: {exc}")
+            return 2
+        print("::endgroup::", flush=True)
+        (venv / MARKER).write_text(json.dumps(stamp), encoding="utf-8")
+    version = subprocess.run(
+        [str(python), "-m", "skilllint", "--version"], capture_output=True, text=True, check=False
+    )
+    if version.returncode != 0:
+        _error(f"the installed skilllint does not start: {version.stderr.strip() or version.stdout.strip()}")
+        return 2
+    print(version.stdout.strip(), flush=True)
+    set_output("python", str(python))
+    return 0
+
+
+# -- run ----------------------------------------------------------------------------------
+
+
+def command(sarif: Path, json_report: Path) -> list[str]:
+    """The skilllint command line for the action's inputs (environment variables)."""
+    argv = [sys.executable, "-m", "skilllint", "check", "--output-format", "github"]
+    argv += ["--report", f"sarif={sarif}", "--report", f"json={json_report}"]
+    targets = [t for t in re.split(r"[\s,]+", _env("SKILLLINT_ACTION_TARGETS")) if t]
+    if targets:
+        argv += ["--target", ",".join(targets)]
+    if _env("SKILLLINT_ACTION_FAIL_ON"):
+        argv += ["--fail-on", _env("SKILLLINT_ACTION_FAIL_ON")]
+    if _env("SKILLLINT_ACTION_CONFIG"):
+        argv += ["--config", _env("SKILLLINT_ACTION_CONFIG")]
+    argv += shlex.split(_env("SKILLLINT_ACTION_ARGS"))
+    # Paths: shell-like words (quote a path with spaces), never run by a shell; after `--`,
+    # so a path that starts with `-` is a path.
+    argv += ["--", *(shlex.split(_env("SKILLLINT_ACTION_PATHS")) or ["."])]
+    return argv
+
+
+def run() -> int:
+    workdir = Path(_env("SKILLLINT_ACTION_WORKING_DIRECTORY") or ".")
+    if not workdir.is_dir():
+        _error(f"working-directory {workdir}: no such folder")
+        set_output("exit-code", "2")
+        return 0
+    workdir = workdir.resolve()
+    sarif = Path(_env("SKILLLINT_ACTION_SARIF_FILE") or _runner_temp() / "skilllint.sarif")
+    if not sarif.is_absolute():
+        sarif = workdir / sarif
+    json_report = _runner_temp() / f"skilllint-{os.getpid()}.json"
+    for stale in (sarif, json_report):  # a failed run must not upload an earlier run's report
+        try:
+            stale.unlink()
+        except FileNotFoundError:
+            pass
+    try:
+        argv = command(sarif, json_report)
+    except ValueError as exc:  # shlex: an unclosed quote
+        _error(f"paths or args input: {exc}")
+        set_output("exit-code", "2")
+        return 0
+    print(f"skilllint: {shlex.join(argv[1:])}", flush=True)
+    code = subprocess.run(argv, cwd=workdir, check=False).returncode
+    set_output("exit-code", str(code))
+    if sarif.is_file():
+        set_output("sarif-file", str(sarif))
+    summary = None
+    try:
+        summary = json.loads(json_report.read_text(encoding="utf-8"))["summary"]
+        json_report.unlink()
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    if summary:
+        for name in ("errors", "warnings", "info"):
+            set_output(name, str(summary[name]))
+        set_output("findings", str(summary["total"]))
+    add_summary(_summary_markdown(code, summary))
+    return 0  # the finish step re-raises the code once the SARIF is uploaded
+
+
+def _summary_markdown(code: int, summary: dict | None) -> str:
+    if summary is None:
+        return f"### skilllint\n\nskilllint could not lint (exit code {code}); the step's log says why.\n\n"
+    skills = summary.get("packages", 0)
+    lines = ["### skilllint", ""]
+    if not summary["total"]:
+        lines.append(f"No problems in {skills} skill{'s' if skills != 1 else ''}.")
+    else:
+        lines += [
+            f"{summary['total']} problem{'s' if summary['total'] != 1 else ''} in {skills} "
+            f"skill{'s' if skills != 1 else ''}: {summary['errors']} errors, {summary['warnings']} warnings, "
+            f"{summary['info']} info (exit code {code}).",
+            "",
+            "| rule | findings |",
+            "|---|---|",
+        ]
+        by_code = summary.get("by_code", {})
+        lines += [f"| `{rule}` | {count} |" for rule, count in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return "\n".join(lines) + "\n\n"
+
+
+# -- finish -------------------------------------------------------------------------------
+
+
+def finish() -> int:
+    text = _env("SKILLLINT_ACTION_EXIT_CODE")
+    if not text.isdigit():
+        _error("skilllint did not run (no exit code); see the earlier steps")
+        return 2
+    code = int(text)
+    if code == 1:
+        print("skilllint: findings at or above fail-on; failing the step")
+    elif code != 0:
+        print(f"skilllint: exit code {code} (usage, configuration or internal error)")
+    return code
+
+
+def main(argv: list[str]) -> int:
+    steps = {"install": install, "run": run, "finish": finish}
+    if len(argv) != 1 or argv[0] not in steps:
+        print(f"usage: {Path(__file__).name} {{{','.join(steps)}}}", file=sys.stderr)
+        return 2
+    return steps[argv[0]]()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

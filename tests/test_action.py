@@ -1,0 +1,488 @@
+"""The GitHub Action (action.yml): its shape, and its steps run as the runner would run them.
+
+The runner is simulated here: each `run:` step of action.yml is executed by bash the way GitHub
+runs `shell: bash` (``bash --noprofile --norc -eo pipefail FILE``) with its `env:` expressions
+evaluated, a GITHUB_OUTPUT file per step, a GITHUB_STEP_SUMMARY file, GITHUB_WORKSPACE,
+RUNNER_TEMP and GITHUB_ACTION_PATH (this checkout); `if:` conditions are evaluated with the
+implicit `success() &&`. The upload step (`uses:`) cannot run here: its evaluated `with:` is
+recorded and checked. The install step really builds a virtual environment from this checkout
+(once per session: a second use in one job reuses it, as on a runner).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+ACTION = ROOT / "action.yml"
+SCRIPT = ROOT / "scripts" / "github_action.py"
+SHA = re.compile(r"^[0-9a-f]{40}$")
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed: the action's steps are bash")
+
+
+def load_action() -> dict:
+    return yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+
+
+# -- a small evaluator for the expressions action.yml uses ------------------------------------
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<op>==|!=|&&|\|\||!|\(|\))|(?P<num>\d+)"
+    r"|(?P<call>(?:always|success|failure|cancelled)\(\))|(?P<ref>[A-Za-z_][\w-]*(?:\.[\w-]+)*))"
+)
+
+
+class Unsupported(Exception):
+    """action.yml uses an expression this simulator does not know: extend it."""
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    text = text.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise Unsupported(f"cannot read expression {text!r} at {pos}")
+        kind = match.lastgroup
+        out.append((kind, match.group(kind)))
+        pos = match.end()
+    return out
+
+
+def evaluate(text: str, context: dict):
+    """GitHub's expression syntax, the part action.yml needs: context references, string
+    and number literals, ==, != (strings compare ignoring case), !, &&, ||, parentheses and the
+    status functions."""
+    tokens = _tokens(text)
+    pos = 0
+
+    def peek():
+        return tokens[pos] if pos < len(tokens) else (None, None)
+
+    def take():
+        nonlocal pos
+        pos += 1
+        return tokens[pos - 1]
+
+    def primary():
+        kind, value = take()
+        if kind == "str":
+            return value[1:-1].replace("''", "'")
+        if kind == "num":
+            return int(value)
+        if kind == "call":
+            return context["status"][value[:-2]]
+        if kind == "op" and value == "(":
+            result = disjunction()
+            if take() != ("op", ")"):
+                raise Unsupported(f"unbalanced parentheses in {text!r}")
+            return result
+        if kind == "op" and value == "!":
+            return not truthy(primary())
+        if kind == "ref":
+            return resolve(value, context)
+        raise Unsupported(f"unexpected {value!r} in {text!r}")
+
+    def comparison():
+        left = primary()
+        while peek() in (("op", "=="), ("op", "!=")):
+            _, op = take()
+            right = primary()
+            equal = _loose(left) == _loose(right)
+            left = equal if op == "==" else not equal
+        return left
+
+    def conjunction():
+        left = comparison()
+        while peek() == ("op", "&&"):
+            take()
+            right = comparison()
+            left = right if truthy(left) else left
+        return left
+
+    def disjunction():
+        left = conjunction()
+        while peek() == ("op", "||"):
+            take()
+            right = conjunction()
+            left = left if truthy(left) else right
+        return left
+
+    result = disjunction()
+    if pos != len(tokens):
+        raise Unsupported(f"trailing tokens in {text!r}")
+    return result
+
+
+def _loose(value):
+    return value.casefold() if isinstance(value, str) else value
+
+
+def truthy(value) -> bool:
+    return bool(value) and value != ""
+
+
+def resolve(ref: str, context: dict):
+    parts = ref.split(".")
+    if parts[0] == "inputs" and len(parts) == 2:
+        if parts[1] not in context["inputs"]:
+            raise Unsupported(f"unknown input {parts[1]!r}")
+        return context["inputs"][parts[1]]
+    if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
+        return context["steps"].get(parts[1], {}).get("outputs", {}).get(parts[3], "")
+    if parts[0] in ("github", "runner") and len(parts) == 2 and ref in context["values"]:
+        return context["values"][ref]
+    raise Unsupported(f"unknown context {ref!r}")
+
+
+def substitute(text, context: dict) -> str:
+    if not isinstance(text, str):
+        return "true" if text is True else "false" if text is False else str(text)
+
+    def one(match):
+        value = evaluate(match.group(1), context)
+        return "true" if value is True else "false" if value is False else str(value)
+
+    return re.sub(r"\$\{\{(.*?)\}\}", one, text)
+
+
+def parse_outputs(path: Path) -> dict[str, str]:
+    """A GITHUB_OUTPUT file: ``name=value`` lines and ``name<<DELIMITER`` blocks."""
+    outputs: dict[str, str] = {}
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            end = lines.index(delimiter, i + 1)
+            outputs[name] = "\n".join(lines[i + 1 : end])
+            i = end + 1
+            continue
+        name, _, value = line.partition("=")
+        outputs[name] = value
+        i += 1
+    return outputs
+
+
+# -- the simulated runner ---------------------------------------------------------------------
+
+
+@dataclass
+class StepRun:
+    name: str
+    status: str  # success, failure, skipped
+    returncode: int | None = None
+    log: str = ""
+    outputs: dict = field(default_factory=dict)
+    with_: dict = field(default_factory=dict)
+
+
+@dataclass
+class ActionRun:
+    steps: list[StepRun]
+    outputs: dict
+    summary: str
+
+    @property
+    def failed(self) -> bool:
+        return any(step.status == "failure" for step in self.steps)
+
+    @property
+    def log(self) -> str:
+        return "".join(step.log for step in self.steps)
+
+    def step(self, name: str) -> StepRun:
+        return next(step for step in self.steps if step.name == name)
+
+
+def run_action(workspace: Path, runner_temp: Path, inputs: dict[str, str] | None = None) -> ActionRun:
+    action = load_action()
+    given = dict(inputs or {})
+    unknown = set(given) - set(action["inputs"])
+    assert not unknown, f"not inputs of action.yml: {unknown}"
+    resolved = {name: str(given.get(name, spec.get("default", ""))) for name, spec in action["inputs"].items()}
+    summary_file = runner_temp / f"summary-{os.getpid()}-{id(given)}.md"
+    summary_file.write_text("", encoding="utf-8")
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "SKILLLINT_", "INPUT_"))}
+    base_env.update(
+        GITHUB_ACTIONS="true",
+        CI="true",
+        GITHUB_WORKSPACE=str(workspace),
+        GITHUB_ACTION_PATH=str(ROOT),
+        GITHUB_STEP_SUMMARY=str(summary_file),
+        RUNNER_TEMP=str(runner_temp),
+        # what actions/setup-python does: the Python to use comes first on the PATH
+        PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+    )
+    context = {
+        "inputs": resolved,
+        "steps": {},
+        "values": {"github.action_path": str(ROOT), "github.workspace": str(workspace), "runner.temp": str(runner_temp)},
+        "status": {"success": True, "failure": False, "always": True, "cancelled": False},
+    }
+    runs: list[StepRun] = []
+    for index, step in enumerate(action["runs"]["steps"]):
+        name = step.get("name", f"step {index}")
+        condition = str(step.get("if", "")).strip()
+        if condition.startswith("${{") and condition.endswith("}}"):
+            condition = condition[3:-2]
+        if condition and not re.search(r"\b(always|success|failure|cancelled)\(\)", condition):
+            condition = f"success() && ({condition})"
+        if not truthy(evaluate(condition or "success()", context)):
+            runs.append(StepRun(name, "skipped"))
+            continue
+        if "uses" in step:
+            with_ = {key: substitute(value, context) for key, value in step.get("with", {}).items()}
+            runs.append(StepRun(name, "success", with_=with_))
+            continue
+        assert step.get("shell") == "bash", f"{name}: the simulator runs bash steps only"
+        output_file = runner_temp / f"output-{os.getpid()}-{len(runs)}-{id(context)}"
+        output_file.write_text("", encoding="utf-8")
+        script = runner_temp / f"step-{os.getpid()}-{len(runs)}.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        env = dict(base_env, GITHUB_OUTPUT=str(output_file))
+        env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=workspace,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=600,
+        )
+        outputs = parse_outputs(output_file)
+        status = "success" if proc.returncode == 0 else "failure"
+        runs.append(StepRun(name, status, proc.returncode, proc.stdout, outputs))
+        if "id" in step:
+            context["steps"][step["id"]] = {"outputs": outputs}
+        if status == "failure":
+            context["status"].update(success=False, failure=True)
+    outputs = {name: substitute(spec["value"], context) for name, spec in action["outputs"].items()}
+    return ActionRun(runs, outputs, summary_file.read_text(encoding="utf-8"))
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def runner_temp(tmp_path_factory) -> Path:
+    """One job's RUNNER_TEMP, shared by the tests: the venv is built once and then reused."""
+    return tmp_path_factory.mktemp("runner-temp")
+
+
+def skill(base: Path, folder: str, name: str, description: str | None = None) -> Path:
+    path = base / folder
+    path.mkdir(parents=True, exist_ok=True)
+    description = description or f"Drafts {name} notes for the team. Use when the user asks for {name} notes."
+    (path / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n# {name}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Path:
+    """A checked-out repository (a .git folder is all skilllint looks for)."""
+    repo = tmp_path / "workspace"
+    (repo / ".git").mkdir(parents=True)
+    skill(repo, "skills/release-notes", "release-notes")
+    return repo
+
+
+# -- action.yml's shape -------------------------------------------------------------------------
+
+
+def test_action_yml_is_a_composite_action_with_the_documented_inputs():
+    action = load_action()
+    assert action["runs"]["using"] == "composite"
+    inputs = action["inputs"]
+    for name in ("paths", "targets", "fail-on", "config", "sarif-file", "upload-sarif"):
+        assert name in inputs and inputs[name].get("description"), name
+    assert inputs["paths"]["default"] == "." and inputs["upload-sarif"]["default"] == "true"
+    assert all(spec.get("required", False) is False for spec in inputs.values())
+    for name, spec in action["outputs"].items():
+        assert re.fullmatch(r"\$\{\{ steps\.run\.outputs\.[\w-]+ \}\}", spec["value"]), name
+    # the outputs the run step writes are the ones action.yml declares
+    written = set(re.findall(r'set_output\("([\w-]+)"', SCRIPT.read_text(encoding="utf-8")))
+    written |= {"errors", "warnings", "info"}  # set in a loop
+    assert set(action["outputs"]) <= written
+
+
+def test_no_expression_is_pasted_into_a_script_and_every_input_goes_through_env():
+    action = load_action()
+    steps = action["runs"]["steps"]
+    env_uses = []
+    for step in steps:
+        if "run" in step:
+            assert step.get("shell"), f"{step['name']}: composite run steps need a shell"
+            assert "${{" not in step["run"], f"{step['name']}: an expression inside run: is pasted into the script"
+            env_uses += [str(v) for v in step.get("env", {}).values()]
+    wired = " ".join(env_uses)
+    for name in action["inputs"]:
+        if name == "upload-sarif":  # a condition of the upload step, not a value for the script
+            assert f"inputs.{name}" in str(next(s for s in steps if "uses" in s)["if"])
+            continue
+        assert re.search(rf"\$\{{\{{ inputs\.{re.escape(name)} \}}\}}", wired), f"input {name} is not passed through env:"
+    # the script reads exactly the variables the steps set
+    script = SCRIPT.read_text(encoding="utf-8")
+    read = set(re.findall(r'_env\("(SKILLLINT_ACTION_[A-Z_]+)"\)', script))
+    set_by_steps = {key for step in steps for key in step.get("env", {}) if key.startswith("SKILLLINT_ACTION_")}
+    assert read == set_by_steps - {"SKILLLINT_ACTION_PYTHON"}  # that one is read by the bash of the install step
+
+
+def test_upload_sarif_is_pinned_by_commit_and_categorised():
+    action = load_action()
+    uses = [step for step in action["runs"]["steps"] if "uses" in step]
+    assert len(uses) == 1
+    (upload,) = uses
+    ref, _, sha = upload["uses"].partition("@")
+    assert ref == "github/codeql-action/upload-sarif" and SHA.match(sha), upload["uses"]
+    # the version the SHA stands for is written beside it, for people and for Dependabot
+    line = next(line for line in ACTION.read_text(encoding="utf-8").splitlines() if sha in line)
+    assert re.search(r"# v3\.\d+\.\d+$", line), line
+    assert upload["with"] == {"sarif_file": "${{ steps.run.outputs.sarif-file }}", "category": "skilllint"}
+    names = [step.get("id") or step["name"] for step in action["runs"]["steps"]]
+    assert names.index("run") < names.index(upload["name"]) < len(names) - 1, "the exit code is re-raised after the upload"
+    assert "finish" in action["runs"]["steps"][-1]["run"]
+
+
+# -- the steps, run ---------------------------------------------------------------------------
+
+
+def test_findings_are_annotated_written_as_sarif_and_fail_the_action(workspace, runner_temp):
+    skill(workspace, "skills/bad", "Bad_Name")
+    run = run_action(workspace, runner_temp)
+    install, lint, upload, finish = run.steps
+    assert install.status == "success", install.log
+    assert lint.status == "success", lint.log  # the step itself succeeds so that the upload runs
+    # annotations for the GitHub log, each finding also printed plainly
+    assert "::error file=skills/bad/SKILL.md,line=2,col=7," in lint.log and "title=SL104 name-invalid-chars::" in lint.log
+    assert "skills/bad/SKILL.md:2:7: error:" in lint.log
+    # one run wrote the SARIF, at the default place
+    sarif_path = Path(lint.outputs["sarif-file"])
+    assert sarif_path == runner_temp / "skilllint.sarif"
+    sarif = json.loads(sarif_path.read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0"
+    results = sarif["runs"][0]["results"]
+    assert any(
+        r["ruleId"] == "SL104" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "skills/bad/SKILL.md"
+        for r in results
+    )
+    assert upload.status == "success" and upload.with_ == {"sarif_file": str(sarif_path), "category": "skilllint"}
+    # the exit code comes back after the upload
+    assert finish.status == "failure" and finish.returncode == 1 and run.failed
+    assert run.outputs["exit-code"] == "1"
+    assert int(run.outputs["errors"]) >= 1 and int(run.outputs["findings"]) == len(results)
+    assert "### skilllint" in run.summary and "| `SL104` | 1 |" in run.summary
+
+
+def test_a_clean_repository_passes(workspace, runner_temp):
+    run = run_action(workspace, runner_temp)
+    assert not run.failed, run.log
+    assert run.outputs["exit-code"] == "0" and run.outputs["findings"] == "0"
+    assert "::error" not in run.log and "::warning" not in run.log
+    assert json.loads(Path(run.outputs["sarif-file"]).read_text(encoding="utf-8"))["runs"][0]["results"] == []
+    assert run.step("Upload SARIF to code scanning").status == "success"
+    assert "No problems in 1 skill." in run.summary
+
+
+def test_inputs_reach_skilllint_as_arguments_never_as_shell(workspace, runner_temp):
+    odd = skill(workspace, "we$(touch PWNED) ird/skills/x", "x")
+    (workspace / "cfg").mkdir()
+    (workspace / "cfg" / "lint.toml").write_text('fail-on = "warning"\n', encoding="utf-8")
+    skill(workspace, "we$(touch PWNED) ird/skills/y", "not-y")  # SL106: a warning only
+    inputs = {
+        "paths": "'we$(touch PWNED) ird' `touch PWNED`",  # the second word: a path that does not exist
+        "targets": "agentskills; touch PWNED",
+        "args": "--select 'SL1' $(touch PWNED)",
+    }
+    run = run_action(workspace, runner_temp, inputs)
+    assert not any(workspace.rglob("PWNED")) and not (workspace.parent / "PWNED").exists()
+    assert run.outputs["exit-code"] == "2", run.log  # nonexistent path / target: a usage error
+    assert run.failed and run.step("Exit with skilllint's exit code").returncode == 2
+    # the same odd path, quoted, with a configuration file that fails on warnings
+    run = run_action(workspace, runner_temp, {"paths": f"'{odd.parent.parent.name}'", "config": "cfg/lint.toml", "targets": "agentskills"})
+    assert run.outputs["exit-code"] == "1", run.log
+    assert "::warning file=we$(touch PWNED) ird/skills/y/SKILL.md,line=2" in run.log
+    assert not any(workspace.rglob("PWNED"))
+
+
+def test_fail_on_and_targets(workspace, runner_temp):
+    skill(workspace, "skills/y", "not-y")  # SL106 name-folder-mismatch: a warning
+    assert run_action(workspace, runner_temp).outputs["exit-code"] == "0"
+    run = run_action(workspace, runner_temp, {"fail-on": "warning"})
+    assert run.outputs["exit-code"] == "1" and run.failed
+    assert run.outputs["warnings"] == "1" and run.outputs["errors"] == "0"
+    # a Claude Code skill checked against Claude Code only: the spec's naming rules do not apply
+    skill(workspace, "cc/skills/Mixed_Case", "Mixed_Case")
+    run = run_action(workspace, runner_temp, {"paths": "cc", "targets": "claude-code", "fail-on": "warning"})
+    assert run.outputs["exit-code"] == "0", run.log
+    run = run_action(workspace, runner_temp, {"paths": "cc", "targets": "agentskills , claude-code"})
+    assert run.outputs["exit-code"] == "1" and "SL104" in run.log
+
+
+def test_upload_can_be_turned_off_and_working_directory_is_honoured(workspace, runner_temp):
+    sub = workspace / "packages" / "agent"
+    skill(sub, "skills/bad", "Bad_Name")
+    sarif = workspace / "out" / "skilllint.sarif"
+    sarif.parent.mkdir()
+    run = run_action(workspace, runner_temp, {"upload-sarif": "false", "working-directory": "packages/agent", "sarif-file": str(sarif)})
+    assert run.step("Upload SARIF to code scanning").status == "skipped"
+    assert run.outputs["sarif-file"] == str(sarif) and sarif.is_file()
+    # paths in annotations and SARIF are relative to the repository root, as GitHub expects
+    assert "::error file=packages/agent/skills/bad/SKILL.md,line=2" in run.log
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(sarif.read_text())["runs"][0]["results"]}
+    assert uris == {"packages/agent/skills/bad/SKILL.md"}
+    assert run.step("Exit with skilllint's exit code").returncode == 1
+
+
+def test_a_usage_error_uploads_nothing_and_exits_2(workspace, runner_temp):
+    # an earlier run's SARIF in the same job must not be uploaded for this one
+    assert run_action(workspace, runner_temp).outputs["sarif-file"]
+    run = run_action(workspace, runner_temp, {"fail-on": "sometimes"})
+    assert "invalid choice: 'sometimes'" in run.log
+    assert run.outputs["exit-code"] == "2" and run.outputs["sarif-file"] == ""
+    assert not (runner_temp / "skilllint.sarif").exists()
+    assert run.step("Upload SARIF to code scanning").status == "skipped"
+    assert run.step("Exit with skilllint's exit code").returncode == 2
+    assert "could not lint (exit code 2)" in run.summary
+
+
+def test_the_step_outputs_cannot_be_forged_by_a_value(tmp_path):
+    """set_output writes the delimiter form: a value holding a new line and `name=` stays one value."""
+    out = tmp_path / "out"
+    out.write_text("", encoding="utf-8")
+    env = dict(os.environ, GITHUB_OUTPUT=str(out))
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import github_action as a; a.set_output('sarif-file', 'x\\nexit-code=0')"
+    subprocess.run([sys.executable, "-c", code, str(SCRIPT.parent)], env=env, check=True)
+    assert parse_outputs(out) == {"sarif-file": "x\nexit-code=0"}
+
+
+def test_the_readme_workflow_uses_the_action_as_it_is():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## GitHub Actions\n", 1)[1].split("\n## ", 1)[0]
+    workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1))
+    assert workflow["permissions"] == {"contents": "read", "security-events": "write"}
+    (job,) = workflow["jobs"].values()
+    checkout, lint = job["steps"]
+    assert checkout["uses"].startswith("actions/checkout@")
+    assert lint["uses"].startswith("skilllint/skilllint@")
+    inputs = load_action()["inputs"]
+    assert set(lint.get("with", {})) <= set(inputs)
+    # the README's table documents every input with its real default
+    rows = dict(re.findall(r"^\| `([\w-]+)` \| ([^|]*) \|", section, re.MULTILINE))
+    assert set(rows) == set(inputs)
+    for name in ("paths", "upload-sarif", "working-directory"):
+        assert rows[name].strip() == f"`{inputs[name]['default']}`", name
