@@ -1,10 +1,24 @@
-"""`skilllint catalog`: Codex's model-visible catalog for the skills under some paths."""
+"""`skilllint catalog`: each surface's model-visible catalog for the skills under some paths, with a receipt."""
 
 import json
+from pathlib import Path
 
-from skilllint.catalog import codex
+import jsonschema
+import pytest
+
+from skilllint.catalog import codex, copilot
 
 from conftest import run_cli, write_skill
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "skilllint" / "schemas" / "catalog.schema.json").read_text())
+
+
+def catalog_json(*args, cwd=None) -> dict:
+    code, out, err = run_cli("catalog", *args, "--output-format", "json", cwd=cwd)
+    assert code == 0, err
+    report = json.loads(out)
+    jsonschema.validate(report, SCHEMA)  # every report the tests see is checked against the published schema
+    return report
 
 
 def two_skills(tmp_path):
@@ -17,13 +31,15 @@ def test_renders_the_codex_catalog_with_its_receipt(tmp_path):
     two_skills(tmp_path)
     paths = [str((tmp_path / s / "SKILL.md").absolute()) for s in ("alpha", "beta")]
     minimum = sum(codex.line_cost(codex.Characters(1), codex.minimum_line(n, p)) for n, p in zip(("alpha", "beta"), paths))
-    code, out, err = run_cli("catalog", str(tmp_path), "--budget-chars", str(minimum + 6), "--output-format", "json")
-    assert code == 0, err
-    report = json.loads(out)
-    receipt = report["receipt"]
-    assert (receipt["total_count"], receipt["included_count"], receipt["omitted_count"]) == (2, 2, 0)
+    report = catalog_json(str(tmp_path), "--budget-chars", str(minimum + 6))
+    (receipt,) = report["catalogs"]
+    assert (receipt["total"], receipt["included"], receipt["omitted"]) == (2, 2, 0)
+    assert receipt["budget"] == {"unit": "characters", "limit": minimum + 6, "source": "set directly"}
     assert [s["chars_shown"] for s in receipt["skills"]] == [2, 2]  # the first character pays for its separator
-    assert report["rendered"].splitlines() == [f"- alpha: ab (file: {paths[0]})", f"- beta: uv (file: {paths[1]})"]
+    # a full line adds the description and one space to the minimum line
+    assert [s["full_cost"] - s["minimum_cost"] for s in receipt["skills"]] == [len("abcdef "), len("uvwxyz ")]
+    assert receipt["rendered"].splitlines() == [f"- alpha: ab (file: {paths[0]})", f"- beta: uv (file: {paths[1]})"]
+    assert (receipt["descriptions_truncated"], receipt["truncated_characters"]) == (2, 8)
     assert [item["reason"] for item in report["not_loaded"]] == ["no description: Codex does not load it (SL111/SL112)"]
 
 
@@ -37,8 +53,15 @@ def test_text_receipt_names_the_warning(tmp_path):
 
 def test_context_window_sets_a_token_budget(tmp_path):
     two_skills(tmp_path)
-    report = json.loads(run_cli("catalog", str(tmp_path), "--context-window", "200000", "--output-format", "json")[1])
-    assert (report["receipt"]["budget_unit"], report["receipt"]["budget_limit"]) == ("tokens", 4000)
+    (receipt,) = catalog_json(str(tmp_path), "--context-window", "200000")["catalogs"]
+    assert (receipt["budget"]["unit"], receipt["budget"]["limit"]) == ("tokens", 4000)
+
+
+def test_the_command_line_budget_replaces_the_configured_one(tmp_path):
+    two_skills(tmp_path)
+    (tmp_path / ".skilllint.toml").write_text("[catalog]\nbudget-chars = 10\n")
+    assert catalog_json(str(tmp_path), cwd=tmp_path)["catalogs"][0]["budget"]["limit"] == 10
+    assert catalog_json(str(tmp_path), "--context-window", "100000", cwd=tmp_path)["catalogs"][0]["budget"]["limit"] == 2000
 
 
 def test_bad_budget_is_a_usage_error(tmp_path):
@@ -50,12 +73,44 @@ def test_claude_code_listing_receipt(tmp_path):
     write_skill(tmp_path, "alpha", "---\nname: alpha\ndescription: " + "a" * 300 + "\n---\n")
     write_skill(tmp_path, "hidden", "---\nname: hidden\ndescription: h\ndisable-model-invocation: true\n---\n")
     write_skill(tmp_path, "bodyline", "---\nname: bodyline\n---\n\nFirst body line lists the skill.\n")
-    code, out, err = run_cli("catalog", str(tmp_path), "--target", "claude-code", "--budget-chars", "100", "--output-format", "json")
-    assert code == 0, err
-    receipt = json.loads(out)["receipt"]
-    assert (receipt["total"], receipt["included"], receipt["hidden"]) == (3, 2, 1)
-    assert receipt["budget"] == {"unit": "characters", "limit": 100, "source": "budget-chars"} or receipt["budget"]["limit"] == 100
-    assert receipt["over_by"] > 0 and receipt["descriptions_to_drop_estimate"] == 1
-    assert {s["name"] for s in receipt["skills"]} == {"alpha", "bodyline"}
+    (receipt,) = catalog_json(str(tmp_path), "--target", "claude-code", "--budget-chars", "100")["catalogs"]
+    surface = receipt["surface"]
+    assert (surface["total"], surface["included"], surface["hidden"]) == (3, 2, 1)
+    assert receipt["budget"]["limit"] == 100 and surface["over_by"] > 0 and surface["descriptions_to_drop_estimate"] == 1
+    assert {s["name"]: s["chars_shown"] for s in receipt["skills"]} == {"alpha": 0, "bodyline": 32}  # the dearest goes
+    assert receipt["rendered"].splitlines() == ["- alpha", "- bodyline: First body line lists the skill."]
     code, _, err = run_cli("catalog", str(tmp_path), "--target", "claude-code", "--budget-tokens", "5")
     assert code == 2 and "Codex's setting" in err
+
+
+def test_copilot_listing_stops_at_the_first_skill_that_does_not_fit(tmp_path):
+    for name, size in (("a-skill", 10), ("b-skill", 300), ("c-skill", 5)):
+        write_skill(tmp_path, name, f"---\nname: {name}\ndescription: {'d' * size}\n---\n")
+    first = len(copilot.block("a-skill", "d" * 10)) + 1
+    (receipt,) = catalog_json(str(tmp_path), "--target", "copilot", "--budget-chars", str(first + 200))["catalogs"]
+    # b-skill does not fit; c-skill would, but the loop has stopped (a hard stop, not a skip)
+    assert [(s["name"], s["included"]) for s in receipt["skills"]] == [("a-skill", True), ("b-skill", False), ("c-skill", False)]
+    assert (receipt["included"], receipt["omitted"], receipt["budget_used"]) == (1, 2, first)
+    assert receipt["warning"] == "<!-- Showing 1 of 3 skills due to token limits -->"
+    assert receipt["rendered"].endswith(receipt["warning"]) and "<name>a-skill</name>" in receipt["rendered"]
+
+
+@pytest.mark.parametrize("target", ["codex", "claude-code", "copilot"])
+def test_installed_skills_join_the_catalog_with_their_scope(tmp_path, target):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write_skill(repo / "skills", "mine", "---\nname: mine\ndescription: Mine. Use when asked.\n---\n")
+    write_skill(tmp_path / "home", "theirs", "---\nname: theirs\ndescription: Theirs. Use when asked.\n---\n")
+    (receipt,) = catalog_json("skills", "--target", target, "--catalog-root", f"user={tmp_path / 'home'}", cwd=repo)["catalogs"]
+    assert {(s["name"], s["scope"], s["linted"]) for s in receipt["skills"]} == {("mine", "repo", True), ("theirs", "user", False)}
+
+
+def test_the_issue_example_runs_on_the_corpus(corpus):
+    """The 417-skill awesome-copilot collection at a 200k window, per surface (figures in the session note)."""
+    expected = {"codex": (417, 135, 282), "claude-code": (417, 417, 0), "copilot": (417, 32, 385)}
+    for target, counts in expected.items():
+        report = catalog_json("--target", target, "--context-window", "200000", str(corpus / "github__awesome-copilot" / "skills"))
+        (receipt,) = report["catalogs"]
+        assert (receipt["total"], receipt["included"], receipt["omitted"]) == counts
+        if target != "claude-code":  # Claude Code's names alone exceed its 8,000 characters: nothing fits
+            assert receipt["budget_used"] <= receipt["budget"]["limit"]

@@ -55,3 +55,21 @@ def test_duplicate_names_are_reported_per_catalog_only(tmp_path):
     report = lint_json(str(tmp_path), "--select", "SL511", cwd=tmp_path)
     assert sorted(d["path"] for d in report["diagnostics"]) == ["one/skills/deploy-docs/SKILL.md", "one/skills/deploy/SKILL.md"]
     assert report["diagnostics"][0]["related"] and report["diagnostics"][0]["severity"] == "warning"
+
+
+def test_codex_leaves_skills_without_implicit_invocation_out_of_its_catalog(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    write_skill(tmp_path, "listed", SKILL.format(n="listed"))
+    quiet = write_skill(tmp_path, "quiet", SKILL.format(n="quiet"))
+    (quiet / "agents").mkdir()
+    (quiet / "agents" / "openai.yaml").write_text("policy:\n  allow_implicit_invocation: false\n")
+    code, out, err = run_cli("catalog", str(tmp_path), "--output-format", "json")
+    assert code == 0, err
+    (receipt,) = json.loads(out)["catalogs"]
+    assert [s["name"] for s in receipt["skills"]] == ["listed"]
+    (quiet / "agents" / "openai.yaml").write_text("policy:\n  allow_implicit_invocation: true\n")
+    code, out, err = run_cli("catalog", str(tmp_path), "--output-format", "json")
+    assert [s["name"] for s in json.loads(out)["catalogs"][0]["skills"]] == ["listed", "quiet"]

@@ -15,8 +15,24 @@ skills root that surface scans:
 
 Each canonical SKILL.md counts once. Skills hidden from the model on purpose
 (``disable-model-invocation: true``) are kept but marked, so catalog rules can
-leave them out of budgets. Configured extra roots with scope labels are not
-modelled yet.
+leave them out of budgets.
+
+Skills carry a scope (``repo``, ``user``, ``admin``, ``system``). The linted
+skills are ``repo``; configured extra roots (``[catalog] roots``, see
+:mod:`skilllint.catalog.context`) bring the skills a team has installed, with
+their scope, into every catalog of the targets that load them. When two skills
+of one catalog share a name, each surface's precedence decides (SURFACES.md):
+
+* codex keeps and lists both (§3a; ``$name`` mentions then select neither);
+* claude-code: Enterprise (admin) > Personal (user) > Project (repo), and any
+  of them beats a bundled (system) skill (§2b);
+* every other target follows the client guidance (§1a: project-level overrides
+  user-level; Gemini CLI: workspace > user > built-in, §4). Where an admin
+  scope sits there is unstated; it is placed after user.
+
+The loser of a precedence contest is *shadowed*: not listed, out of budgets.
+Skills of the same scope that share a name are left to SL511: which one such a
+surface uses is not defined.
 """
 
 from __future__ import annotations
@@ -25,6 +41,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..fsafe import is_within
+from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
 from ..targets.claude_code import read_bool
 
@@ -35,6 +53,24 @@ SURFACE_ROOTS = {
 }
 
 
+SCOPES = ("repo", "user", "admin", "system")
+# Winner first; None: same-named skills are all kept (Codex).
+PRECEDENCE: dict[str, tuple[str, ...] | None] = {
+    "codex": None,
+    "claude-code": ("admin", "user", "repo", "system"),
+}
+DEFAULT_PRECEDENCE = ("repo", "user", "admin", "system")
+
+
+def precedence_of(target: str) -> tuple[str, ...] | None:
+    return PRECEDENCE.get(target, DEFAULT_PRECEDENCE)
+
+
+def name_key(target: str, name: str) -> str:
+    """How a surface compares names: Codex exactly, the others ignoring case."""
+    return name if target == "codex" else name.casefold()
+
+
 @dataclass
 class CatalogSkill:
     package: SkillPackage
@@ -42,6 +78,8 @@ class CatalogSkill:
     description: str
     scope: str = "repo"
     hidden: bool = False  # not listed to the model (disable-model-invocation: true)
+    context: bool = False  # loaded for the catalog's sake only: not linted, never reported on
+    shadowed_by: "CatalogSkill | None" = None  # a same-named skill of a winning scope hides it
 
 
 @dataclass
@@ -52,8 +90,14 @@ class Catalog:
     skills: list[CatalogSkill] = field(default_factory=list)
 
     @property
+    def loaded(self) -> list[CatalogSkill]:
+        """The skills the surface keeps (a shadowed skill is not loaded at all)."""
+        return [s for s in self.skills if s.shadowed_by is None]
+
+    @property
     def visible(self) -> list[CatalogSkill]:
-        return [s for s in self.skills if not s.hidden]
+        """The skills listed to the model."""
+        return [s for s in self.skills if not s.hidden and s.shadowed_by is None]
 
 
 def _repo_root(path: Path, stop: Path) -> Path:
@@ -75,34 +119,40 @@ def _surface_root(package: SkillPackage, target: str) -> Path | None:
     return None
 
 
-def _collection_root(package: SkillPackage) -> Path:
-    """The outermost ``skills`` folder above the skill, else its parent folder."""
+def _collection_root(package: SkillPackage, stop: Path) -> Path:
+    """The outermost ``skills`` folder above the skill (up to ``stop``), else its parent folder."""
     found = None
     for folder in package.root.parents:
         if folder.name == "skills":
             found = folder
-        if folder == package.lint_root.parent:
+        if folder == stop.parent:
             break
     return found or package.root.parent
 
 
-def catalog_key(package: SkillPackage, target: str) -> tuple[str, Path, str]:
-    """(target, root, kind): which catalog of ``target`` the skill belongs to."""
+def catalog_key(package: SkillPackage, target: str, boundary: Path | None = None) -> tuple[str, Path, str]:
+    """(target, root, kind): which catalog of ``target`` the skill belongs to.
+
+    Searches for the catalog's root stop at ``boundary`` when the skill lies
+    inside it (the repository being linted), else at the skill's lint root, so
+    a skill named alone and its siblings found later agree on their catalog."""
+    stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
     surface = _surface_root(package, target)
     if surface is not None:
-        return target, _repo_root(surface.parent.parent, package.lint_root), "surface-roots"
+        return target, _repo_root(surface.parent.parent, stop), "surface-roots"
     if target == "claude-code":
         plugin = package.ancestor_with(".claude-plugin", "plugin.json")
         if plugin is not None:
             return target, plugin, "plugin"
-    return target, _collection_root(package), "collection"
+    return target, _collection_root(package, stop), "collection"
 
 
 def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
-    """The skill as ``target`` lists it, or None when its frontmatter does not parse there."""
+    """The skill as ``target`` lists it, or None when its frontmatter does not parse there
+    (Claude Code still loads such a skill, with no fields set: SURFACES.md §2b)."""
     mapping = package.view(target).mapping
     if mapping is None:
-        return None
+        return CatalogSkill(package, package.folder_name, "") if target.id == "claude-code" else None
     name = mapping.get("name")
     description = mapping.get("description")
     name = " ".join(name.split()) if isinstance(name, str) else ""
@@ -110,6 +160,10 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     if target.id == "codex":
         description = " ".join(description.split())
     hidden = target.id in ("claude-code", "copilot", "cursor") and read_bool(mapping.get("disable-model-invocation")) is True
+    if target.id == "codex" and not implicit_invocation_allowed(package):
+        # agents/openai.yaml `policy.allow_implicit_invocation: false`: loaded and `$name`-invocable,
+        # never in the model-visible catalog (S-CX-MODEL, allowed_skills_for_implicit_invocation)
+        hidden = True
     return CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
 
 
@@ -122,24 +176,71 @@ def codex_skip_reason(skill: CatalogSkill) -> str | None:
     return None
 
 
-def build_catalogs(packages: list[SkillPackage], settings) -> list[Catalog]:
-    """Group linted packages into catalogs, one canonical SKILL.md once each."""
+def build_catalogs(
+    packages: list[SkillPackage],
+    settings,
+    context: list[SkillPackage] = (),
+    extra: list = (),
+    boundary: Path | None = None,
+) -> list[Catalog]:
+    """Group skills into catalogs, each canonical SKILL.md once per target.
+
+    ``packages`` are the linted skills; ``context`` their siblings loaded only
+    so each catalog is whole (pre-commit passes a few files); ``extra`` are
+    :class:`~skilllint.catalog.context.ScopedPackage` from configured roots,
+    which join every catalog of a target that loads them."""
     catalogs: dict[tuple[str, Path, str], Catalog] = {}
     seen: set[tuple[str, str]] = set()
-    for package in packages:
-        if package.skill_md_name != "SKILL.md" or not package.readable:
-            continue
-        real = os.path.realpath(package.skill_md_path)
-        for target in settings.targets_for(package):
-            if (target.id, real) in seen:
-                continue
-            entry = read_entry(package, target)
-            if entry is None:
-                continue
-            seen.add((target.id, real))
-            key = catalog_key(package, target.id)
+    for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
+        for target, entry in _entries(package, settings.targets_for(package), seen):
+            entry.context = is_context
+            key = catalog_key(package, target.id, boundary)
             catalog = catalogs.get(key)
             if catalog is None:
                 catalog = catalogs[key] = Catalog(key[0], key[1], key[2])
             catalog.skills.append(entry)
+    for scoped in extra:
+        chosen = [t for t in settings.targets_for(scoped.package) if scoped.targets is None or t.id in scoped.targets]
+        for target in chosen:
+            members = [c for c in catalogs.values() if c.target == target.id]
+            for catalog in members:
+                entry = read_entry(scoped.package, target)
+                if entry is None or (target.id, os.path.realpath(scoped.package.skill_md_path)) in seen:
+                    continue
+                entry.scope, entry.context = scoped.scope, True
+                catalog.skills.append(entry)
+    for catalog in catalogs.values():
+        apply_precedence(catalog)
     return list(catalogs.values())
+
+
+def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]]):
+    if package.skill_md_name != "SKILL.md" or not package.readable:
+        return
+    real = os.path.realpath(package.skill_md_path)
+    for target in targets:
+        if (target.id, real) in seen:
+            continue
+        entry = read_entry(package, target)
+        if entry is None:
+            continue
+        seen.add((target.id, real))
+        yield target, entry
+
+
+def apply_precedence(catalog: Catalog) -> None:
+    """Mark the skills a same-named skill of a winning scope shadows."""
+    order = precedence_of(catalog.target)
+    if order is None:
+        return
+    groups: dict[str, list[CatalogSkill]] = {}
+    for skill in catalog.skills:
+        groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
+    for group in groups.values():
+        if len({s.scope for s in group}) < 2:
+            continue
+        best = min(order.index(s.scope) for s in group)
+        winner = next(s for s in group if order.index(s.scope) == best)
+        for skill in group:
+            if order.index(skill.scope) > best:
+                skill.shadowed_by = winner

@@ -1,118 +1,242 @@
-"""`skilllint catalog`: what Codex would list for the skills under some paths.
+"""`skilllint catalog`: what a surface would list for the skills under some paths.
 
-A first cut of issue 4: every discovered skill that Codex would load joins one
-repo-scope catalog, rendered by :mod:`skilllint.catalog.codex` with its
-receipt. Catalog grouping by skills root, configured extra roots with scopes,
-Claude Code's listing and the SL5xx rules are not built yet.
+The skills are grouped into catalogs exactly as the SL5xx rules see them
+(:mod:`skilllint.catalog.model`, completed by :mod:`skilllint.catalog.context`:
+siblings in the repository and configured roots of installed skills), and each
+catalog of the chosen target is rendered by that surface's model:
+
+* codex: :mod:`skilllint.catalog.codex`, the renderer exactly;
+* claude-code: :mod:`skilllint.catalog.claude_code`, an approximation;
+* copilot: :mod:`skilllint.catalog.copilot`, an approximation from [2ND] sources.
+
+Every surface's result is reported in one receipt shape (the JSON Schema is
+``skilllint/schemas/catalog.schema.json``), with the surface's own receipt kept
+under ``surface``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..discovery import discover
 from ..package import SkillPackage
 from ..targets import TARGETS
-from . import codex
-from .model import CatalogSkill, codex_skip_reason, read_entry
+from . import claude_code, codex, copilot
+from .context import complete_catalogs
+from .model import Catalog, build_catalogs, codex_skip_reason, read_entry
+
+SCHEMA_VERSION = "2"
+EXACTNESS = {"codex": "exact", "claude-code": "approximation", "copilot": "approximation [2ND]"}
 
 
-@dataclass(frozen=True)
-class Skipped:
-    path: Path
-    reason: str
-
-
-def codex_entries(paths: list[str], cwd: Path, settings) -> tuple[list[codex.CatalogEntry], list[Skipped]]:
-    """Catalog entries as Codex's loader would produce them (S-CX-LOAD): name and
-    description whitespace-collapsed, the folder name when `name` is empty; a
-    skill whose description is missing, empty or over 1,024 characters is not loaded."""
+def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict) -> dict:
+    """The receipts of every ``target_id`` catalog the skills under ``paths`` form."""
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
-    entries: list[codex.CatalogEntry] = []
-    skipped: list[Skipped] = []
-    target = TARGETS["codex"]
+    target = TARGETS[target_id]
+    packages, not_loaded = [], []
     for item in found.packages:
         package = SkillPackage(item.root, item.lint_root)
-        if package.skill_md_name != "SKILL.md" or not package.readable or package.decode_problem:
-            skipped.append(Skipped(package.root, "Codex finds no readable SKILL.md"))
-            continue
-        skill = read_entry(package, target)
-        if skill is None:
-            skipped.append(Skipped(package.skill_md_path, "frontmatter Codex cannot read (SL003-SL006)"))
-            continue
-        reason = codex_skip_reason(skill)
-        if reason is not None:
-            skipped.append(Skipped(package.skill_md_path, reason))
-            continue
-        path = str(Path(package.skill_md_path).absolute())
-        entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope="repo"))
-    return entries, skipped
+        reason = _unloadable(package, target)
+        if reason:
+            not_loaded.append({"path": str(package.skill_md_path or package.root), "reason": reason})
+        packages.append(package)
+    warnings = list(found.warnings)
+    completion = complete_catalogs(packages, paths, settings, cwd, 1024 * 1024, warnings)
+    catalogs = [
+        c
+        for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary)
+        if c.target == target_id
+    ]
+    receipts = [_RECEIPTS[target_id](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
+    for receipt in receipts:
+        not_loaded += receipt.pop("_not_loaded")
+    return {
+        "version": SCHEMA_VERSION,
+        "target": target_id,
+        "catalogs": receipts,
+        "not_loaded": not_loaded,
+        "warnings": warnings,
+    }
 
 
-def receipt_text(render: codex.CatalogRender, skipped: list[Skipped]) -> str:
+def _unloadable(package: SkillPackage, target) -> str | None:
+    if package.skill_md_name not in target.skill_filenames or not package.readable or package.decode_problem:
+        return f"{target.title} finds no readable SKILL.md"
+    if read_entry(package, target) is None:
+        return f"frontmatter {target.title} cannot read (SL003-SL006)"
+    return None
+
+
+def _base(catalog: Catalog, surface: str) -> dict:
+    return {"root": str(catalog.root), "kind": catalog.kind, "model": EXACTNESS[surface]}
+
+
+def _skill(skill, *, description_chars, chars_shown, included, minimum_cost, full_cost) -> dict:
+    return {
+        "name": skill.name,
+        "path": str(skill.package.skill_md_path),
+        "scope": skill.scope,
+        "linted": not skill.context,
+        "description_chars": description_chars,
+        "chars_shown": chars_shown,
+        "included": included,
+        "minimum_cost": minimum_cost,
+        "full_cost": full_cost,
+    }
+
+
+def _codex(catalog: Catalog, options: dict) -> dict:
+    from ..rules.catalog import codex_render
+
+    render, _ = codex_render(catalog, options)
     receipt = render.receipt
-    out = [render.text, "", "Render receipt (" + receipt.model + ")"]
-    out.append(
-        f"  budget: {receipt.budget_limit:,} {receipt.budget_unit}, used {receipt.budget_used:,}; phase: {receipt.phase}"
-    )
-    out.append(
-        f"  total {receipt.total_count}, included {receipt.included_count}, omitted {receipt.omitted_count}, "
-        f"descriptions truncated {receipt.truncated_description_count} ({receipt.truncated_description_chars:,} characters)"
-    )
-    for skill in receipt.skills:
-        state = "included" if skill.included else "OMITTED"
-        out.append(
-            f"  - {skill.name}: {state}, description {skill.chars_shown}/{skill.description_chars} characters shown, "
-            f"line costs {skill.minimum_cost} (minimum) / {skill.full_cost} (full) [{skill.scope}] {skill.path}"
-        )
-    for item in skipped:
-        out.append(f"  - not loaded: {item.path}: {item.reason}")
-    out.append(f"  warning: {receipt.warning}" if receipt.warning else "  warning: none")
-    return "\n".join(out) + "\n"
-
-
-def claude_code_entries(paths: list[str], cwd: Path, settings) -> tuple[list, list[Skipped]]:
-    """Listing entries as Claude Code reads the skills (SURFACES.md §2b): the
-    folder name when `name` is absent, the first body line when `description`
-    is, `when_to_use` appended, `disable-model-invocation: true` not listed."""
-    from ..rules.catalog_listing import _first_body_line
-    from . import claude_code
-
-    found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
-    target = TARGETS["claude-code"]
-    entries, skipped = [], []
-    for item in found.packages:
-        package = SkillPackage(item.root, item.lint_root)
-        if package.skill_md_name != "SKILL.md" or not package.readable or package.decode_problem:
-            skipped.append(Skipped(package.root, "Claude Code finds no readable SKILL.md"))
-            continue
-        # Malformed YAML: Claude Code loads the skill with no fields set.
-        skill = read_entry(package, target) or CatalogSkill(package, package.folder_name, "")
-        when = (package.view(target).mapping or {}).get("when_to_use")
-        entries.append(
-            claude_code.ListingEntry(
-                skill.name,
-                skill.description or _first_body_line(package),
-                when if isinstance(when, str) else "",
-                hidden=skill.hidden,
-                key=str(package.skill_md_path),
+    by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
+    skills = []
+    for item in receipt.skills:
+        skills.append(
+            _skill(
+                by_path[item.path],
+                description_chars=item.description_chars,
+                chars_shown=item.chars_shown,
+                included=item.included,
+                minimum_cost=item.minimum_cost,
+                full_cost=item.full_cost,
             )
         )
-    return entries, skipped
+    skipped = [
+        {"path": str(s.package.skill_md_path), "reason": reason}
+        for s in catalog.visible
+        if (reason := codex_skip_reason(s)) is not None and not s.context
+    ]
+    return {
+        **_base(catalog, "codex"),
+        "total": receipt.total_count,
+        "included": receipt.included_count,
+        "omitted": receipt.omitted_count,
+        "descriptions_truncated": receipt.truncated_description_count,
+        "truncated_characters": receipt.truncated_description_chars,
+        "budget": {"unit": receipt.budget_unit, "limit": receipt.budget_limit, "source": _codex_budget_source(options)},
+        "budget_used": receipt.budget_used,
+        "warning": receipt.warning,
+        "skills": skills,
+        "rendered": render.text,
+        "surface": receipt.to_dict(),
+        "_not_loaded": skipped,
+    }
 
 
-def listing_text(receipt, skipped: list[Skipped]) -> str:
-    out = ["Claude Code skill listing receipt (" + receipt.line_format + ")"]
-    out.append(f"  budget: {receipt.budget:,} characters ({receipt.budget_source}), listing {receipt.used:,}, over by {receipt.over_by:,}")
-    out.append(
-        f"  total {receipt.total}, listed {receipt.included}, hidden {receipt.hidden}, "
-        f"descriptions at risk {receipt.descriptions_at_risk}, to drop (estimate) {receipt.descriptions_to_drop}"
-    )
-    for skill in receipt.skills:
-        state = "at risk" if skill.at_risk else "kept"
-        out.append(f"  - {skill.name}: {skill.text_chars} characters, line cost {skill.cost} (name only {skill.name_cost}), {state}")
-    for item in skipped:
-        out.append(f"  - not loaded: {item.path}: {item.reason}")
-    out.append(f"  note: {receipt.estimate_note}")
-    return "\n".join(out) + "\n"
+def _codex_budget_source(options: dict) -> str:
+    if options.get("budget-chars"):
+        return "set directly"
+    if options.get("budget-tokens"):
+        return "skills.max_context_tokens"
+    if options.get("context-window"):
+        return f"2% of a {options['context-window']:,}-token window"
+    return "context window unknown: 8,000 characters"
+
+
+def _claude_code(catalog: Catalog, options: dict) -> dict:
+    from ..rules.catalog_listing import listing_for
+
+    receipt = listing_for(catalog, options)
+    skills, lines = [], []
+    for item in receipt.skills:
+        skill = item.key
+        shown = 0 if item.estimated_dropped else item.text_chars
+        skills.append(
+            _skill(
+                skill,
+                description_chars=item.text_chars + item.cut_chars,
+                chars_shown=shown,
+                included=True,  # Claude Code always lists the name
+                minimum_cost=item.name_cost,
+                full_cost=item.cost,
+            )
+        )
+        lines.append(claude_code.line(item.name, "" if item.estimated_dropped else _listed_text(skill, item)))
+    return {
+        **_base(catalog, "claude-code"),
+        "total": receipt.total,
+        "included": receipt.included,
+        "omitted": 0,
+        "descriptions_truncated": sum(1 for s in receipt.skills if s.cut_chars or s.estimated_dropped),
+        "truncated_characters": sum(s.cut_chars + (s.text_chars if s.estimated_dropped else 0) for s in receipt.skills),
+        "budget": {"unit": "characters", "limit": receipt.budget, "source": receipt.budget_source},
+        "budget_used": receipt.used_after_drop,
+        "warning": None,  # Claude Code tells only its debug log, /doctor and /context
+        "skills": skills,
+        "rendered": "".join(lines).rstrip("\n"),
+        "surface": receipt.as_dict(),
+        "_not_loaded": [],
+    }
+
+
+def _listed_text(skill, item) -> str:
+    from ..rules.catalog_listing import _first_body_line
+
+    mapping = skill.package.view(TARGETS["claude-code"]).mapping or {}
+    when = mapping.get("when_to_use")
+    text, _ = claude_code.entry_text(skill.description or _first_body_line(skill.package), when if isinstance(when, str) else "")
+    return text
+
+
+def _copilot(catalog: Catalog, options: dict) -> dict:
+    from ..rules.catalog_listing import copilot_listing_for
+
+    listing = copilot_listing_for(catalog, options)
+    skills = [
+        _skill(
+            item.key,
+            description_chars=item.description_chars,
+            chars_shown=item.description_chars if item.included else 0,
+            included=item.included,
+            minimum_cost=item.cost,  # a skill is listed whole or not at all
+            full_cost=item.cost,
+        )
+        for item in listing.skills
+    ]
+    return {
+        **_base(catalog, "copilot"),
+        "total": listing.total,
+        "included": listing.included,
+        "omitted": listing.omitted,
+        "descriptions_truncated": 0,
+        "truncated_characters": 0,
+        "budget": {"unit": "characters", "limit": listing.budget, "source": "set directly" if options.get("budget-chars") else copilot.EVIDENCE},
+        "budget_used": listing.used,
+        "warning": listing.notice,
+        "skills": skills,
+        "rendered": listing.text,
+        "surface": {"sources": copilot.SOURCES, "location": copilot.LOCATION},
+        "_not_loaded": [],
+    }
+
+
+_RECEIPTS = {"codex": _codex, "claude-code": _claude_code, "copilot": _copilot}
+
+
+def report_text(report: dict) -> str:
+    out: list[str] = []
+    if not report["catalogs"]:
+        out.append(f"no {report['target']} catalog: no loadable skill under the given paths")
+    for receipt in report["catalogs"]:
+        out += [f"== {report['target']} catalog of {receipt['root']} ({receipt['kind']}; model: {receipt['model']})", ""]
+        if receipt["rendered"]:
+            out += [receipt["rendered"], ""]
+        budget = receipt["budget"]
+        out.append(f"Render receipt: budget {budget['limit']:,} {budget['unit']} ({budget['source']}), used {receipt['budget_used']:,}")
+        out.append(
+            f"  total {receipt['total']}, included {receipt['included']}, omitted {receipt['omitted']}, "
+            f"descriptions truncated {receipt['descriptions_truncated']} ({receipt['truncated_characters']:,} characters)"
+        )
+        for skill in receipt["skills"]:
+            state = "included" if skill["included"] else "OMITTED"
+            out.append(
+                f"  - {skill['name']}: {state}, description {skill['chars_shown']}/{skill['description_chars']} characters shown, "
+                f"line costs {skill['minimum_cost']} (minimum) / {skill['full_cost']} (full) [{skill['scope']}] {skill['path']}"
+            )
+        out.append(f"  warning: {receipt['warning']}" if receipt["warning"] else "  warning: none")
+        out.append("")
+    for item in report["not_loaded"]:
+        out.append(f"not loaded: {item['path']}: {item['reason']}")
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -7,11 +7,13 @@ names (SL511); description overlap (SL510) when its module lands.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 from ..catalog import codex, overlap
-from ..catalog.model import Catalog, codex_skip_reason
+from ..catalog.model import Catalog, codex_skip_reason, name_key
 from ..diagnostics import Finding, Related, Severity, Span
+from ..fsafe import is_within
 from ..registry import Rule, RuleContext, severities
 
 
@@ -83,6 +85,18 @@ class CatalogDescriptionTruncated(CatalogRule):
             )
 
 
+    def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
+        receipt = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})[0].receipt
+        level = Severity.WARNING if receipt.warning else Severity.INFO
+        return Finding(
+            f"Codex would shorten {_count(others, 'description')} of skills not linted in this run "
+            f"({_names(others)}) to fit this skill's catalog of {receipt.total_count} skills into its "
+            f"{_budget_words(receipt)} budget" + (f" ({receipt.warning})" if receipt.warning else ""),
+            _description_span(package),
+            severities={"codex": level},
+        )
+
+
 class CatalogSkillOmitted(CatalogRule):
     code = "SL502"
     name = "catalog-skill-omitted"
@@ -103,6 +117,25 @@ class CatalogSkillOmitted(CatalogRule):
                 Span(1, 1, 1, 4),
             )
 
+    def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
+        receipt = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})[0].receipt
+        return Finding(
+            f"this skill's Codex catalog of {receipt.total_count} skills needs more than the {_budget_words(receipt)} "
+            f"budget even without descriptions: Codex leaves out {_count(others, 'skill')} not linted in this run "
+            f"({_names(others)}; {receipt.warning})",
+            _description_span(package),
+        )
+
+
+def _count(findings, noun: str) -> str:
+    return f"{len(findings)} {noun}{'' if len(findings) == 1 else 's'}"
+
+
+def _names(pairs, shown: int = 5) -> str:
+    """A few of the skills concerned, by folder, for a message about many."""
+    names = [package.folder_name for package, _ in pairs]
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
 
 class DuplicateName(CatalogRule):
     code = "SL511"
@@ -113,27 +146,54 @@ class DuplicateName(CatalogRule):
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         groups: dict[str, list] = {}
         for skill in catalog.skills:
-            key = skill.name if catalog.target == "codex" else skill.name.casefold()
-            groups.setdefault(key, []).append(skill)
+            groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
         for skills in groups.values():
             if len(skills) < 2:
                 continue
             for skill in skills:
+                if skill.context:
+                    continue  # installed or sibling skills are not this run's to report
                 others = [s for s in skills if s is not skill]
-                where = ", ".join(_in_catalog(catalog, o.package.skill_md_path) for o in others)
-                effect = (
-                    "Codex lists both and ignores `$" + skill.name + "` mentions because the name is ambiguous"
-                    if catalog.target == "codex"
-                    else "which one the surface uses is not defined"
-                )
+                message, level = _duplicate_effect(catalog, skill, others)
                 yield skill.package, Finding(
-                    f"another skill in the {catalog.target} catalog of `{catalog.root.name}/` is also named "
-                    f"'{skill.name}' ({where}): {effect}",
+                    message,
                     _name_span(skill.package),
+                    severities={catalog.target: level} if level else None,
                     related=tuple(
-                        Related(f"also named '{skill.name}'", o.package.skill_md_path, _name_span(o.package)) for o in others
+                        Related(f"also named '{o.name}' ({o.scope} scope)", o.package.skill_md_path, _name_span(o.package))
+                        for o in others
                     ),
                 )
+
+
+_SURFACE_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "copilot": "Copilot"}
+
+
+def _duplicate_effect(catalog: Catalog, skill, others) -> tuple[str, Severity | None]:
+    """What the surface does with same-named skills, by its precedence (catalog.model)."""
+    surface = _SURFACE_NAMES.get(catalog.target, f"the {catalog.target} surface")
+    where = "; ".join(
+        (f"{o.scope} scope: " if o.scope != "repo" else "") + _in_catalog(catalog, o.package.skill_md_path) for o in others
+    )
+    lead = f"another skill in the {catalog.target} catalog of `{catalog.root.name}/` is also named '{skill.name}' ({where}): "
+    if catalog.target == "codex":
+        return lead + f"Codex lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
+    if skill.shadowed_by is not None:
+        winner = skill.shadowed_by
+        return (
+            lead + f"{surface} loads the {winner.scope}-scope skill "
+            f"({_in_catalog(catalog, winner.package.skill_md_path)}) instead, so this {skill.scope}-scope skill "
+            "is shadowed and never listed",
+            Severity.ERROR,
+        )
+    shadowed = [o for o in others if o.shadowed_by is skill]
+    tied = [o for o in others if o.scope == skill.scope]
+    effects = []
+    if shadowed:
+        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted({o.scope for o in shadowed}))}-scope one")
+    if tied:
+        effects.append(f"which of the {skill.scope}-scope skills {surface} uses is not defined")
+    return lead + "; ".join(effects), None
 
 
 _LISTED_CHARS = 1536
@@ -183,10 +243,15 @@ class DescriptionOverlap(CatalogRule):
 
 
 def _in_catalog(catalog: Catalog, path) -> str:
-    """A skill's path as the catalog knows it: relative to the catalog's root."""
+    """A skill's path as the catalog knows it: relative to the catalog's root,
+    or in full (home as ~) for an installed skill outside it."""
     import os
 
-    return os.path.relpath(path, catalog.root).replace(os.sep, "/")
+    if is_within(catalog.root, path):
+        return os.path.relpath(path, catalog.root).replace(os.sep, "/")
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home) :] if home != "~" and is_within(Path(home), Path(text)) else text
 
 
 def _value_span(package, key: str) -> Span:

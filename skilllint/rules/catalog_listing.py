@@ -1,18 +1,19 @@
-"""SL503: Claude Code's skill listing over its budget (issue 4, SURFACES.md §2b).
+"""SL503: a skill listing over its budget: Claude Code (SURFACES.md §2b) and Copilot CLI ([2ND], §4).
 
 The listing model is :mod:`skilllint.catalog.claude_code`; its line format and
 the drop order are approximations (see there). Copilot's CLI budget (15,000
-characters, [2ND]) is not modelled yet: what Copilot does on overflow is unknown.
+characters, [2ND]) is modelled in :mod:`skilllint.catalog.copilot`: skills in name
+order until the first that does not fit; the rest are not listed at all.
 """
 
 from __future__ import annotations
 
-from ..catalog import claude_code
+from ..catalog import claude_code, copilot
 from ..catalog.model import Catalog
 from ..diagnostics import Finding
 from ..registry import RuleContext, severities
 from ..targets import TARGETS
-from .catalog import CatalogRule, _description_span
+from .catalog import CatalogRule, _count, _description_span, _names
 
 
 def _first_body_line(package) -> str:
@@ -33,7 +34,7 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
         return cached
     target = TARGETS["claude-code"]
     entries = []
-    for skill in catalog.skills:
+    for skill in catalog.loaded:  # a shadowed skill is not loaded, so not listed
         mapping = skill.package.view(target).mapping or {}
         when = mapping.get("when_to_use")
         description = skill.description or _first_body_line(skill.package)
@@ -54,10 +55,13 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
 class ListingOverBudget(CatalogRule):
     code = "SL503"
     name = "listing-over-budget"
-    summary = "Claude Code's skill listing exceeds its budget, so descriptions are dropped"
-    severity = severities("warning: claude-code")
+    summary = "The skill listing exceeds its budget: Claude Code drops descriptions, Copilot CLI drops whole skills"
+    severity = severities("warning: claude-code copilot")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        if catalog.target == "copilot":
+            yield from self._copilot(catalog, ctx)
+            return
         if catalog.target != "claude-code":
             return
         receipt = listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
@@ -81,6 +85,38 @@ class ListingOverBudget(CatalogRule):
                 f"~{receipt.over_by:,} over its {receipt.budget:,}-character budget ({receipt.budget_source}): {loss}; {cost}",
                 _description_span(entry.package),
             )
+
+
+    def _copilot(self, catalog: Catalog, ctx: RuleContext):
+        shown = copilot_listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        for skill in shown.skills:
+            if not skill.included:
+                yield skill.key.package, Finding(
+                    f"Copilot CLI would not list this skill: it lists skills by name until its {shown.budget:,}-character "
+                    f"budget is spent and stops at the first that does not fit ({shown.included} of {shown.total} shown; "
+                    f"this skill's entry costs {skill.cost:,} characters) [2ND: {copilot.EVIDENCE}]",
+                    _description_span(skill.key.package),
+                )
+
+    def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
+        if catalog.target != "copilot":
+            return None  # Claude Code's finding goes to every listed skill, linted ones included
+        shown = copilot_listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        return Finding(
+            f"this skill's Copilot CLI listing overflows its {shown.budget:,}-character budget: "
+            f"{_count(others, 'skill')} not linted in this run are past the cut and invisible to the model "
+            f"({_names(others)}; {shown.included} of {shown.total} shown) [2ND: {copilot.EVIDENCE}]",
+            _description_span(package),
+        )
+
+
+def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListing:
+    """The Copilot CLI listing of one catalog, computed once per run."""
+    cached = getattr(catalog, "_copilot_listing", None)
+    if cached is None:
+        entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
+        cached = catalog._copilot_listing = copilot.listing(entries, options.get("budget-chars"))  # type: ignore[attr-defined]
+    return cached
 
 
 RULES = [ListingOverBudget]
