@@ -43,6 +43,7 @@ class Entry:
     kind: str  # file | dir | symlink | fifo | socket | char-device | block-device | other
     size: int = 0
     link: LinkInfo | None = None
+    mode: int = 0  # the lstat mode (permission bits: a script's run bit, SL702); 0 for links
 
 
 def kind_of_mode(mode: int) -> str:
@@ -74,6 +75,8 @@ class PackageInventory:
     unreadable: list[str] = field(default_factory=list)  # folders that could not be listed
     skipped: set[str] = field(default_factory=set)  # folders listed but not walked (.git, node_modules)
     truncated: bool = False
+    # (rel, lstat mode, size, mtime_ns, inode) of every entry: what the result cache keys a package on
+    stamps: list[tuple] = field(default_factory=list)
     _folded: dict[str, list[str]] | None = None
 
     @classmethod
@@ -96,7 +99,8 @@ class PackageInventory:
                 except OSError:
                     continue
                 kind = kind_of_mode(info.st_mode)
-                inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0)
+                inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino))
+                inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0, mode=info.st_mode)
                 if len(inventory.entries) >= MAX_ENTRIES:
                     inventory.truncated = True
                     return inventory._resolve_links()

@@ -96,6 +96,9 @@ class NotDiscoverable(Rule):
     severity = severities("warning: codex opencode")
     needs_skill_md = False
 
+    # Counts the folders of the whole skills root (Codex's 2,000 cap): not this package's alone.
+    cacheable = False
+
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.skill_md_name != "SKILL.md":
             return  # SL002 reports a misnamed SKILL.md; no surface loads it either way

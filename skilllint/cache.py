@@ -1,0 +1,231 @@
+"""Results of earlier runs, kept in ``.skilllint_cache/`` so an unchanged skill is not linted again.
+
+A package's rules see the files of the package, where it lies, and the plugin
+manifests above it (target inference, Codex's plugin namespace). The key hashes
+all of that without reading a file: every entry's ``lstat`` (mode, size,
+mtime, inode) and link text, the package's path, real path and lint root, the
+manifests' ``lstat`` — with the skilllint code, the rule plugins and the run's
+settings. A hit returns the package's diagnostics as they were.
+
+* Rules whose result depends on other folders (SL520 counts a skills root's
+  folders) say ``cacheable = False`` and always run; catalog rules are never
+  cached (they see the whole catalog).
+* A file changed within the last two seconds makes its package uncacheable for
+  now (as git treats "racily clean" files): two writes of the same size inside
+  one timestamp tick would otherwise look unchanged.
+* Entries are JSON, never pickle: a cache folder may come from anywhere (a
+  cloned repository, an archive) and reading it must not run code. Each entry
+  is one file written under a temporary name and renamed into place, so
+  concurrent runs never see half an entry; anything unreadable is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from . import __version__
+from .diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
+
+FORMAT = "1"
+RACY_SECONDS = 2.0
+MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
+
+
+class ResultCache:
+    def __init__(self, directory: Path, settings) -> None:
+        self.directory = directory / f"v{FORMAT}"
+        self.salt = _settings_salt(settings)
+        self.hits = self.misses = 0
+        self.usable = True
+
+    # -- keys ----------------------------------------------------------------------
+
+    def key(self, package, targets) -> str | None:
+        """The package's key, or None when it cannot be cached now (racy or truncated)."""
+        inventory = package.inventory
+        if inventory.truncated:
+            return None
+        now_ns = time.time_ns()
+        if any(now_ns - stamp[3] < RACY_SECONDS * 1e9 for stamp in inventory.stamps):
+            return None
+        links = sorted((rel, e.link.text) for rel, e in inventory.entries.items() if e.link is not None)
+        parts = [
+            self.salt,
+            str(package.root),
+            os.path.realpath(package.root),
+            str(package.lint_root),
+            sorted(inventory.stamps),
+            links,
+            sorted(inventory.unreadable),
+            sorted(inventory.skipped),
+            _manifest_stamps(package),
+            [t.id for t in targets],
+        ]
+        return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+
+    # -- entries -------------------------------------------------------------------
+
+    def get(self, key: str) -> list[Diagnostic] | None:
+        try:
+            with open(self._path(key), encoding="utf-8") as handle:
+                data = json.load(handle)
+            diagnostics = [decode(item) for item in data["diagnostics"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return diagnostics
+
+    def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
+        if not self.usable:
+            return
+        path = self._path(key)
+        try:
+            if not self.directory.parent.exists():
+                self.directory.parent.mkdir(parents=True, exist_ok=True)
+                # never committed by accident, as ruff's cache does it
+                (self.directory.parent / ".gitignore").write_text("# created by skilllint\n*\n", encoding="utf-8")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"diagnostics": [encode(d) for d in diagnostics]}, handle, ensure_ascii=False)
+            os.replace(temporary, path)
+        except OSError:
+            self.usable = False  # a read-only tree: lint on, uncached
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key[2:]}.json"
+
+
+def _manifest_stamps(package) -> list:
+    stamps = []
+    lint_root = os.path.normpath(package.lint_root)
+    for folder in package.root.parents:
+        if not str(folder).startswith(lint_root):
+            break
+        for parts in MANIFESTS:
+            try:
+                info = os.lstat(folder.joinpath(*parts))
+            except OSError:
+                continue
+            stamps.append((str(folder), *parts, info.st_size, info.st_mtime_ns, info.st_ino))
+    return stamps
+
+
+def _code_stamp() -> list:
+    """The installed skilllint code (an editable checkout changes without a version bump)."""
+    here = Path(__file__).parent
+    stamps = []
+    for path in sorted(here.rglob("*.py")):
+        info = path.stat()
+        stamps.append((str(path.relative_to(here)), info.st_size, info.st_mtime_ns))
+    return stamps
+
+
+# Stamped once, when this module is imported: a process that loaded older code and runs
+# on after the files change must not file its results under the new code's stamp.
+_CODE_STAMP = _code_stamp()
+
+
+def _plugin_stamp(rules) -> list:
+    """The files of rule plugins (third-party code changes without skilllint's)."""
+    import sys
+
+    stamps = []
+    for module in sorted({r.__module__ for r in rules if not r.__module__.startswith("skilllint.")}):
+        path = getattr(sys.modules.get(module), "__file__", None)
+        try:
+            info = os.stat(path) if path else None
+        except OSError:
+            info = None
+        stamps.append((module, path, info.st_size if info else None, info.st_mtime_ns if info else None))
+    return stamps
+
+
+def _settings_salt(settings) -> str:
+    rules = [r for r in settings.enabled_rules()]
+    parts = {
+        "format": FORMAT,
+        "version": __version__,
+        "code": _CODE_STAMP,
+        "plugins": _plugin_stamp(rules),
+        "rules": [(r.code, r.__module__, settings.options_for(r), str(settings.severity_override(r))) for r in rules],
+        "targets": settings.targets,
+        "per_file_ignores": settings.per_file_ignores,
+        "base": str(settings.base),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+# -- the JSON form of a diagnostic ------------------------------------------------------
+
+
+def _span(span: Span) -> list[int]:
+    return [span.line, span.column, span.end_line, span.end_column]
+
+
+def encode(d: Diagnostic) -> dict:
+    item = {
+        "code": d.code,
+        "name": d.name,
+        "severity": int(d.severity),
+        "targets": list(d.targets),
+        "message": d.message,
+        "path": str(d.path),
+        "span": _span(d.span),
+        "related": [[r.message, str(r.path), _span(r.span)] for r in d.related],
+    }
+    if d.fix is not None:
+        item["fix"] = {
+            "message": d.fix.message,
+            "applicability": d.fix.applicability,
+            "edits": [[str(e.path), _span(e.span), e.text, e.start, e.end] for e in d.fix.edits],
+        }
+    return item
+
+
+def decode(item: dict) -> Diagnostic:
+    fix = None
+    if "fix" in item:
+        raw = item["fix"]
+        fix = Fix(
+            raw["message"],
+            raw["applicability"],
+            tuple(Edit(Path(p), Span(*s), text, start, end) for p, s, text, start, end in raw["edits"]),
+        )
+    return Diagnostic(
+        code=item["code"],
+        name=item["name"],
+        severity=Severity(item["severity"]),
+        targets=tuple(item["targets"]),
+        message=item["message"],
+        path=Path(item["path"]),
+        span=Span(*item["span"]),
+        fix=fix,
+        related=tuple(Related(m, Path(p), Span(*s)) for m, p, s in item["related"]),
+    )
+
+
+def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache | None:
+    """The run's cache: ``--cache-dir``, else ``SKILLLINT_CACHE_DIR``, else ``cache-dir`` in the
+    configuration, else ``.skilllint_cache`` at the root of the git repository holding ``cwd``.
+    Outside a repository, with none of those set, there is no cache: linting a downloaded
+    skill or a read-only collection leaves no trace in it."""
+    import os
+
+    from_env = os.environ.get("SKILLLINT_CACHE_DIR")
+    if override or from_env:
+        directory = Path(os.path.expanduser(override or from_env))
+        return ResultCache(directory if directory.is_absolute() else cwd / directory, settings)
+    if settings.cache_dir:
+        directory = Path(os.path.expanduser(settings.cache_dir))
+        return ResultCache(directory if directory.is_absolute() else settings.base / directory, settings)
+    for folder in (cwd, *cwd.parents):
+        if os.path.lexists(folder / ".git"):
+            return ResultCache(folder / ".skilllint_cache", settings)
+    return None
