@@ -10,9 +10,9 @@ from collections import Counter
 from pathlib import Path
 
 from . import __version__
-from .output import FORMATS
+from .output import CHOICES
 
-VERBS = ("check", "rule", "config", "catalog")
+VERBS = ("check", "rule", "config", "catalog", "server")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -39,14 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", metavar="CODES", help="comma-separated rule codes or prefixes to enable (ALL for every rule)")
     check.add_argument("--extend-select", metavar="CODES", help="add rules to the selection")
     check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes or prefixes to disable")
-    check.add_argument("--output-format", choices=FORMATS, help="how to print findings (default: full)")
+    check.add_argument("--output-format", choices=CHOICES, help="how to print findings (default: full; auto: github under GitHub Actions, else full)")
     check.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
+    check.add_argument("--report", action="append", metavar="FORMAT=FILE", help="also write a report in FORMAT to FILE, from the same run (e.g. sarif=skilllint.sarif); repeatable")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that makes the exit code 1 (default: error)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings reach --fail-on")
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes, then report the problems that remain")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff also apply unsafe fixes; alone, show them as available")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
     check.add_argument("--statistics", action="store_true", help="print the count per rule instead of each finding")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
     check.add_argument("--force-exclude", action="store_true", help="apply exclude patterns to paths given explicitly too")
     check.add_argument("--no-respect-gitignore", action="store_true", help="do not skip files ignored by .gitignore")
+    check.add_argument("--no-cache", action="store_true", help="lint every skill afresh, neither reading nor writing the result cache")
+    check.add_argument("--cache-dir", metavar="DIR", help="where the result cache lives (default: .skilllint_cache at the git repository root; no cache outside a repository)")
+    check.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalogs; repeatable")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
 
@@ -57,16 +64,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     catalog = verbs.add_parser("catalog", help="render the catalog a surface would show the model, with a receipt")
     catalog.add_argument("paths", nargs="*", metavar="PATH", help="skill folders or collections (default: .)")
-    catalog.add_argument("--target", choices=("codex", "claude-code"), default="codex", help="the surface whose catalog to render")
+    catalog.add_argument("--target", choices=("codex", "claude-code", "copilot"), default="codex", help="the surface whose catalog to render")
     catalog.add_argument("--context-window", type=int, metavar="TOKENS", help="the model's context window (default: unknown)")
     budget = catalog.add_mutually_exclusive_group()
     budget.add_argument("--budget-chars", type=int, metavar="N", help="a budget in characters")
     budget.add_argument("--budget-tokens", type=int, metavar="N", help="a budget in tokens (Codex's skills.max_context_tokens)")
     catalog.add_argument("--output-format", choices=("text", "json"), default="text")
     catalog.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
+    catalog.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalog; repeatable")
 
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
+
+    verbs.add_parser("server", help="run the language server on stdio (needs the `lsp` extra)")
     return parser
 
 
@@ -82,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             return _config(args)
         if args.verb == "catalog":
             return _catalog(args)
+        if args.verb == "server":
+            return _server()
         return _check(args)
     except UsageError as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)
@@ -104,11 +116,13 @@ def _split(value: str | None) -> list[str] | None:
 def _check(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_settings
     from .discovery import DiscoveryError
+    from .catalog.context import add_command_line_roots
     from .engine import lint_paths
-    from .output import render
+    from .output import render, resolve_format
     from .registry import registry
 
     cwd = Path(os.getcwd())
+    reports = _reports(args.report, args.output_file)
     reg = registry()
     overrides = {
         "targets": args.target,
@@ -121,7 +135,22 @@ def _check(args: argparse.Namespace) -> int:
     }
     try:
         settings = load_settings(reg, cwd, args.config, overrides)
-        result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude)
+        add_command_line_roots(settings, args.catalog_root, cwd)
+        run = None
+        if args.fix or args.diff:
+            from .fixes import fix_paths
+
+            run = fix_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff)
+            result = run.result
+            result.fixed = dict(run.fixed) if not args.diff else {}
+        else:
+            cache = None
+            if settings.cache and not args.no_cache:
+                from .cache import open_cache
+
+                cache = open_cache(settings, cwd, args.cache_dir)
+            result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache)
+        result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -132,26 +161,44 @@ def _check(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"skilllint: warning: {warning}", file=sys.stderr)
 
+    fmt = resolve_format(settings.output_format)
+    fix_failed = False
+    if run is not None:
+        from .fixes import report_run
+
+        status = report_run(run, args, cwd, fmt)
+        if args.diff:
+            return status
+        fix_failed = status == EXIT_ERROR
     if args.statistics:
         text = _statistics(result, reg)
     else:
         color = args.color == "always" or (
             args.color == "auto" and not args.output_file and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         )
-        text = render(settings.output_format, result, cwd, color=color)
+        text = render(fmt, result, cwd, color=color, settings=settings)
     if args.output_file:
         try:
-            Path(args.output_file).write_text(text, encoding="utf-8")
+            # surrogateescape: a non-UTF-8 file name keeps its bytes, as on stdout
+            Path(args.output_file).write_text(text, encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
             print(f"skilllint: error: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_ERROR
-    elif text and not (args.quiet and not result.diagnostics and settings.output_format == "full"):
+    elif text and not (args.quiet and not result.diagnostics and fmt == "full"):
         sys.stdout.write(text)
+    for report_format, report_file in reports:
+        try:
+            report_file.write_text(render(report_format, result, cwd, settings=settings), encoding="utf-8", errors="surrogateescape")
+        except OSError as exc:
+            print(f"skilllint: error: cannot write {report_file}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ERROR
 
     if result.internal_errors:
         for error in result.internal_errors:
             print(f"skilllint: {error}", file=sys.stderr)
         print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+        return EXIT_ERROR
+    if fix_failed:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
@@ -159,9 +206,29 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if failing else EXIT_OK
 
 
+def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[str, Path]]:
+    """``--report FORMAT=FILE`` values, checked before any linting."""
+    reports: list[tuple[str, Path]] = []
+    seen = {os.path.abspath(output_file)} if output_file else set()
+    for value in values or []:
+        fmt, sep, file = value.partition("=")
+        fmt = fmt.strip().lower()
+        if not sep or not file:
+            raise UsageError(f"--report {value!r}: expected FORMAT=FILE, e.g. sarif=skilllint.sarif")
+        if fmt not in CHOICES:
+            raise UsageError(f"--report {value!r}: unknown format {fmt!r}; choose from {', '.join(CHOICES)}")
+        if os.path.abspath(file) in seen:
+            raise UsageError(f"--report {value!r}: {file} is already written by another report")
+        seen.add(os.path.abspath(file))
+        reports.append((fmt, Path(file)))
+    return reports
+
+
 def _statistics(result, reg) -> str:
     counter = Counter(d.code for d in result.diagnostics)
-    fixable = Counter(d.code for d in result.diagnostics if d.fix is not None)
+    from .output import fix_mark
+
+    fixable = Counter(d.code for d in result.diagnostics if fix_mark(d, result))  # as `--fix` would apply them
     lines = []
     for code, count in sorted(counter.items(), key=lambda item: (-item[1], item[0])):
         rule = reg.rules.get(code)
@@ -214,8 +281,8 @@ def _rule(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from .catalog import codex
-    from .catalog.preview import codex_entries, receipt_text
+    from .catalog.context import add_command_line_roots
+    from .catalog.preview import catalog_report, report_text
     from .config import ConfigError, load_settings
     from .discovery import DiscoveryError
     from .registry import registry
@@ -224,53 +291,30 @@ def _catalog(args: argparse.Namespace) -> int:
         if value is not None and value <= 0:
             print(f"skilllint: error: {flag} must be a positive number", file=sys.stderr)
             return EXIT_ERROR
-    cwd = Path(os.getcwd())
-    if args.target == "claude-code" and args.budget_tokens:
+    if args.target != "codex" and args.budget_tokens:
         print("skilllint: error: --budget-tokens is Codex's setting; use --budget-chars or --context-window", file=sys.stderr)
         return EXIT_ERROR
+    cwd = Path(os.getcwd())
     try:
-        settings = load_settings(registry(), cwd, args.config)
-        if args.target == "claude-code":
-            return _claude_code_listing(args, cwd, settings)
-        entries, skipped = codex_entries(args.paths or ["."], cwd, settings)
+        settings = load_settings(registry(), cwd, args.config, {"targets": [args.target]})
+        add_command_line_roots(settings, args.catalog_root, cwd)
+        options = dict(settings.catalog)
+        if args.context_window or args.budget_chars or args.budget_tokens:  # the command line replaces the configured budget
+            for key in ("context-window", "budget-chars", "budget-tokens"):
+                options.pop(key, None)
+            for key, value in (("context-window", args.context_window), ("budget-chars", args.budget_chars), ("budget-tokens", args.budget_tokens)):
+                if value:
+                    options[key] = value
+        report = catalog_report(args.paths or ["."], cwd, settings, args.target, options)
     except (ConfigError, DiscoveryError) as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    if args.budget_chars:
-        budget = codex.Characters(args.budget_chars)
-    else:
-        budget = codex.budget_for(args.context_window, args.budget_tokens)
-    render = codex.render_catalog(entries, budget)
     if args.output_format == "json":
-        payload = {
-            "version": "1",
-            "target": args.target,
-            "rendered": render.text,
-            "receipt": render.receipt.to_dict(),
-            "not_loaded": [{"path": str(s.path), "reason": s.reason} for s in skipped],
-        }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(receipt_text(render, skipped))
-    return EXIT_OK
-
-
-def _claude_code_listing(args: argparse.Namespace, cwd: Path, settings) -> int:
-    from .catalog import claude_code
-    from .catalog.preview import claude_code_entries, listing_text
-
-    entries, skipped = claude_code_entries(args.paths or ["."], cwd, settings)
-    receipt = claude_code.listing(entries, context_window=args.context_window, budget_chars=args.budget_chars)
-    if args.output_format == "json":
-        payload = {
-            "version": "1",
-            "target": "claude-code",
-            "receipt": receipt.as_dict(),
-            "not_loaded": [{"path": str(s.path), "reason": s.reason} for s in skipped],
-        }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        sys.stdout.write(listing_text(receipt, skipped))
+        for warning in report["warnings"]:
+            print(f"skilllint: warning: {warning}", file=sys.stderr)
+        sys.stdout.write(report_text(report))
     return EXIT_OK
 
 
@@ -283,3 +327,12 @@ def _config(args: argparse.Namespace) -> int:
         return EXIT_OK
     print("skilllint: error: nothing to show; try `skilllint config --schema`", file=sys.stderr)
     return EXIT_ERROR
+
+
+def _server() -> int:
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        print(f"skilllint: error: the language server needs pygls 2 ({exc}); pip install 'skilllint[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()

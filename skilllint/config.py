@@ -21,7 +21,7 @@ from .registry import Registry, Rule
 from .targets import TARGET_IDS, TARGETS, Target, infer_targets, resolve_target_names
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
-OUTPUT_FORMATS = ("full", "concise", "json")
+OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "auto")  # = output.CHOICES (tested)
 
 
 class ConfigError(Exception):
@@ -116,6 +116,11 @@ def config_schema(registry: Registry) -> dict:
             "respect-gitignore": {"type": "boolean"},
             "fail-on": {"enum": ["error", "warning", "info"], "description": "lowest severity that fails (exit 1)"},
             "output-format": {"enum": list(OUTPUT_FORMATS)},
+            "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
+            "cache-dir": {
+                "type": "string",
+                "description": "where the result cache lives, relative to this file (default: .skilllint_cache at the root of the git repository; none outside one)",
+            },
             "rules": {
                 "type": "object",
                 "properties": rule_tables,
@@ -129,6 +134,30 @@ def config_schema(registry: Registry) -> dict:
                     "context-window": {"type": "integer", "minimum": 1, "description": "the model's context window in tokens"},
                     "budget-chars": {"type": "integer", "minimum": 1, "description": "a fixed catalog budget in characters"},
                     "budget-tokens": {"type": "integer", "minimum": 1, "description": "Codex's skills.max_context_tokens"},
+                    "context": {
+                        "type": "boolean",
+                        "description": "load the other skills of a linted skill's catalog (inside the repository) so "
+                        "catalog rules see it whole when only some files are linted, as pre-commit does (default true)",
+                    },
+                    "roots": {
+                        "type": "array",
+                        "description": "folders of installed skills that join the catalogs, with the scope a surface "
+                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "path": {"type": "string", "minLength": 1, "description": "relative to this file; ~ expands"},
+                                "scope": {"enum": ["user", "admin", "system"]},
+                                "targets": {
+                                    "type": "array",
+                                    "items": {"enum": sorted(TARGETS)},
+                                    "description": "the surfaces that load this root (default: as its location implies)",
+                                },
+                            },
+                            "required": ["path", "scope"],
+                            "additionalProperties": False,
+                        },
+                    },
                 },
                 "additionalProperties": False,
             },
@@ -170,6 +199,8 @@ class Settings:
     output_format: str = "full"
     rule_config: dict[str, dict[str, Any]] = field(default_factory=dict)  # by code
     catalog: dict[str, Any] = field(default_factory=dict)
+    cache: bool = True
+    cache_dir: str | None = None
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
 
@@ -304,6 +335,10 @@ def _apply(settings: Settings, data: dict, source: str) -> None:
         settings.output_format = data["output-format"]
     if "catalog" in data:
         settings.catalog = dict(data["catalog"])
+    if "cache" in data:
+        settings.cache = bool(data["cache"])
+    if "cache-dir" in data:
+        settings.cache_dir = data["cache-dir"]
     for key, table in data.get("rules", {}).items():
         rule = registry.rules.get(key) or registry.by_name(key)
         if rule is None:  # the schema already refuses this; belt and braces

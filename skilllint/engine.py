@@ -11,6 +11,7 @@ from pathlib import Path
 from . import suppress
 from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
+from .catalog.context import CatalogContext, complete_catalogs
 from .discovery import discover
 from .package import SkillPackage
 from .registry import Rule, RuleContext
@@ -22,9 +23,13 @@ class LintResult:
     packages: int = 0
     warnings: list[str] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
+    fixed: dict[str, int] = field(default_factory=dict)  # problems `check --fix` fixed, per code
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available ([*])
 
 
-def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: bool = False) -> LintResult:
+def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: bool = False, cache=None) -> LintResult:
+    """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.cache.ResultCache`)
+    returns the package-rule findings of unchanged skills from an earlier run."""
     found = discover(
         paths,
         cwd,
@@ -38,26 +43,51 @@ def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: b
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
+    cached_rules = [r for r in package_rules if getattr(r, "cacheable", True)]
+    always_rules = [r for r in package_rules if not getattr(r, "cacheable", True)]
     packages = []
     for item in found.packages:
         package = SkillPackage(item.root, item.lint_root, max_bytes=max_bytes)
-        result.diagnostics.extend(lint_package(package, package_rules, settings, result.internal_errors))
+        key = cache.key(package, settings.targets_for(package)) if cache is not None else None
+        diagnostics = cache.get(key) if key else None
+        if diagnostics is None:
+            errors = len(result.internal_errors)
+            diagnostics = lint_package(package, cached_rules, settings, result.internal_errors)
+            if key and len(result.internal_errors) == errors:
+                cache.put(key, diagnostics)
+        result.diagnostics.extend(diagnostics)
+        if always_rules:
+            result.diagnostics.extend(lint_package(package, always_rules, settings, result.internal_errors))
         result.packages += 1
         packages.append(package)
     if catalog_rules:
-        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors))
+        completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, result.warnings)
+        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors, completion))
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
 
 
-def lint_catalogs(packages: list[SkillPackage], rules: list[Rule], settings: Settings, internal_errors: list[str]) -> list[Diagnostic]:
-    """Run catalog rules over the catalogs the linted skills form (SL5xx)."""
+def lint_catalogs(
+    packages: list[SkillPackage],
+    rules: list[Rule],
+    settings: Settings,
+    internal_errors: list[str],
+    completion: CatalogContext | None = None,
+) -> list[Diagnostic]:
+    """Run catalog rules over the catalogs the linted skills form (SL5xx).
+
+    Findings land only on linted skills. A catalog-wide rule (a budget) whose
+    findings all fall on skills loaded for context, siblings or installed
+    skills, still tells each linted member of that catalog what happens, so a
+    pre-commit run on one changed skill says that its catalog now overflows."""
     from .catalog.model import build_catalogs
     from .targets import TARGETS
 
+    completion = completion or CatalogContext()
     diagnostics: list[Diagnostic] = []
     suppressions: dict[Path, suppress.Suppressions] = {}
-    for catalog in build_catalogs(packages, settings):
+    linted = {id(p) for p in packages}
+    for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary):
         target = TARGETS[catalog.target]
         for rule in rules:
             if not rule.applies_to(target.id):
@@ -65,19 +95,39 @@ def lint_catalogs(packages: list[SkillPackage], rules: list[Rule], settings: Set
             ctx = RuleContext((target,), settings.options_for(type(rule)), settings)
             try:
                 findings = list(rule.check_catalog(catalog, ctx))
+                mine = [(p, f) for p, f in findings if id(p) in linted]
+                if len(mine) < len(findings):
+                    mine += _context_findings(rule, catalog, mine, findings, ctx, linted)
             except Exception as exc:  # one rule's bug must not hide the others' findings
                 internal_errors.append(
                     f"internal error in {rule.code} on the {catalog.target} catalog of {catalog.root}: "
                     f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=6)
                 )
                 continue
-            for package, finding in findings:
+            for package, finding in mine:
                 diagnostic = _to_diagnostic(rule, finding, (target,), package, settings)
                 if diagnostic is None or settings.ignored_by_path(diagnostic.code, diagnostic.path):
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
                     diagnostics.append(diagnostic)
     return _merge_across_targets(diagnostics)
+
+
+def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
+    """Catalog-wide effects on context skills, told to the linted members without a finding of their own."""
+    describe = getattr(rule, "context_finding", None)
+    if describe is None:
+        return []
+    others = [(p, f) for p, f in findings if id(p) not in linted]
+    reported = {id(p) for p, _ in mine}
+    out = []
+    for skill in catalog.loaded:
+        package = skill.package
+        if id(package) in linted and id(package) not in reported:
+            finding = describe(catalog, package, others, ctx)
+            if finding is not None:
+                out.append((package, finding))
+    return out
 
 
 def _merge_across_targets(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -188,8 +188,7 @@ def test_link_cycle_does_not_hang_or_repeat(repo, where):
         packages = found(repo, "tree")
         cli = linted(repo, "tree")
     elapsed = time.perf_counter() - start
-    print(f"\nTIME link cycle ({where}): {elapsed:.3f}s")
-    assert elapsed < 2.0, elapsed
+    print(f"\nTIME link cycle ({where}): {elapsed:.3f}s")  # the deadline catches a hang
     assert sorted(packages) == ["tree/s", "tree/t"]
     assert cli == ["tree/s", "tree/t"]
 
