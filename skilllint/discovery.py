@@ -168,9 +168,9 @@ def discover(
     return result
 
 
-def _add(result: Discovery, packaged: set[str], found: Found) -> None:
+def _add(result: Discovery, packaged: set[str], found: Found, real: str | None = None) -> None:
     """List a package unless an earlier argument or path already listed it."""
-    real = os.path.realpath(found.root)
+    real = real or os.path.realpath(found.root)
     if real not in packaged:
         packaged.add(real)
         result.packages.append(found)
@@ -226,15 +226,16 @@ def _walk(
     for folder in _repo_ancestors(start):
         ignore.load_gitignore(folder)
     ignore.load_gitignore(start)
-    stack: list[Path] = [start]
-    links: list[Path] = []  # linked folders: followed after every real folder, so a real path wins
+    # (folder, its real path): a plain child's real path is its parent's plus its name, so
+    # only the start and linked folders need os.path.realpath (one lstat per path component).
+    stack: list[tuple[Path, str]] = [(start, os.path.realpath(start))]
+    links: list[tuple[Path, str]] = []  # linked folders: followed after every real folder, so a real path wins
     visited = 0
     hits = 0
     first = len(result.packages)
     candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
     while stack or links:
-        folder = stack.pop() if stack else links.pop(0)
-        real = os.path.realpath(folder)
+        folder, real = stack.pop() if stack else links.pop(0)
         if real in seen_real:
             if folder == start:  # searched through an earlier argument: count what it holds
                 hits += sum(1 for p in packaged if p == real or p.startswith(real + os.sep))
@@ -252,7 +253,7 @@ def _walk(
         names = [entry.name for entry in entries]
         if _has_skill_md(names):
             hits += 1
-            _add(result, packaged, Found(folder, lint_root, explicit=folder == start))
+            _add(result, packaged, Found(folder, lint_root, explicit=folder == start), real)
         elif folder.parent.name == "skills" and folder.parent.parent.name in SKILLS_ROOT_PARENTS:
             candidates.append(folder)
         ignore.load_gitignore(folder)
@@ -283,13 +284,13 @@ def _walk(
                     continue
                 if str(target) in seen_real or ignore.ignored(child, True):
                     continue
-                links.append(child)
+                links.append((child, str(target)))
                 continue
             elif not is_dir:
                 continue
             if ignore.ignored(child, True):
                 continue
-            children.append(child)
+            children.append((child, os.path.join(real, entry.name)))
         stack.extend(reversed(children))
     found = [item.root for item in result.packages[first:]]
     for folder in candidates:
