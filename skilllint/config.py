@@ -53,6 +53,8 @@ def _load_toml(path: Path, follow_links: bool = False) -> dict:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def find_config(start: Path) -> tuple[Path, dict] | None:

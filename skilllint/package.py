@@ -207,8 +207,10 @@ class SkillPackage:
         return frontmatter.SourceText.from_text(text)
 
     def byte_position(self, offset: int) -> tuple[int, int]:
-        """1-based (line, column) of a byte offset in SKILL.md."""
-        before = self.raw[:offset]
+        """1-based (line, column) of a byte offset in SKILL.md, counted as every other
+        position is: lines end at LF, CRLF or a lone CR; line 1 starts after a BOM."""
+        start = 3 if self.raw.startswith(b"\xef\xbb\xbf") else 0
+        before = self.raw[start : max(offset, start)].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         line = before.count(b"\n") + 1
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
         return line, column
