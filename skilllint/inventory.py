@@ -145,7 +145,7 @@ class PackageInventory:
 
         Returns (status, real path): ``ok`` with the resolved package-relative
         path; ``missing`` with the path as far as it resolved; ``unknown``
-        inside a folder the scan skips (``.git``, ``node_modules``); ``outside`` when
+        inside a folder the scan skips (``.git``, ``node_modules``) or cannot list; ``outside`` when
         it leaves the package (``..`` past the root, absolute, or through an
         escaping link); ``loop`` for a link cycle (or too many hops).
         """
@@ -168,8 +168,9 @@ class PackageInventory:
             candidate = "/".join(current + [part])
             entry = self.entries.get(candidate)
             if entry is None:
-                if "/".join(current) in self.skipped:
-                    return "unknown", None  # inside a folder we do not walk
+                folder = "/".join(current) or "."
+                if folder in self.skipped or folder in self.unreadable:
+                    return "unknown", None  # inside a folder we do not walk or cannot list
                 return "missing", "/".join([candidate, *parts])
             if entry.kind == "symlink":
                 hops[0] += 1
