@@ -13,6 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
 
+# Hypothesis: "ci" (the default) bounds each property; HYPOTHESIS_PROFILE=long runs a campaign.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", max_examples=100, deadline=None)
+_hypothesis_settings.register_profile("long", max_examples=5_000, deadline=None)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 
 def run_cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
     """Run skilllint's main() in-process, capturing output."""

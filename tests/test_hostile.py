@@ -1,0 +1,836 @@
+"""Hostile input, end to end: every case in its own process, bounded in time and memory, audited.
+
+tests/test_robustness.py holds the in-process cases on SKILL.md itself (alias
+bombs in sequences, 10,000-level flow nesting, invalid UTF-8, NUL bytes, a FIFO
+or /dev/zero as SKILL.md, control characters in `name`, invalid TOML and
+unknown rules in `.skilllint.toml`); tests/test_containment.py the link
+traps. This file runs the cases those leave out, and each one as a user meets
+it: ``skilllint`` in a separate process (``sys.executable -c DRIVER``) so that
+
+* a hang is a ``subprocess.TimeoutExpired`` and a slow run a failed bound
+  (``TIME_LIMIT``, interpreter start-up included);
+* memory is the process's own peak RSS, reported by the driver at exit
+  (``VmHWM`` of /proc/self/status; ``getrusage(RUSAGE_SELF).ru_maxrss`` where
+  there is no /proc, though on Linux it includes the parent's high-water mark
+  inherited at fork/exec): a 200 MB file read whole cannot stay under
+  ``MEMORY_LIMIT_MB``, and an address-space limit stops a runaway before it
+  takes the machine;
+* the driver records every ``open``, ``os.listdir`` and ``os.scandir`` while
+  skilllint runs (the audit-hook approach of tests/test_containment.py, whose
+  ``_check_reads`` judges the events): nothing outside the tree but the
+  interpreter's own files may be read;
+* the output is checked as bytes: no traceback, diagnostics or a one-line
+  ``skilllint: error:`` with exit 2.
+
+Large files are sparse (``truncate``/``seek``) and created in milliseconds.
+Mode-000 cases need a process that permissions apply to: when the tests run as
+root, the child drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from its
+bounding set before ``exec`` (``prctl(PR_CAPBSET_DROP)``), so root is refused
+like anyone else; where that is impossible the case is skipped, and the same
+paths are also exercised in process through a mocked ``PermissionError``.
+
+Real bugs found while writing these are pinned as ``xfail(strict=True)``
+tests with the reason; each costs at most its bound while it fails.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, deadline, run_cli
+from test_containment import _check_reads
+
+MiB = 1024 * 1024
+BIG = 200 * MiB
+TIME_LIMIT = 10.0  # seconds per run, interpreter start-up included (typical: 0.5-2 s)
+HARD_TIMEOUT = 60  # beyond this a run counts as hung
+MEMORY_LIMIT_MB = 192  # peak RSS; a run with every target is ~115 MB, a 200 MB file read whole > 235 MB
+ADDRESS_SPACE_LIMIT = 4 * 1024 * MiB  # RLIMIT_AS for the child: a runaway fails fast instead of swapping
+
+SKILL = "---\nname: {name}\ndescription: Test skill for hostile input. Use when testing skilllint.\n---\n# {name}\n\n{body}\n"
+
+# What must never reach a terminal raw: C0 controls but tab and newline, DEL, C1,
+# bidi embeddings/overrides/isolates, and bytes that are not UTF-8 (read back as
+# lone surrogates with surrogateescape).
+TERMINAL_HOSTILE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
+
+DRIVER = r"""
+import json, os, resource, sys
+
+result_path, args = sys.argv[1], sys.argv[2:]
+# As the `skilllint` console script: the working folder (the linted tree) is no import root.
+sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
+import_roots = {os.path.abspath(p) for p in sys.path}
+limit = int(os.environ.get("SKILLLINT_TEST_AS_LIMIT", "0"))
+if limit:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+events, recording = [], False
+
+def audit(event, hook_args):
+    # As tests/test_containment.py's _audit: paths of open, os.listdir and os.scandir.
+    if not recording or event not in ("open", "os.listdir", "os.scandir") or not hook_args:
+        return
+    target = hook_args[0]
+    if target is None:
+        target = "."
+    if isinstance(target, int):
+        return
+    try:
+        path = os.fsdecode(os.fspath(target))
+    except TypeError:
+        return
+    if not os.path.isabs(path):
+        path = os.path.join(os.getcwd(), path)
+    if event == "os.listdir" and path in import_roots:
+        return  # the import system listing sys.path for a lazy import
+    events.append((event, path))
+
+sys.addaudithook(audit)
+from skilllint.cli import main
+
+code = None
+recording = True
+try:
+    code = main(args)
+finally:
+    recording = False
+    sys.stdout.flush()
+    # Peak RSS of this process's own memory: VmHWM. (ru_maxrss would not do: Linux folds
+    # the parent's high-water mark into it at fork/exec, so it reports pytest's size.)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        pass
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump({"code": code, "maxrss_kb": peak, "events": events}, handle)
+sys.exit(code)
+"""
+
+TIMES: dict[str, str] = {}  # measured figures, printed with -s
+
+
+@dataclass
+class Run:
+    code: int
+    out: bytes
+    err: str
+    seconds: float
+    rss_mb: float
+    events: list
+
+    def doc(self) -> dict:
+        return json.loads(self.out)
+
+    def codes(self) -> set[str]:
+        return {d["code"] for d in self.doc()["diagnostics"]}
+
+    def found(self, code: str) -> list[dict]:
+        return [d for d in self.doc()["diagnostics"] if d["code"] == code]
+
+
+@dataclass
+class Tree:
+    root: Path  # the linted tree (a repository root)
+    canary: Path  # a file outside it that must never be read
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Tree:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    canary = outside / "canary.txt"
+    canary.write_text("CANARY: skilllint must never read this\n")
+    root = tmp_path / "tree"
+    (root / ".git").mkdir(parents=True)
+    return Tree(root, canary)
+
+
+def skill(base: Path, folder: str, body: str = "Nothing here.", name: str | None = None) -> Path:
+    path = base / folder
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "SKILL.md").write_text(SKILL.format(name=name or Path(folder).name, body=body), encoding="utf-8")
+    return path
+
+
+def sparse(path: Path, head: bytes = b"", size: int = BIG, tail: bytes = b"") -> Path:
+    """A ``size``-byte file in milliseconds: ``head``, a hole of NULs, ``tail`` at the end."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(head)
+        if tail:
+            handle.seek(size - len(tail))
+            handle.write(tail)
+        else:
+            handle.truncate(size)
+    assert path.stat().st_size == size
+    return path
+
+
+def run(
+    tree: Tree,
+    *args: str,
+    label: str,
+    expect: tuple[int, ...] = (0, 1),
+    limit: float = TIME_LIMIT,
+    timeout: float = HARD_TIMEOUT,
+    preexec=None,
+    cwd: Path | None = None,
+) -> Run:
+    """``skilllint *args`` in a child process under the tree; check the invariants every case shares."""
+    result_file = tree.root.parent / f"result-{uuid.uuid4().hex}.json"  # outside the tree, written after recording
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SKILLLINT_TEST_AS_LIMIT=str(ADDRESS_SPACE_LIMIT))
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(result_file), *args],
+        cwd=cwd or tree.root,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+        preexec_fn=preexec,
+        check=False,
+    )
+    seconds = time.perf_counter() - start
+    err = done.stderr.decode("utf-8", "surrogateescape")
+    assert "Traceback" not in err and "internal error" not in err, err[-4000:]
+    assert done.returncode in expect, (done.returncode, err[-2000:], done.stdout[-2000:])
+    info = json.loads(result_file.read_text(encoding="utf-8"))
+    rss_mb = info["maxrss_kb"] / 1024
+    TIMES[label] = f"{seconds:.2f} s, {rss_mb:.0f} MB"
+    print(f"\n{label}: {TIMES[label]}")
+    assert info["events"], "the audit hook recorded nothing: is it installed?"
+    # skilllint's own rule book (rules/ of a development checkout; skilllint/rulebook when
+    # installed) is read for SARIF's rule help: the interpreter's files, not the tree's.
+    rulebook = str(ROOT / "rules")
+    events = [tuple(e) for e in info["events"] if not (e[1] == rulebook or e[1].startswith(rulebook + os.sep))]
+    assert _check_reads(_not_plainly_inside(events, tree.root), tree.root, tree.canary) == []
+    assert rss_mb < MEMORY_LIMIT_MB, f"{label}: peak RSS {rss_mb:.0f} MB"
+    assert seconds < limit, f"{label}: {seconds:.2f} s (bound {limit} s)"
+    return Run(done.returncode, done.stdout, err, seconds, rss_mb, info["events"])
+
+
+def _not_plainly_inside(events: list[tuple[str, str]], root: Path) -> list[tuple[str, str]]:
+    """The events ``_check_reads`` must judge: all but those on paths inside ``root`` through
+    real folders only. (``os.path.realpath`` costs one lstat per component: on 1,000 nested
+    folders, judging every event with it takes longer than the run. Here each folder is
+    lstat-ed once, memoised.)"""
+    top = os.path.realpath(root)
+    plain: dict[str, bool] = {top: True}
+
+    def is_plain(path: str) -> bool:
+        chain = []
+        while path not in plain:
+            parent = os.path.dirname(path)
+            if parent == path or not path.startswith(top + os.sep):
+                plain[path] = False
+                break
+            chain.append(path)
+            path = parent
+        verdict = plain[path]
+        for folder in reversed(chain):
+            verdict = verdict and not os.path.islink(folder)
+            plain[folder] = verdict
+        return plain[chain[0]] if chain else verdict
+
+    judged = []
+    for event in dict.fromkeys(events):
+        path = event[1]
+        parts = path.split(os.sep)
+        if "." in parts or ".." in parts or not is_plain(os.path.dirname(path)) or os.path.islink(path):
+            judged.append(event)
+    return judged
+
+
+def check_json(tree: Tree, *args: str, label: str, **kwargs) -> Run:
+    result = run(tree, "check", "--output-format", "json", *args, label=label, **kwargs)
+    result.doc()  # parses
+    return result
+
+
+def usage_error(result: Run) -> str:
+    """The run ended with exit 2 and one line ``skilllint: error: …`` (no raw control characters)."""
+    assert result.code == 2
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("skilllint: error: "), result.err
+    assert not TERMINAL_HOSTILE.search(lines[0]), lines[0]
+    return lines[0]
+
+
+def test_the_prefilter_leaves_every_read_through_a_link_to_the_audit(tree):
+    # The memoised shortcut must not hide what tests/test_containment.py's _check_reads would catch.
+    root = skill(tree.root, "s")
+    (root / "real").mkdir()
+    os.symlink(str(tree.canary.parent), root / "out")
+    os.symlink(str(tree.canary), root / "canary.md")
+    inside = [("open", str(root / "SKILL.md")), ("os.scandir", str(root / "real"))]
+    through = [("open", str(root / "out" / "canary.txt")), ("os.listdir", str(root / "out")),
+               ("open", str(root / "canary.md")), ("open", str(root / "real" / ".." / ".." / ".." / "outside" / "canary.txt"))]
+    assert _not_plainly_inside(inside + through, tree.root) == through
+    with pytest.raises(AssertionError, match="canary"):
+        _check_reads(_not_plainly_inside(inside + through, tree.root), tree.root, tree.canary)
+
+
+# ----------------------------------------------------------------------------- 200 MB files
+
+
+@pytest.mark.parametrize("layout", ["nul-hole", "text-then-hole"])
+def test_200_mb_skill_md_is_read_up_to_the_cap_only(tree, layout):
+    head = b"---\nname: huge\ndescription: Huge. Use when testing the size cap.\n---\n# Huge\n\n"
+    if layout == "text-then-hole":
+        head += b"Plain text that fills the first two megabytes of the file.\n" * (2 * MiB // 59)
+    sparse(tree.root / "huge" / "SKILL.md", head, tail=b"\nSee [tail](tail-link-past-the-cap.md).\n")
+    targets = ("--target", "all") if layout == "text-then-hole" else ()
+    result = check_json(tree, *targets, "huge", label=f"200 MB SKILL.md ({layout})")
+    codes = result.codes()
+    assert "SL011" in codes
+    assert ("SL009" in codes) == (layout == "nul-hole")  # NULs after the cap are never read
+    assert b"tail-link-past-the-cap" not in result.out
+
+
+def test_200_mb_reference_script_openai_yaml_and_asset(tree):
+    body = "Read [the guide](references/guide.md) before the first run, then run:\n\n```bash\npython scripts/tool.py\n```"
+    root = skill(tree.root, "big", body)
+    text = b"# Guide\n\nSee [gone](gone-head.md).\n" + b"Plain text for the first two megabytes of the guide.\n" * (2 * MiB // 53)
+    sparse(root / "references" / "guide.md", text, tail=b"\nSee [tail](gone-tail.md).\n")
+    sparse(root / "scripts" / "tool.py", b"#!/usr/bin/env python3\nimport sys\n", tail=b"\nname = input('name? ')\n")
+    sparse(root / "agents" / "openai.yaml", b"interface:\n  display_name: Big\n")
+    sparse(root / "assets" / "blob.bin")
+    result = check_json(tree, "--target", "all", "big", label="200 MB reference, script, openai.yaml, asset")
+    missing = {(d["path"], d["message"].split("`")[1]) for d in result.found("SL301")}
+    assert ("big/references/guide.md", "gone-head.md") in missing
+    assert b"gone-tail" not in result.out and b"input(" not in result.out
+    [too_large] = [d for d in result.found("SL601") if "read cap" in d["message"]]
+    assert too_large["path"] == "big/agents/openai.yaml"
+    assert "SL204" in result.codes()  # the package is over 30 MB (sizes from lstat, nothing read)
+
+
+# ----------------------------------------------------------------------------- YAML bombs and nesting beyond SKILL.md sequences
+
+
+def _fan(name: str, shape: str, width: int = 9, depth: int = 9) -> str:
+    """A billion-laughs document whose expansion is width ** depth nodes."""
+    lines = ["a0: &a0 {k: v}" if shape == "merge" else "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for level in range(1, depth + 1):
+        refs = [f"*a{level - 1}"] * width
+        if shape == "merge":
+            lines.append(f"a{level}: &a{level}\n  <<: [{', '.join(refs)}]\n  n{level}: x")
+        elif shape == "keys":
+            lines.append(f"a{level}: &a{level} {{{', '.join(f'? {ref} : {i}' for i, ref in enumerate(refs))}}}")
+        else:
+            lines.append(f"a{level}: &a{level} [{', '.join(refs)}]")
+    return "\n".join(lines)
+
+
+def test_alias_bombs_through_merge_keys_mapping_keys_and_agents_openai_yaml(tree):
+    for shape in ("merge", "keys"):
+        folder = tree.root / f"bomb-{shape}"
+        folder.mkdir()
+        text = f"---\nname: bomb-{shape}\ndescription: Alias bomb. Use when testing.\n{_fan(shape, shape)}\n---\nbody\n"
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    root = skill(tree.root, "bomb-openai")
+    (root / "agents").mkdir()
+    (root / "agents" / "openai.yaml").write_text("interface:\n  display_name: Bomb\n" + _fan("x", "seq") + "\n")
+    deep = skill(tree.root, "deep-openai")
+    (deep / "agents").mkdir()
+    (deep / "agents" / "openai.yaml").write_text("interface: " + "[" * 10_000 + "]" * 10_000 + "\n")
+    result = check_json(tree, "--target", "all", ".", label="alias bombs (merge, keys, openai.yaml) + openai.yaml nesting")
+    by_path: dict[str, set[str]] = {}
+    for d in result.doc()["diagnostics"]:
+        by_path.setdefault(d["path"].split("/")[0], set()).add(d["code"])
+    assert any("alias" in d["message"] for d in result.found("SL005") if d["path"].startswith("bomb-merge/"))
+    assert {"SL005", "SL012"} & by_path["bomb-keys"]
+    assert any(code.startswith("SL60") for code in by_path["bomb-openai"])
+    assert any("nesting deeper" in d["message"] for d in result.found("SL601") if d["path"].startswith("deep-openai/"))
+
+
+DEEP_MARKDOWN = "\n\n".join(
+    [
+        "> " * 10_000 + "quoted",
+        "[" * 10_000 + "text" + "]" * 10_000 + "(references/deep.md)",
+        "- " * 10_000 + "item",  # 10,000 nested list items on one line
+        "*" * 30_000 + "a" + "_" * 30_000,
+        "<" * 20_000,
+    ]
+)
+
+
+def test_markdown_nested_10000_levels_in_the_body_and_a_reference(tree):
+    body = DEEP_MARKDOWN + "\n\nRead [the deep notes](references/deep.md) when stuck, and [gone](references/gone-body.md).\n"
+    root = skill(tree.root, "deepmd", body)
+    (root / "references").mkdir()
+    (root / "references" / "deep.md").write_text(DEEP_MARKDOWN + "\n\nSee [gone](gone-ref.md).\n", encoding="utf-8")
+    result = check_json(tree, "--target", "all", "deepmd", label="Markdown nested 10,000 levels")
+    lines = {d["message"].split("`")[1]: (d["path"], d["line"]) for d in result.found("SL301")}
+    def line_of(path: Path, text: str) -> int:
+        return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if text in line)
+
+    assert lines["references/gone-body.md"] == ("deepmd/SKILL.md", line_of(root / "SKILL.md", "gone-body.md"))
+    assert lines["gone-ref.md"] == ("deepmd/references/deep.md", line_of(root / "references" / "deep.md", "gone-ref.md"))
+
+
+@pytest.mark.parametrize("value", ["[" * 10_000 + "]" * 10_000, "{a = " * 5_000 + "1" + "}" * 5_000], ids=["arrays", "tables"])
+def test_config_nested_10000_levels_is_a_usage_error(tree, value):
+    # tomllib recurses per level: once a traceback (RecursionError), now exit 2 with one line.
+    skill(tree.root, "ok")
+    (tree.root / "skilllint.toml").write_text(f"x = {value}\n", encoding="utf-8")
+    message = usage_error(run(tree, "check", "ok", label="config nested 10,000 levels", expect=(2,)))
+    assert "skilllint.toml" in message
+
+
+def test_folders_nested_1000_levels_deep(tree):
+    root = skill(tree.root, "deepdir", "See [x](references/x.md).")
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(1_000):
+            os.mkdir("a", dir_fd=fd)
+            child = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        os.close(os.open("SKILL.md", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    try:
+        result = check_json(tree, "deepdir", label="folders nested 1,000 levels", limit=6.0, timeout=6.0)
+        assert "SL301" in result.codes()
+    finally:
+        _remove_deep(root)  # shutil.rmtree (pytest's clean-up of old temporary folders) recurses per level
+
+
+def _remove_deep(top: Path) -> None:
+    """Remove a folder tree of any depth without recursion."""
+    folders, stack = [], [os.fspath(top)]
+    while stack:
+        folder = stack.pop()
+        folders.append(folder)
+        with os.scandir(folder) as entries:
+            stack.extend(e.path for e in entries if e.is_dir(follow_symlinks=False))
+    for folder in reversed(folders):
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.is_dir(follow_symlinks=False):
+                    os.unlink(entry.path)
+        os.rmdir(folder)
+
+
+# ----------------------------------------------------------------------------- encodings outside SKILL.md
+
+
+def test_invalid_utf8_and_nul_bytes_in_references_scripts_openai_yaml_and_gitignore(tree):
+    body = "Read [latin](references/latin1.md) and [binary](references/nul.md) when needed.\n\n```bash\nbash scripts/run.sh\n```"
+    root = skill(tree.root, "enc", body)
+    (root / "references").mkdir()
+    (root / "references" / "latin1.md").write_bytes(b"# Caf\xe9\n\nCaf\xe9 cr\xe8me: see [gone](gone-latin1.md).\n")
+    (root / "references" / "nul.md").write_bytes(b"# N\x00\x00\n\nSee [gone](gone-nul.md).\x00\n")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "run.sh").write_bytes(b"#!/bin/sh\necho \xff\xfe\x00\nread answer\n")
+    (root / "agents").mkdir()
+    (root / "agents" / "openai.yaml").write_bytes(b"interface:\n  display_name: \"Caf\xe9\"\n")
+    (root / ".gitignore").write_bytes(b"\xff\xfe*.tmp\x00\nbuild/\n")
+    (tree.root / ".gitignore").write_bytes(b"\x00\x00\xc3\x28\n")
+    result = check_json(tree, "--target", "all", "enc", label="invalid UTF-8 and NUL outside SKILL.md")
+    [gone] = [d for d in result.found("SL301") if "gone-latin1.md" in d["message"]]
+    assert (gone["path"], gone["line"], gone["column"]) == ("enc/references/latin1.md", 3, 24)  # U+FFFD per bad byte
+    [utf8] = [d for d in result.found("SL601") if d["path"] == "enc/agents/openai.yaml"]
+    assert "UTF-8" in utf8["message"] and utf8["line"] == 2
+
+
+@pytest.mark.parametrize(
+    "name,content",
+    [
+        ("skilllint.toml", b'targets = ["agent\xffskills"]\n'),
+        ("skilllint.toml", b'targets = ["agentskills"]\x00\n'),
+        ("skilllint.toml", None),  # 200 MB, sparse
+        ("pyproject.toml", b'[project\nname = "x"\n'),
+        ("pyproject.toml", b'[tool.skilllint]\nselect = ["SL999"]\n'),
+        ("pyproject.toml", b"[tool.skilllint.rules.no-such-rule]\nseverity = 'error'\n"),
+        ("skilllint.toml", b'select = ["SL\\u001b[2J\\u202e9"]\n'),
+    ],
+    ids=["not-utf8", "nul", "200mb", "pyproject-invalid-toml", "pyproject-unknown-code", "pyproject-unknown-name", "control-chars"],
+)
+def test_hostile_config_is_a_one_line_usage_error(tree, name, content):
+    skill(tree.root, "ok")
+    if content is None:
+        sparse(tree.root / name, b"# huge\n")
+    else:
+        (tree.root / name).write_bytes(content)
+    message = usage_error(run(tree, "check", "ok", label=f"config {name}", expect=(2,)))
+    assert name in message
+
+
+# ----------------------------------------------------------------------------- FIFOs, /dev/zero, link cycles
+
+
+def test_fifos_and_dev_zero_wherever_skilllint_reads(tree):
+    fifo_skill = tree.root / "fifo-skill"
+    fifo_skill.mkdir()
+    os.mkfifo(fifo_skill / "SKILL.md")
+    zero_skill = tree.root / "zero-skill"
+    zero_skill.mkdir()
+    os.symlink("/dev/zero", zero_skill / "SKILL.md")
+    body = "Read [the pipe](references/pipe.md) and [zero](references/zero.md) first.\n\n```bash\nbash scripts/run.sh\n```"
+    root = skill(tree.root, "traps", body)
+    (root / "references").mkdir()
+    os.mkfifo(root / "references" / "pipe.md")
+    os.symlink("/dev/zero", root / "references" / "zero.md")
+    (root / "scripts").mkdir()
+    os.mkfifo(root / "scripts" / "run.sh")
+    (root / "agents").mkdir()
+    os.symlink("/dev/zero", root / "agents" / "openai.yaml")
+    os.mkfifo(root / ".gitignore")
+    piped = skill(tree.root, "yaml-fifo")
+    (piped / "agents").mkdir()
+    os.mkfifo(piped / "agents" / "openai.yaml")
+    os.symlink("/dev/zero", tree.root / ".gitignore")
+    result = check_json(tree, "--target", "all", ".", label="FIFOs and /dev/zero everywhere")
+    found = {(d["code"], d["path"]) for d in result.doc()["diagnostics"]}
+    assert {
+        ("SL013", "fifo-skill/SKILL.md"),
+        ("SL013", "zero-skill/SKILL.md"),
+        ("SL406", "traps/references/pipe.md"),
+        ("SL406", "traps/scripts/run.sh"),
+        ("SL406", "traps/.gitignore"),
+        ("SL401", "traps/references/zero.md"),
+        ("SL401", "traps/agents/openai.yaml"),
+        ("SL406", "yaml-fifo/agents/openai.yaml"),
+    } <= found, sorted(found)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("how", ["discovered", "explicit"])
+def test_config_that_is_a_fifo_or_dev_zero_does_not_hang(tree, kind, how):
+    skill(tree.root, "ok")
+    config = tree.root / "skilllint.toml"
+    if kind == "fifo":
+        os.mkfifo(config)
+    else:
+        os.symlink("/dev/zero", config)
+    if how == "explicit":
+        message = usage_error(run(tree, "check", "--config", "skilllint.toml", "ok", label=f"--config {kind}", expect=(2,)))
+        assert "skilllint.toml" in message
+    else:
+        # A discovered config that is not a regular file is passed over (no hang, no read).
+        run(tree, "check", "ok", label=f"discovered config {kind}")
+
+
+def test_symlink_cycles_through_parents(tree):
+    body = (
+        "Read [deep](a/b/up/a/b/up/a/b/up/SKILL.md), [self](self/self/self/x.md), [root](a/b/root/cyc/SKILL.md),\n"
+        "[top](a/b/top/etc/hostname) and `loop/x.md`."
+    )
+    root = skill(tree.root, "cyc", body)
+    (root / "a" / "b").mkdir(parents=True)
+    os.symlink("../..", root / "a" / "b" / "up")  # back to the skill folder
+    os.symlink(".", root / "self")
+    os.symlink("../../..", root / "a" / "b" / "root")  # the tree root: out of the package
+    os.symlink("/", root / "a" / "b" / "top")
+    os.symlink("loop", root / "loop")
+    collection = tree.root / "collection" / "skills"
+    skill(collection, "one")
+    os.symlink("../..", collection / "back")  # a cycle through the collection's parents
+    os.symlink("..", collection / "one" / "parent")
+    result = check_json(tree, "--target", "all", ".", label="symlink cycles through parents")
+    found = {(d["code"], d["path"]) for d in result.doc()["diagnostics"]}
+    assert {
+        ("SL404", "cyc/a/b/up"),
+        ("SL404", "cyc/self"),
+        ("SL404", "cyc/loop"),
+        ("SL401", "cyc/a/b/root"),
+        ("SL401", "cyc/a/b/top"),
+        ("SL401", "collection/skills/one/parent"),  # `..` leaves the package before it loops
+    } <= found, sorted(found)
+    assert result.doc()["summary"]["packages"] == 2
+
+
+# ----------------------------------------------------------------------------- 100,000 files
+
+
+def test_100000_empty_files_in_assets(tree):
+    root = skill(tree.root, "many", "Use [the logo](assets/f0.png) when branding.", name="many-files")
+    (root / "assets").mkdir()
+    fd = os.open(root / "assets", os.O_RDONLY)
+    try:
+        for i in range(100_000):
+            os.close(os.open(f"f{i}.png", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    result = check_json(tree, "many", label="100,000 empty files in assets/", limit=20.0)
+    assert "SL106" in result.codes()  # the package is still linted: `name` differs from the folder
+
+
+# ----------------------------------------------------------------------------- names and paths with control characters
+
+
+HOSTILE_NAMES = [
+    "esc\x1b[2J.txt",
+    "bell\x07.txt",
+    "x\n::error file=evil.md,line=1::pwned.txt",
+    "y\r\nfake.md:1:1: error: injected [SL999]\n.txt",
+    "evil\u202egnp.md",
+    "iso\u2066late.md",
+]
+RAW_NAMES = [b"csi\x9b31m.txt", b"bad\xff\xfe.txt"]  # bytes that are not UTF-8 (0x9b: 8-bit CSI)
+
+
+@pytest.fixture
+def named_tree(tree) -> Tree:
+    body = "Read [esc](references/esc\x1b[2J.md), [rtl](references/rtl\u202egnp.md) and [bell](refs/a\x07b.md)."
+    root = skill(tree.root, "names", body)
+    (root / "references").mkdir()
+    (root / "assets").mkdir()
+    (root / "ctl\x1b]0;title\x07dir").mkdir()
+    (root / "ctl\x1b]0;title\x07dir" / "x.md").write_text("x")
+    for name in HOSTILE_NAMES:
+        (root / "assets" / name).write_text("x")
+    for raw in RAW_NAMES:
+        with open(os.fsencode(root / "assets") + b"/" + raw, "wb") as handle:
+            handle.write(b"x")
+    os.symlink("/etc", root / "assets" / "link\x1b[31m")
+    os.symlink("nowhere\u202e", root / "assets" / "broken\u2066")
+    return tree
+
+
+@pytest.mark.parametrize("fmt", ["full", "concise", "github"])
+def test_human_formats_escape_hostile_names(named_tree, fmt):
+    result = run(named_tree, "check", "--output-format", fmt, "--color", "never", "names", label=f"hostile names ({fmt})")
+    assert result.code == 1
+    text = result.out.decode("utf-8", "surrogateescape")
+    raw = sorted({f"U+{ord(c):04X}" for c in TERMINAL_HOSTILE.findall(text)})
+    assert not raw, f"{fmt} output carries raw {raw}"
+    lines = text.splitlines()
+    if fmt == "concise":  # one finding per line: no name can start a line of its own
+        assert all(line.startswith(("names/", "Found ")) or not line for line in lines), lines
+    if fmt == "github":  # no name can inject a workflow command
+        commands = {line.split("::")[1].split(" ")[0] for line in lines if line.startswith("::")}
+        assert commands <= {"group", "endgroup", "error", "warning", "notice"}, commands
+        assert not any(line.startswith("::error file=evil.md") for line in lines)
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_machine_formats_stay_valid_utf8_json_with_hostile_names(named_tree, fmt):
+    result = run(named_tree, "check", "--output-format", fmt, "names", label=f"hostile names ({fmt})")
+    text = result.out.decode("utf-8")  # strict: JSON is UTF-8 (RFC 8259 section 8.1)
+    doc = json.loads(text)
+    if fmt == "json":
+        paths = {d["path"] for d in doc["diagnostics"]}
+        for name in HOSTILE_NAMES:  # names that are UTF-8 come back exactly
+            assert f"names/assets/{name}" in paths, name
+
+
+# ----------------------------------------------------------------------------- unreadable files and folders (mode 000)
+
+_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _PR_CAPBSET_DROP = 1, 2, 24
+
+
+def _drop_dac_capabilities() -> None:  # runs in the child between fork and exec
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH):
+        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def _permissions_preexec(tmp_path: Path):
+    """A preexec_fn under which mode 000 refuses access, or a skip."""
+    if os.geteuid() != 0:
+        return None
+    probe = tmp_path / "probe-000"
+    probe.write_text("x")
+    probe.chmod(0)
+    try:
+        done = subprocess.run([sys.executable, "-c", f"open({str(probe)!r}).read()"], preexec_fn=_drop_dac_capabilities, capture_output=True, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(f"running as root and cannot drop CAP_DAC_OVERRIDE: {exc}")
+    finally:
+        probe.chmod(0o644)
+    if b"PermissionError" not in done.stderr:
+        pytest.skip("running as root and mode 000 is still readable (capabilities not dropped)")
+    return _drop_dac_capabilities
+
+
+@pytest.fixture
+def unreadable(tree, tmp_path):
+    """A tree with mode-000 files and folders; modes restored afterwards so it can be removed."""
+    preexec = _permissions_preexec(tmp_path)
+    body = "Read [the guide](references/guide.md) when stuck.\n\n```bash\nbash scripts/run.sh\n```"
+    parts = skill(tree.root, "perm-parts", body)
+    (parts / "references").mkdir()
+    (parts / "references" / "guide.md").write_text("# Guide\n")
+    (parts / "scripts").mkdir()
+    (parts / "scripts" / "run.sh").write_text("#!/bin/sh\nread x\n")
+    (parts / "agents").mkdir()
+    (parts / "agents" / "openai.yaml").write_text("interface:\n  display_name: Perm\n")
+    (parts / "assets").mkdir()
+    (parts / "assets" / "logo.png").write_text("x")
+    (parts / ".gitignore").write_text("*.tmp\n")
+    md = skill(tree.root, "perm-md")
+    folder = skill(tree.root, "perm-dir")
+    locked = [
+        parts / "references" / "guide.md",
+        parts / "scripts" / "run.sh",
+        parts / "agents" / "openai.yaml",
+        parts / ".gitignore",
+        parts / "assets",
+        md / "SKILL.md",
+        folder,
+    ]
+    for path in locked:
+        path.chmod(0)
+    yield tree, preexec
+    for path in locked:
+        path.chmod(0o755)
+
+
+def test_mode_000_files_and_folders(unreadable):
+    tree, preexec = unreadable
+    result = check_json(tree, "--target", "all", ".", label="mode 000 files and folders", preexec=preexec)
+    found = {(d["code"], d["path"]) for d in result.doc()["diagnostics"]}
+    assert ("SL013", "perm-md/SKILL.md") in found
+    [sl013] = result.found("SL013")
+    assert "Permission denied" in sl013["message"]
+    assert any(d["path"] == "perm-parts/agents/openai.yaml" and "cannot be read" in d["message"] for d in result.found("SL601"))
+    assert "perm-dir" in result.err and "Permission denied" in result.err  # a folder that cannot be listed is named
+
+
+def test_mode_000_config_is_a_usage_error(tree, tmp_path):
+    preexec = _permissions_preexec(tmp_path)
+    skill(tree.root, "ok")
+    config = tree.root / "skilllint.toml"
+    config.write_text('targets = ["agentskills"]\n')
+    config.chmod(0)
+    try:
+        message = usage_error(run(tree, "check", "ok", label="mode 000 config", expect=(2,), preexec=preexec))
+    finally:
+        config.chmod(0o644)
+    assert "skilllint.toml" in message and "Permission denied" in message
+
+
+@pytest.fixture
+def denied(monkeypatch):
+    """Make chosen paths raise PermissionError, as mode 000 does for anyone but root:
+    ``os.open`` (fsafe.read_capped, the only reader), ``os.listdir`` (inventory, package)
+    and ``os.scandir`` (discovery)."""
+    paths: set[str] = set()
+    real_open, real_listdir, real_scandir = os.open, os.listdir, os.scandir
+
+    def refuse(path) -> None:
+        if os.path.normpath(os.path.abspath(os.fsdecode(os.fspath(path)))) in paths:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+
+    def fake_open(path, flags, *args, **kwargs):
+        if not isinstance(path, int):
+            refuse(path)
+        return real_open(path, flags, *args, **kwargs)
+
+    def fake_listdir(path="."):
+        if not isinstance(path, int):
+            refuse(path)
+        return real_listdir(path)
+
+    def fake_scandir(path="."):
+        if not isinstance(path, int):
+            refuse(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(os, "listdir", fake_listdir)
+    monkeypatch.setattr(os, "scandir", fake_scandir)
+    return lambda *targets: paths.update(os.path.normpath(os.path.abspath(p)) for p in targets)
+
+
+def _lint_in_process(cwd: Path, *args: str) -> tuple[int, dict | None, str]:
+    with deadline(30):
+        code, out, err = run_cli("check", "--output-format", "json", *args, cwd=cwd)
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, (json.loads(out) if code in (0, 1) else None), err
+
+
+def test_permission_denied_everywhere_mocked(tree, denied):
+    body = "Read [the guide](references/guide.md) when stuck.\n\n```bash\nbash scripts/run.sh\n```"
+    parts = skill(tree.root, "perm-parts", body)
+    for rel, text in [("references/guide.md", "# Guide\n"), ("scripts/run.sh", "#!/bin/sh\nread x\n"),
+                      ("agents/openai.yaml", "interface:\n  display_name: Perm\n"), ("assets/logo.png", "x"), (".gitignore", "*.tmp\n")]:
+        (parts / rel).parent.mkdir(parents=True, exist_ok=True)
+        (parts / rel).write_text(text)
+    md = skill(tree.root, "perm-md")
+    folder = skill(tree.root, "perm-dir")
+    denied(parts / "references" / "guide.md", parts / "scripts" / "run.sh", parts / "agents" / "openai.yaml",
+           parts / ".gitignore", parts / "assets", md / "SKILL.md", folder)
+    code, doc, err = _lint_in_process(tree.root, "--target", "all", ".")
+    assert code == 1
+    found = {(d["code"], d["path"]) for d in doc["diagnostics"]}
+    assert ("SL013", "perm-md/SKILL.md") in found
+    assert any("Permission denied" in d["message"] for d in doc["diagnostics"] if d["code"] == "SL013")
+    assert any(d["path"] == "perm-parts/agents/openai.yaml" and "cannot be read" in d["message"]
+               for d in doc["diagnostics"] if d["code"] == "SL601")
+    assert "perm-dir" in err and "Permission denied" in err
+    # The config, too: exit 2 with one line.
+    (tree.root / "skilllint.toml").write_text('targets = ["agentskills"]\n')
+    denied(tree.root / "skilllint.toml")
+    code, _, err = _lint_in_process(tree.root, "perm-md")
+    assert code == 2 and err.startswith("skilllint: error: ") and "Permission denied" in err
+
+
+def test_a_reference_into_an_unlistable_folder_is_not_called_missing(tree, denied):
+    # Once a false positive: the inventory noted the folder as unreadable, yet resolve()
+    # answered "missing" below it and SL301 said a file that is there "does not exist".
+    root = skill(tree.root, "private", "Read [the notes](private/notes.md) when stuck.")
+    (root / "private").mkdir()
+    (root / "private" / "notes.md").write_text("# Notes\n")
+    denied(root / "private")
+    _, doc, _ = _lint_in_process(tree.root, "private")
+    assert not [d for d in doc["diagnostics"] if d["code"] == "SL301" and "does not exist" in d["message"]]
+
+
+# ----------------------------------------------------------------------------- catastrophic backtracking (pinned bugs)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pathspec turns each `*` of a .gitignore line into [^/]*, so a line of 30 stars backtracks "
+    "exponentially on every path of the tree: a repository's .gitignore hangs discovery",
+)
+def test_gitignore_with_a_catastrophic_pattern(tree):
+    (tree.root / ".gitignore").write_text("*" * 30 + "x\n")
+    root = skill(tree.root, "ok")
+    (root / "references" / "aaaaaaaaaaaaaaaa").mkdir(parents=True)
+    run(tree, "check", "ok", label=".gitignore with 30 stars", limit=4.0, timeout=4.0)
+
+
+REDOS_LINES = {
+    "spaces after [a](": "[a](" + " " * 100_000,
+    "brackets before ](": "[" * 100_000 + "](x)",
+    "nested brackets": "[[]" * 30_000 + "](x",
+    "backticks": "x " + "`" * 100_000,
+    "underscores": "_" * 100_000,
+    "dot-slashes": "./" * 50_000,
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="regular expressions that backtrack on a long line (one 100 KB line each, `skilllint check` alone: "
+    "spaces after `[a](` > 5 min, 100,000 `[` 33 s, backticks cubic (2,000: 0.2 s, 100,000: hours), 100,000 `_` "
+    "~3 min): markdown._INLINE_LINK and rules/disclosure._LINK (competing \\s* runs, nested \\[[^\\]]*\\]), "
+    "the code-span patterns (`+)(.+?)\\1 of markdown, references, rules/disclosure and rules/scripts, and "
+    "rules/disclosure._PATHISH (a folder loop tried from every character of a run); and SL113's fix "
+    "(yamledit.trim_description) re-searches the whole prefix and re-parses the frontmatter at every sentence "
+    "end of a long description (12 KB of '. ': 5 s; 100 KB: minutes)",
+)
+def test_long_lines_do_not_backtrack(tree):
+    # Seven skills, one hostile 100 KB line each, in one run: linear scanners need ~1 s for all.
+    for index, line in enumerate(REDOS_LINES.values()):
+        skill(tree.root, f"line{index}", "Intro.\n\n" + line + "\n")
+    folder = tree.root / "sentences"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: sentences\ndescription: " + "Do it. " * 15_000 + "\n---\nbody\n")
+    run(tree, "check", "--output-format", "json", ".", label="seven 100 KB hostile lines", limit=6.0, timeout=6.0)
