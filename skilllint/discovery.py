@@ -11,6 +11,7 @@ such as ``plugins/x -> ..`` neither hangs nor repeats packages.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,18 @@ def _has_skill_md(names: list[str]) -> bool:
     return any(name.casefold() == "skill.md" for name in names)
 
 
+def _tame(line: str) -> str:
+    """A .gitignore line pathspec can match without exponential backtracking.
+
+    pathspec turns each `*` into `[^/]*`, so `**********x` or `*a*a*a*a*a*a*ab` backtracks
+    exponentially on every path. Git reads a run of three or more stars as one
+    (gitignore(5): other consecutive asterisks are regular asterisks); a line with more
+    than four wildcards left is no real ignore rule and is dropped (linting more, never less).
+    """
+    line = re.sub(r"\*{3,}", "*", line)
+    return "" if line.count("*") > 4 else line
+
+
 class _Ignore:
     """gitignore-style matching: config excludes plus every .gitignore met."""
 
@@ -93,7 +106,7 @@ class _Ignore:
             text = read_capped(candidate).data.decode("utf-8", errors="replace")
         except UnsafeFile:
             return
-        self.gitignores[folder] = self._pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+        self.gitignores[folder] = self._pathspec.GitIgnoreSpec.from_lines(_tame(line) for line in text.splitlines())
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         suffix = "/" if is_dir else ""

@@ -167,8 +167,16 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
 # and agrees with the full parse on the corpus (tests/test_markdown.py).
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+)(?:.+?)\1")
-_INLINE_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
+# No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
+# minutes: a code span opens with a whole run of backticks and closes with a run of the same
+# length; whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never re-entered);
+# a nested [...] holds no further [.
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(?:.+?)(?<!`)\1(?!`)")
+_INLINE_LINK = re.compile(
+    r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
+    r"(?P<dest><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?=(\s*))\5(?:(?<=\s)(?:\"[^\"]*\"|'[^']*'|\([^)]*\))(?=(\s*))\6)?\)"
+)
 _AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
 
@@ -210,8 +218,8 @@ def scan_links(text: str, line_offset: int = 0) -> tuple[list[Link], set[int]]:
             links.append(Link("definition", dest.strip("<>"), definition.group("label"), index, definition.start("dest") + 1 + (1 if dest.startswith("<") else 0)))
             continue
         for match in _INLINE_LINK.finditer(masked):
-            dest = match.group(3)
-            column = match.start(3) + 1
+            dest = match.group("dest")
+            column = match.start("dest") + 1
             if dest.startswith("<"):
                 dest, column = dest[1:-1], column + 1
             links.append(Link("image" if match.group(1) else "link", dest, match.group(2), index, column))

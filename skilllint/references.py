@@ -25,7 +25,7 @@ from .fsafe import UnsafeFile, read_capped
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # whole runs: linear (markdown._INLINE_CODE)
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # Characters and words that make a path an illustration, not a file the author shipped.
 _PLACEHOLDER_CHARS = re.compile(r"[<>{}$*?\[\]|…]|\.\.\.")

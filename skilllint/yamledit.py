@@ -598,8 +598,10 @@ def trim_description(package, limit: int = 1024) -> Fix | None:
     body_start = len(_BLOCK_HEADER.match(source).group()) if block else 0
     closing = value.style if value.style in ("'", '"') else ""
     for match in reversed(list(_SENTENCE_END.finditer(source, body_start))):
+        if match.end() - body_start > 10 * limit + 16:
+            continue  # even written all in escapes (\UXXXXXXXX), this cut is over the limit
         cut = source[: match.end()]
-        if _ABBREVIATION.search(source[: match.start() + 1]):
+        if _ABBREVIATION.search(source, max(0, match.start() - 8), match.start() + 1):
             continue
         written = cut + closing + ("\n" if block and value.end_column == 0 else "")
         new_text = _replace_node(fm, value, written)

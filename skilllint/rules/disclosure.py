@@ -590,12 +590,14 @@ _STOPWORDS = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’+#-]*")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")  # a nested [...] holds no [: linear
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # whole runs: linear (markdown._INLINE_CODE)
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
+# A path starts where a run of path characters starts (the lookbehinds): tried from
+# every character of a 100,000-character run, the folder loops would be quadratic.
 _PATHISH = re.compile(
-    rf"(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
-    rf"|(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
+    rf"(?<![\w.{{}}$@~/-])(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
+    rf"|(?<![\w./-])(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
 )
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
 

@@ -707,7 +707,7 @@ _ROOT_PREFIX = re.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0
 _RUN_WORDS = re.compile(
     r"(?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|that|skill's|script|command|helper|it|with)\s+){0,3}$"
 )
-_CODE_SPAN = re.compile(r"(`+)([^`\n]+?)\1")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
