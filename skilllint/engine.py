@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import suppress
+from .catalog.context import CatalogContext, complete_catalogs
 from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
-from .catalog.context import CatalogContext, complete_catalogs
 from .discovery import discover
 from .package import SkillPackage
 from .registry import Rule, RuleContext
@@ -43,8 +43,9 @@ def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: b
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
-    cached_rules = [r for r in package_rules if getattr(r, "cacheable", True)]
-    always_rules = [r for r in package_rules if not getattr(r, "cacheable", True)]
+    # With a cache, rules that cannot be cached (SL520) run apart; without one, in one pass.
+    cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
+    always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
     packages = []
     for item in found.packages:
         package = SkillPackage(item.root, item.lint_root, max_bytes=max_bytes)

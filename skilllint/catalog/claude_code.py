@@ -56,6 +56,7 @@ class ListedSkill:
     cost: int  # characters of its full line
     name_cost: int  # characters of its name-only line
     at_risk: bool = False  # its description may be dropped (listing over budget)
+    text: str = ""  # the listed text itself (description + when_to_use, after the cap)
     estimated_dropped: bool = False  # dropped in the most-expensive-first estimate
 
     @property
@@ -161,6 +162,7 @@ def listing(
                 name=entry.name,
                 key=entry.key,
                 text_chars=len(text),
+                text=text,
                 cut_chars=cut,
                 cost=len(line(entry.name, text)),
                 name_cost=len(line(entry.name, "")),

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..discovery import discover
 from ..package import SkillPackage
 from ..targets import TARGETS
-from . import claude_code, codex, copilot
+from . import claude_code, copilot
 from .context import complete_catalogs
 from .model import Catalog, build_catalogs, codex_skip_reason, read_entry
 
@@ -153,7 +153,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
                 full_cost=item.cost,
             )
         )
-        lines.append(claude_code.line(item.name, "" if item.estimated_dropped else _listed_text(skill, item)))
+        lines.append(claude_code.line(item.name, "" if item.estimated_dropped else item.text))
     return {
         **_base(catalog, "claude-code"),
         "total": receipt.total,
@@ -169,15 +169,6 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         "surface": receipt.as_dict(),
         "_not_loaded": [],
     }
-
-
-def _listed_text(skill, item) -> str:
-    from ..rules.catalog_listing import _first_body_line
-
-    mapping = skill.package.view(TARGETS["claude-code"]).mapping or {}
-    when = mapping.get("when_to_use")
-    text, _ = claude_code.entry_text(skill.description or _first_body_line(skill.package), when if isinstance(when, str) else "")
-    return text
 
 
 def _copilot(catalog: Catalog, options: dict) -> dict:

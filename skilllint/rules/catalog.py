@@ -29,6 +29,11 @@ class CatalogRule(Rule):
         raise NotImplementedError
 
 
+def catalog_options(ctx: RuleContext) -> dict:
+    """The run's ``[catalog]`` settings (none in a bare rule context)."""
+    return ctx.settings.catalog if ctx.settings else {}
+
+
 def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, dict]:
     """Render a Codex catalog once per run (SL501 and SL502 share it).
 
@@ -66,7 +71,7 @@ class CatalogDescriptionTruncated(CatalogRule):
     severity = severities("warning: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        render, by_path = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})
+        render, by_path = codex_render(catalog, catalog_options(ctx))
         receipt = render.receipt
         if receipt.omitted_count:
             return  # descriptions all removed: SL502 says what is lost
@@ -84,9 +89,8 @@ class CatalogDescriptionTruncated(CatalogRule):
                 severities={"codex": level},
             )
 
-
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        receipt = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})[0].receipt
+        receipt = codex_render(catalog, catalog_options(ctx))[0].receipt
         level = Severity.WARNING if receipt.warning else Severity.INFO
         return Finding(
             f"Codex would shorten {_count(others, 'description')} of skills not linted in this run "
@@ -104,7 +108,7 @@ class CatalogSkillOmitted(CatalogRule):
     severity = severities("error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        render, by_path = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})
+        render, by_path = codex_render(catalog, catalog_options(ctx))
         receipt = render.receipt
         for skill in receipt.skills:
             if skill.included:
@@ -118,7 +122,7 @@ class CatalogSkillOmitted(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        receipt = codex_render(catalog, ctx.settings.catalog if ctx.settings else {})[0].receipt
+        receipt = codex_render(catalog, catalog_options(ctx))[0].receipt
         return Finding(
             f"this skill's Codex catalog of {receipt.total_count} skills needs more than the {_budget_words(receipt)} "
             f"budget even without descriptions: Codex leaves out {_count(others, 'skill')} not linted in this run "

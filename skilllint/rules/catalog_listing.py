@@ -13,7 +13,7 @@ from ..catalog.model import Catalog
 from ..diagnostics import Finding
 from ..registry import RuleContext, severities
 from ..targets import TARGETS
-from .catalog import CatalogRule, _count, _description_span, _names
+from .catalog import CatalogRule, _count, _description_span, _names, catalog_options
 
 
 def _first_body_line(package) -> str:
@@ -64,7 +64,7 @@ class ListingOverBudget(CatalogRule):
             return
         if catalog.target != "claude-code":
             return
-        receipt = listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        receipt = listing_for(catalog, catalog_options(ctx))
         if not receipt.over_budget:
             return
         if receipt.fits_without_descriptions:
@@ -88,7 +88,7 @@ class ListingOverBudget(CatalogRule):
 
 
     def _copilot(self, catalog: Catalog, ctx: RuleContext):
-        shown = copilot_listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        shown = copilot_listing_for(catalog, catalog_options(ctx))
         for skill in shown.skills:
             if not skill.included:
                 yield skill.key.package, Finding(
@@ -101,7 +101,7 @@ class ListingOverBudget(CatalogRule):
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
         if catalog.target != "copilot":
             return None  # Claude Code's finding goes to every listed skill, linted ones included
-        shown = copilot_listing_for(catalog, ctx.settings.catalog if ctx.settings else {})
+        shown = copilot_listing_for(catalog, catalog_options(ctx))
         return Finding(
             f"this skill's Copilot CLI listing overflows its {shown.budget:,}-character budget: "
             f"{_count(others, 'skill')} not linted in this run are past the cut and invisible to the model "

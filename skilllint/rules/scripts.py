@@ -972,11 +972,11 @@ def judge_runner(argv: list[str]) -> Unpinned | None:
     if head == "npm" and len(argv) > 1 and argv[1] in ("exec", "x"):
         return _judge_npm(f"npm {argv[1]}", argv[2:])
     if head == "uvx":
-        return _judge_uv("uvx", argv[1:])
+        return _judge_python_runner("uvx", argv[1:], "--from", _UV_VALUE_OPTIONS, True)
     if head == "uv" and argv[1:3] == ["tool", "run"]:
-        return _judge_uv("uv tool run", argv[3:])
+        return _judge_python_runner("uv tool run", argv[3:], "--from", _UV_VALUE_OPTIONS, True)
     if head == "pipx" and len(argv) > 1 and argv[1] == "run":
-        return _judge_pipx(argv[2:])
+        return _judge_python_runner("pipx run", argv[2:], "--spec", _PIPX_VALUE_OPTIONS, False)
     return None
 
 
@@ -1046,21 +1046,25 @@ def _npm_spec(spec: str) -> tuple[str, str | None] | None:
     return None
 
 
-def _judge_uv(runner: str, args: list[str]) -> Unpinned | None:
+def _judge_python_runner(
+    runner: str, args: list[str], source_flag: str, value_options, ends_at_dashdash: bool
+) -> Unpinned | None:
+    """uvx / uv tool run (``--from``; ``--`` ends the options) and pipx run (``--spec``): the
+    package is the source option's value, else the first argument that is not an option."""
     source = None
     i = 0
     while i < len(args):
         arg = args[i]
-        if arg == "--":
+        if arg == "--" and ends_at_dashdash:
             i += 1
             break
-        if arg.startswith("--from="):
+        if arg.startswith(source_flag + "="):
             source = arg.split("=", 1)[1]
-        elif arg == "--from":
+        elif arg == source_flag:
             source = args[i + 1] if i + 1 < len(args) else None
             i += 2
             continue
-        elif arg in _UV_VALUE_OPTIONS:
+        elif arg in value_options:
             i += 2
             continue
         elif arg.startswith("-"):
@@ -1073,32 +1077,6 @@ def _judge_uv(runner: str, args: list[str]) -> Unpinned | None:
     if verdict is None:
         return None
     return Unpinned(runner, spec or "", verdict[0], verdict[1])
-
-
-def _judge_pipx(args: list[str]) -> Unpinned | None:
-    source = None
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg.startswith("--spec="):
-            source = arg.split("=", 1)[1]
-        elif arg == "--spec":
-            source = args[i + 1] if i + 1 < len(args) else None
-            i += 2
-            continue
-        elif arg in _PIPX_VALUE_OPTIONS:
-            i += 2
-            continue
-        elif arg.startswith("-"):
-            pass
-        else:
-            break
-        i += 1
-    spec = source if source is not None else (args[i] if i < len(args) else None)
-    verdict = _python_spec(spec)
-    if verdict is None:
-        return None
-    return Unpinned("pipx run", spec or "", verdict[0], verdict[1])
 
 
 def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
