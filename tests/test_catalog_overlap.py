@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
-
 import pytest
 
 from skilllint.catalog.overlap import (
@@ -17,9 +15,6 @@ from skilllint.catalog.overlap import (
     normalise,
     similarity,
 )
-
-CORPUS = Path("/work/shared/corpus")
-
 
 def brute_force(descriptions, threshold=DEFAULT_THRESHOLD):
     """All-pairs reference: best (identical, score, lowest partner) per skill."""
@@ -183,11 +178,10 @@ def test_common_words_are_capped():
     assert [(o.index, o.partner) for o in found] == [(5, n), (n, 5)]
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
-def test_real_corpus_matches_brute_force_and_finds_known_clones():
+def test_real_corpus_matches_brute_force_and_finds_known_clones(corpus):
     from skilllint.package import SkillPackage
 
-    dirs = sorted(p.parent for p in CORPUS.rglob("SKILL.md"))
+    dirs = sorted(p.parent for p in corpus.rglob("SKILL.md"))
     descs = []
     for d in dirs:
         value = SkillPackage(d).canonical.mapping.get("description")
