@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 # Make the checkout importable however pytest was started. Without
 # skilllint/__init__.py the directory still imports as a namespace package.
@@ -24,6 +26,7 @@ from skilllint.tokens import (  # noqa: E402
     SUPPORTED_ENCODINGS,
     TokenizerError,
     count_tokens,
+    count_tokens_over,
     encoding_loaded,
     get_encoding,
     tokens_exceed,
@@ -50,7 +53,6 @@ def run_fresh_python(code: str) -> str:
 def fresh_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """Give the module empty caches for one test, restoring the real ones after."""
     monkeypatch.setattr(tokens, "_ENCODINGS", {})
-    monkeypatch.setattr(tokens, "_MAX_TOKEN_BYTES", {})
     monkeypatch.setattr(tokens, "_COUNT_CACHE", type(tokens._COUNT_CACHE)())
 
 
@@ -169,12 +171,37 @@ def test_genuine_rank_file_hash_and_size() -> None:
     assert sorted(ranks.values()) == list(range(100256))
 
 
-def test_parse_ranks_matches_tiktoken_loader(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", SUPPORTED_ENCODINGS)
+def test_parse_ranks_matches_tiktoken_loader(name: str, tmp_path: Path) -> None:
     load = pytest.importorskip("tiktoken.load")
-    data = tokens._read_rank_bytes("o200k_base")
-    rank_file = tmp_path / "o200k_base.tiktoken"
+    data = tokens._read_rank_bytes(name)
+    rank_file = tmp_path / f"{name}.tiktoken"
     rank_file.write_bytes(data)
-    assert tokens._parse_ranks(data, "o200k_base") == load.load_tiktoken_bpe(str(rank_file))
+    reference = load.load_tiktoken_bpe(str(rank_file))
+    assert tokens._parse_ranks(data, name) == reference
+    # The fast parser used on the hash-verified file gives the same table.
+    assert tokens._parse_verified_ranks(data, name, tokens._SPECS[name]) == reference
+
+
+@pytest.mark.parametrize("name", SUPPORTED_ENCODINGS)
+def test_pinned_rank_file_facts(name: str) -> None:
+    """The facts hard-coded in _SPECS hold for the file with the pinned sha256."""
+    spec = tokens._SPECS[name]
+    ranks = tokens._parse_ranks(tokens._read_rank_bytes(name), name)
+    assert len(ranks) == spec.n_ranks
+    assert list(ranks.values()) == list(range(spec.n_ranks))  # line i holds rank i
+    assert max(map(len, ranks)) == spec.max_token_bytes
+
+
+@pytest.mark.parametrize("data", [
+    b"IQ== 0\nIg== 1\n",  # too few lines
+    b"IQ== 0\n" * 3,  # right size, duplicate tokens
+    b"IQ== 1\nIg== 0\nIw== 2\n",  # does not start at rank 0
+])
+def test_parse_verified_ranks_guards_its_layout(data: bytes) -> None:
+    spec = tokens._SPECS["o200k_base"]._replace(n_ranks=3)
+    with pytest.raises(TokenizerError):
+        tokens._parse_verified_ranks(data, "test", spec)
 
 
 @pytest.mark.parametrize("data", [
@@ -252,19 +279,172 @@ def test_tokens_exceed_byte_bound_skips_tokenizing(monkeypatch: pytest.MonkeyPat
     assert tokens_exceed("é" * 10, 20) is False  # 20 UTF-8 bytes <= 20
 
 
-def test_tokens_exceed_lower_bound_after_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    get_encoding("o200k_base")
-    max_token = tokens._MAX_TOKEN_BYTES["o200k_base"]
-    assert max_token >= 1
+def test_tokens_exceed_lower_bound_needs_no_encoding(
+    fresh_state: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    max_token = tokens._SPECS["o200k_base"].max_token_bytes
     text = "x" * (max_token * 10 + 1)  # needs at least 11 tokens whatever the merges
 
-    def no_count(*args: object, **kwargs: object) -> int:
+    def no_encoding(name: str = DEFAULT_ENCODING) -> object:
         raise AssertionError("tokenizer used although the lower bound settles it")
 
-    monkeypatch.setattr(tokens, "count_tokens", no_count)
+    monkeypatch.setattr(tokens, "get_encoding", no_encoding)
     assert tokens_exceed(text, 10) is True
+    assert not encoding_loaded("o200k_base")
     monkeypatch.undo()
     assert count_tokens(text) > 10
+
+
+def test_count_tokens_over_without_tokenizing_short_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_encoding(name: str = DEFAULT_ENCODING) -> object:
+        raise AssertionError("tokenizer used although the byte bound settles it")
+
+    monkeypatch.setattr(tokens, "get_encoding", no_encoding)
+    assert count_tokens_over("short description", 1024) is None
+    assert count_tokens_over("é" * 10, 20) is None
+
+
+def test_count_tokens_over_reports_the_whole_text_count() -> None:
+    text = "The quick brown fox jumps over the lazy dog.\n" * 40
+    n = count_tokens(text)
+    assert count_tokens_over(text, n - 1) == n
+    assert count_tokens_over(text, n) is None
+    # Even when the lower bound alone proves "over", the exact count comes back.
+    assert count_tokens_over("x" * 2000, 5) == count_tokens("x" * 2000)
+
+
+# ---------------------------------------------------------------------------
+# The prefix bound: counts add up across safe points, so a text can be ruled
+# out after tokenizing part of it. Every decision it makes must equal the
+# decision of an exact whole-text count.
+
+def exact(text: str, encoding: str) -> int:
+    """Whole-text count straight from tiktoken, bypassing the memo and the bounds."""
+    return len(get_encoding(encoding).encode_ordinary(text))
+
+
+def clear_count_cache() -> None:
+    with tokens._COUNT_CACHE_LOCK:
+        tokens._COUNT_CACHE.clear()
+
+
+def check_decisions(text: str, encoding: str, limits: list[int]) -> None:
+    n = exact(text, encoding)
+    for limit in limits:
+        clear_count_cache()  # so the bounds, not the memo, decide
+        assert tokens_exceed(text, limit, encoding) is (n > limit), (limit, n)
+        clear_count_cache()
+        assert count_tokens_over(text, limit, encoding) == (n if n > limit else None), (limit, n)
+
+
+def interesting_limits(text: str, encoding: str, *, few: bool = False) -> list[int]:
+    """Limits where each bound is on the edge of deciding, and between them."""
+    n = exact(text, encoding)
+    n_bytes = len(tokens._utf8(text))
+    try_from = -(-n_bytes // tokens._PREFIX_TRY_FACTOR)  # smallest limit the prefix bound is tried for
+    raw = {n - 1, n, n_bytes - 1, n_bytes, try_from - 1, try_from}
+    if not few:
+        raw |= {0, 1, n + 1, (n + n_bytes) // 2, try_from + 1}
+    return sorted(limit for limit in raw if limit >= 0)
+
+
+def check_additivity(text: str, encoding: str, first: int, step: int) -> None:
+    parts = tokens._safe_chunks(text, first, step)
+    assert "".join(parts) == text
+    assert sum(exact(part, encoding) for part in parts) == exact(text, encoding)
+
+
+def test_safe_chunks_cut_only_after_a_newline_before_a_letter() -> None:
+    text = "# Title\nBody line\n\n  indented\n- item\nNext\r\nWin\n"
+    parts = tokens._safe_chunks(text)
+    assert parts == ["# Title\n", "Body line\n\n  indented\n- item\n", "Next\r\n", "Win\n"]
+    assert tokens._safe_chunks(text, first=10**6) == [text]
+    assert tokens._safe_chunks("") == [""]
+
+
+def test_prefix_bound_tokenizes_only_part_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ~0.2 tokens per byte: over the byte bound, well under the token limit.
+    text = "".join(f"Line {i} says something ordinary about the skill.\n" for i in range(200))
+    n_bytes = len(text.encode())
+    limit = n_bytes // 2
+    assert exact(text, "o200k_base") < limit < n_bytes <= tokens._PREFIX_TRY_FACTOR * limit
+    real = get_encoding("o200k_base")
+    seen: list[int] = []
+
+    class Spy:
+        def encode_ordinary(self, part: str) -> list[int]:
+            seen.append(len(part))
+            return real.encode_ordinary(part)
+
+    monkeypatch.setattr(tokens, "get_encoding", lambda name=DEFAULT_ENCODING: Spy())
+    clear_count_cache()
+    assert count_tokens_over(text, limit) is None
+    assert 0 < sum(seen) < len(text)  # decided from a prefix
+    assert not tokens._COUNT_CACHE  # and no partial figure is memoised
+
+
+# Characters the two split patterns treat specially: newlines and other
+# whitespace (incl. Unicode spaces and line separators), apostrophes for the
+# contractions, digits, punctuation, "/" (o200k's punctuation tail), upper/lower
+# and non-ASCII letters, combining marks, CJK, emoji, a lone surrogate.
+ALPHABET = st.sampled_from(list(
+    "\n\n\n\r \t  \x0b\x0c\u00a0\u2028\u3000'sStTdDmMlLvVrReE"
+    "aAzZbqxQ0123456789.,;:!?/#-*_`()[]{}<>\"|&éÉßıİ\u0301\u0300日本語ﾃ"
+) + ["😀", "\ud800", "'s", "'LL", "\n\n", "  \n", " \n", "\r\n", "/\n", ".\n", "\nA", "\nb", "\n\u00e9", "\n1", "\n "])
+TEXTS = st.lists(ALPHABET, max_size=120).map("".join)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXTS, encoding=st.sampled_from(SUPPORTED_ENCODINGS),
+       first=st.integers(0, 40), step=st.integers(0, 40))
+@example(text="a  \nB", encoding="cl100k_base", first=0, step=0)
+@example(text="x.\n\nY", encoding="o200k_base", first=0, step=0)
+@example(text="it'\nS", encoding="cl100k_base", first=0, step=0)
+def test_counts_add_up_across_safe_points(text: str, encoding: str, first: int, step: int) -> None:
+    check_additivity(text, encoding, first, step)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXTS, encoding=st.sampled_from(SUPPORTED_ENCODINGS))
+def test_bound_decisions_equal_exact_decisions(text: str, encoding: str) -> None:
+    check_decisions(text, encoding, interesting_limits(text, encoding))
+
+
+def corpus_texts(corpus: Path) -> list[str]:
+    texts = []
+    for path in sorted(corpus.rglob("SKILL.md")):
+        if path.is_file() and not path.is_symlink():
+            texts.append(path.read_bytes().decode("utf-8", "replace"))
+    assert len(texts) > 100
+    return texts
+
+
+@pytest.mark.parametrize("encoding", SUPPORTED_ENCODINGS)
+def test_corpus_counts_add_up_across_safe_points(corpus: Path, encoding: str) -> None:
+    for text in corpus_texts(corpus):
+        check_additivity(text, encoding, 0, 0)  # every safe point
+        check_additivity(text, encoding, 1000, 700)
+
+
+@pytest.mark.parametrize("encoding", SUPPORTED_ENCODINGS)
+def test_corpus_bound_decisions_equal_exact_decisions(corpus: Path, encoding: str) -> None:
+    for text in corpus_texts(corpus):
+        check_decisions(text, encoding, interesting_limits(text, encoding, few=True) + [100, 5000])
+
+
+def test_body_rule_reports_the_exact_count(tmp_path: Path) -> None:
+    """SL202 on a body over the byte bound: silent under the limit, exact count over it."""
+    from conftest import lint_json, write_skill
+
+    body = "".join(f"Step {i}: run the check and read the report.\n" for i in range(120))
+    write_skill(tmp_path, "x", f"---\nname: x\ndescription: D. Use when x.\n---\n{body}")
+    n = count_tokens(body)  # the body is everything after the closing "---" line
+    n_bytes = len(body.encode())
+    for limit, expected in [(n, []), (n_bytes // 2, []), (n - 1, [f"the body is {n:,} tokens"])]:
+        (tmp_path / "skilllint.toml").write_text(f"[rules.SL202]\nmax-tokens = {limit}\n")
+        report = lint_json(str(tmp_path), "--no-cache", "--select", "SL202", cwd=tmp_path)
+        found = [d["message"].split(" (")[0] for d in report["diagnostics"]]
+        assert found == expected, limit
 
 
 def test_import_is_lazy() -> None:

@@ -9,7 +9,7 @@ from typing import Iterator
 from ..diagnostics import Finding, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens, tokens_exceed
+from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
 from .common import frontmatter_start, value_span
 
 _ENCODING_OPTION = {
@@ -50,10 +50,9 @@ class BodyTooManyTokens(Rule):
         if package.truncated:
             return  # SL011 reports it; a partial count would mislead
         limit, encoding = ctx.options["max-tokens"], ctx.options["encoding"]
-        body = package.body
-        if not tokens_exceed(body, limit, encoding):
+        count = count_tokens_over(package.body, limit, encoding)
+        if count is None:
             return
-        count = count_tokens(body, encoding)
         line = package.body_start_line + 1
         yield Finding(
             f"the body is {count:,} tokens ({encoding}), over {limit:,}: every activation loads all of it",
@@ -81,9 +80,9 @@ class CatalogEntryTooCostly(Rule):
         name, description = mapping.get("name"), mapping.get("description")
         text = "\n".join(str(v) for v in (name, description) if isinstance(v, str))
         limit, encoding = ctx.options["max-tokens"], ctx.options["encoding"]
-        if not text or not tokens_exceed(text, limit, encoding):
+        count = count_tokens_over(text, limit, encoding) if text else None
+        if count is None:
             return
-        count = count_tokens(text, encoding)
         span = value_span(view, "description", package) if "description" in mapping else frontmatter_start(package)
         yield Finding(
             f"`name` + `description` are {count} tokens ({encoding}), over {limit}: every session pays for them",
