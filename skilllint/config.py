@@ -42,9 +42,9 @@ def _load_toml(path: Path, follow_links: bool = False) -> dict:
 
     try:
         target = Path(os.path.realpath(path)) if follow_links else path
-        result = read_capped(target, MAX_CONFIG_BYTES)
+        result = read_capped(target, MAX_CONFIG_BYTES)  # O_NONBLOCK: a FIFO is refused, never waited on
     except UnsafeFile as exc:
-        raise ConfigError(f"{path}: cannot read ({exc})") from None
+        raise ConfigError(f"{path}: cannot read the configuration ({exc})") from None
     if result.truncated:
         raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes")
     try:
@@ -58,11 +58,15 @@ def _load_toml(path: Path, follow_links: bool = False) -> dict:
 
 
 def find_config(start: Path) -> tuple[Path, dict] | None:
-    """The nearest config file at or above ``start`` (stops at the repo root)."""
+    """The nearest config file at or above ``start`` (stops at the repo root).
+
+    A config name that exists but is no regular file (a FIFO, a device, a
+    folder, a link) or cannot be read is an error, as ruff treats an unreadable
+    config: passing over it would lint with settings the user did not choose."""
     for folder in (start, *start.parents):
         for name in CONFIG_NAMES:
             candidate = folder / name
-            if not candidate.is_file():
+            if not os.path.lexists(candidate):  # lstat only: nothing is opened, no link followed
                 continue
             data = _load_toml(candidate)
             if name == "pyproject.toml":
@@ -287,7 +291,7 @@ def load_settings(
         path = Path(config_path)
         if not path.is_absolute():
             path = cwd / path
-        if not path.is_file():
+        if not os.path.exists(path):  # stat only: a FIFO is not opened here
             raise ConfigError(f"{config_path}: config file not found")
         data = _load_toml(path, follow_links=True)
         if path.name == "pyproject.toml":

@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-MAX_ENTRIES = 100_000  # entries recorded per package; the walk stops past it
+MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
 
 
@@ -74,7 +74,9 @@ class PackageInventory:
     entries: dict[str, Entry] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)  # folders that could not be listed
     skipped: set[str] = field(default_factory=set)  # folders listed but not walked (.git, node_modules)
-    truncated: bool = False
+    truncated: bool = False  # more than MAX_ENTRIES entries: only the first MAX_ENTRIES are recorded
+    truncated_in: str | None = None  # the folder being listed when the walk stopped
+    unlisted: set[str] = field(default_factory=set)  # when truncated: folders not (wholly) listed
     # (rel, lstat mode, size, mtime_ns, inode) of every entry: what the result cache keys a package on
     stamps: list[tuple] = field(default_factory=list)
     _folded: dict[str, list[str]] | None = None
@@ -93,6 +95,11 @@ class PackageInventory:
                 inventory.unreadable.append(folder or ".")
                 continue
             for name in names:
+                if len(inventory.entries) > MAX_ENTRIES:  # "." and MAX_ENTRIES more: this one is past the limit
+                    inventory.truncated = True
+                    inventory.truncated_in = folder or "."
+                    inventory.unlisted = {folder or ".", *stack}
+                    return inventory._resolve_links()
                 rel = f"{folder}/{name}" if folder else name
                 try:
                     info = os.lstat(os.path.join(absolute, name))
@@ -101,15 +108,24 @@ class PackageInventory:
                 kind = kind_of_mode(info.st_mode)
                 inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino))
                 inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0, mode=info.st_mode)
-                if len(inventory.entries) >= MAX_ENTRIES:
-                    inventory.truncated = True
-                    return inventory._resolve_links()
                 if kind == "dir":
                     if name in skip:
                         inventory.skipped.add(rel)
                     else:
                         stack.append(rel)
         return inventory._resolve_links()
+
+    def truncation_warning(self) -> str | None:
+        """What the user must be told when the listing was cut (None when it is whole):
+        rules judge the recorded entries only, and those that need every entry skip."""
+        if not self.truncated:
+            return None
+        where = "the skill folder" if self.truncated_in in (None, ".") else f"`{self.truncated_in}/`"
+        return (
+            f"{self.root}: more than {MAX_ENTRIES:,} entries; the listing stopped at {MAX_ENTRIES:,} "
+            f"(while listing {where}), so results for this skill are incomplete: later entries are not "
+            "checked, and the missing-reference and unreferenced-file checks (SL301, SL304) are skipped"
+        )
 
     # -- links -------------------------------------------------------------------
 
@@ -144,8 +160,9 @@ class PackageInventory:
         """Resolve a package-relative path as the OS would, without leaving the package.
 
         Returns (status, real path): ``ok`` with the resolved package-relative
-        path; ``missing`` with the path as far as it resolved; ``unknown``
-        inside a folder the scan skips (``.git``, ``node_modules``) or cannot list; ``outside`` when
+        path; ``missing`` with the path as far as it resolved; ``unknown``, with the path
+        as far as it resolved, inside a folder the scan skips (``.git``, ``node_modules``),
+        cannot list, or did not list wholly (the listing was cut at ``MAX_ENTRIES``); ``outside`` when
         it leaves the package (``..`` past the root, absolute, or through an
         escaping link); ``loop`` for a link cycle (or too many hops).
         """
@@ -169,8 +186,9 @@ class PackageInventory:
             entry = self.entries.get(candidate)
             if entry is None:
                 folder = "/".join(current) or "."
-                if folder in self.skipped or folder in self.unreadable:
-                    return "unknown", None  # inside a folder we do not walk or cannot list
+                if folder in self.skipped or folder in self.unreadable or folder in self.unlisted:
+                    # inside a folder we do not walk, cannot list or did not list wholly
+                    return "unknown", "/".join([candidate, *parts])
                 return "missing", "/".join([candidate, *parts])
             if entry.kind == "symlink":
                 hops[0] += 1

@@ -1,5 +1,6 @@
 """Configuration discovery, validation, selection and per-rule settings."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from skilllint.config import ConfigError, load_settings
 from skilllint.diagnostics import Severity
 from skilllint.registry import registry
 
-from conftest import lint_json, run_cli, write_skill
+from conftest import deadline, lint_json, run_cli, write_skill
 
 REG = registry()
 BAD_NAME = "---\nname: Bad_Name\ndescription: Does things. Use when asked.\n---\nbody\n"
@@ -91,6 +92,35 @@ def test_bad_config_is_a_clear_error(tmp_path, text, fragment):
     with pytest.raises(ConfigError) as info:
         settings_in(tmp_path, text)
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "broken-link"])
+def test_a_discovered_config_that_is_no_regular_file_is_an_error_not_skipped(tmp_path, kind):
+    # Passing over it would lint with the next config up (or none): settings the user did not choose.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.skilllint]\nignore = ["SL1"]\n', encoding="utf-8")
+    config = tmp_path / "skilllint.toml"
+    if kind == "fifo":
+        os.mkfifo(config)  # read_capped opens with O_NONBLOCK after lstat: it never blocks
+    elif kind == "folder":
+        config.mkdir()
+    else:
+        os.symlink("nowhere.toml", config)
+    reason = {"fifo": "is a FIFO", "folder": "is a directory", "broken-link": "is a symbolic link"}[kind]
+    with deadline(10), pytest.raises(ConfigError) as info:
+        load_settings(REG, tmp_path)
+    assert str(info.value).startswith(f"{config}: cannot read the configuration ({reason}")
+
+
+def test_an_explicit_config_that_is_no_regular_file_says_what_it_is(tmp_path):
+    os.mkfifo(tmp_path / "pipe.toml")
+    with deadline(10), pytest.raises(ConfigError) as info:
+        load_settings(REG, tmp_path, "pipe.toml")
+    assert str(info.value) == f"{tmp_path / 'pipe.toml'}: cannot read the configuration (is a FIFO, not a regular file)"
+    os.symlink("gone.toml", tmp_path / "dangling.toml")
+    for missing in ("absent.toml", "dangling.toml"):  # nothing there, directly or at the end of a link
+        with pytest.raises(ConfigError, match="config file not found"):
+            load_settings(REG, tmp_path, missing)
 
 
 def test_bad_config_exits_2_without_traceback(tmp_path):

@@ -509,18 +509,37 @@ def test_fifos_and_dev_zero_wherever_skilllint_reads(tree):
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 @pytest.mark.parametrize("how", ["discovered", "explicit"])
 def test_config_that_is_a_fifo_or_dev_zero_does_not_hang(tree, kind, how):
+    # Neither is opened for reading (a FIFO would block the open, /dev/zero never ends), and
+    # neither is passed over: a config that exists but cannot be read is exit 2 naming it,
+    # found or given. (ruff passes over a discovered config that is no regular file; we do
+    # not lint with settings other than the user's.)
     skill(tree.root, "ok")
     config = tree.root / "skilllint.toml"
     if kind == "fifo":
         os.mkfifo(config)
     else:
         os.symlink("/dev/zero", config)
-    if how == "explicit":
-        message = usage_error(run(tree, "check", "--config", "skilllint.toml", "ok", label=f"--config {kind}", expect=(2,)))
-        assert "skilllint.toml" in message
-    else:
-        # A discovered config that is not a regular file is passed over (no hang, no read).
-        run(tree, "check", "ok", label=f"discovered config {kind}")
+    args = ("--config", "skilllint.toml") if how == "explicit" else ()
+    message = usage_error(run(tree, "check", *args, "ok", label=f"{how} config {kind}", expect=(2,)))
+    assert str(config) in message, message
+    if kind == "fifo":
+        assert message.endswith("cannot read the configuration (is a FIFO, not a regular file)"), message
+    elif how == "explicit":  # --config follows a link, then refuses what it finds
+        assert message.endswith("(is a character device, not a regular file)"), message
+    else:  # a discovered config is never followed through a link
+        assert message.endswith("(is a symbolic link)"), message
+
+
+@pytest.mark.parametrize("name", [".skilllint.toml", "skilllint.toml", "pyproject.toml"])
+def test_a_discovered_config_fifo_above_the_working_folder_is_an_error(tree, name):
+    # Every discovered name, found walking up from a sub-folder, for `check` and `catalog` alike.
+    skill(tree.root, "ok")
+    os.mkfifo(tree.root / name)
+    below = tree.root / "sub"
+    below.mkdir()
+    for verb in ("check", "catalog"):
+        message = usage_error(run(tree, verb, "../ok", label=f"discovered {name} FIFO ({verb})", expect=(2,), cwd=below))
+        assert message == f"skilllint: error: {tree.root / name}: cannot read the configuration (is a FIFO, not a regular file)"
 
 
 def test_symlink_cycles_through_parents(tree):
@@ -566,6 +585,63 @@ def test_100000_empty_files_in_assets(tree):
         os.close(fd)
     result = check_json(tree, "many", label="100,000 empty files in assets/", limit=20.0)
     assert "SL106" in result.codes()  # the package is still linted: `name` differs from the folder
+
+
+def _cut_listing(tree: Tree, monkeypatch, limit: int = 20) -> Path:
+    """A skill whose listing passes ``limit`` entries (the 100,000 of skilllint.inventory, lowered)
+    while `assets/` is listed; `docs/` is listed whole before it (the walk takes the last folder first)
+    and holds a link to the last asset, past the cut."""
+    from skilllint import inventory
+
+    monkeypatch.setattr(inventory, "MAX_ENTRIES", limit)
+    body = "Read [the guide](docs/guide.md) and [the last logo](assets/f29.png) when branding; [gone](docs/gone.md) too."
+    root = skill(tree.root, "cut", body)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text("# Guide\n")
+    os.symlink("../assets/f29.png", root / "docs" / "logo.png")
+    (root / "assets").mkdir()
+    for i in range(30):
+        (root / "assets" / f"f{i:02d}.png").write_text("x")
+    return root
+
+
+def test_a_listing_cut_at_the_entry_limit_is_known_to_be_partial(tree, monkeypatch):
+    from skilllint.inventory import PackageInventory
+
+    root = _cut_listing(tree, monkeypatch)
+    inventory = PackageInventory.scan(root)
+    assert inventory.truncated and inventory.truncated_in == "assets"
+    assert len(inventory.entries) == 1 + 20  # the root and exactly the limit
+    assert inventory.unlisted == {"assets"}
+    # Absence past the cut proves nothing; in a folder listed whole it still does.
+    assert inventory.resolve("assets/f29.png") == ("unknown", "assets/f29.png")
+    assert inventory.entries["docs/logo.png"].link.status == "inside"  # not "broken"
+    assert inventory.resolve("docs/gone.md")[0] == "missing"
+    assert inventory.truncation_warning() == (
+        f"{root}: more than 20 entries; the listing stopped at 20 (while listing `assets/`), so results for this "
+        "skill are incomplete: later entries are not checked, and the missing-reference and unreferenced-file "
+        "checks (SL301, SL304) are skipped"
+    )
+    # Exactly the limit is a whole listing: nothing was left out.
+    for path in sorted((root / "assets").iterdir())[15:]:  # SKILL.md, 2 folders, 2 in docs/, 15 assets: 20
+        path.unlink()
+    whole = PackageInventory.scan(root)
+    assert len(whole.entries) == 21 and not whole.truncated and whole.truncation_warning() is None
+
+
+def test_nothing_past_the_cut_is_reported_missing(tree, monkeypatch):
+    # Neither the reference into the part not listed (SL301) nor the symbolic link there (SL403)
+    # is called missing or broken; the linting itself goes on (SL106: `name` differs from the folder).
+    root = _cut_listing(tree, monkeypatch)
+    (root / "SKILL.md").write_text((root / "SKILL.md").read_text().replace("name: cut", "name: cut-short"))
+    code, doc, _ = _lint_in_process(tree.root, "--no-cache", "--target", "all", "cut")
+    assert code == 1
+    found = {(d["code"], d["message"]) for d in doc["diagnostics"]}
+    assert "SL106" in {c for c, _ in found}
+    assert "SL403" not in {c for c, _ in found} and "SL301" not in {c for c, _ in found}, sorted(found)
+    # The link is reported for what it is (SL402, inside), its target named as written.
+    [link] = [m for c, m in found if c == "SL402"]
+    assert link.startswith("`docs/logo.png` is a symbolic link to `../assets/f29.png` (the file `assets/f29.png` in the skill)")
 
 
 # ----------------------------------------------------------------------------- names and paths with control characters
@@ -819,3 +895,43 @@ def test_long_lines_do_not_backtrack(tree):
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: sentences\ndescription: " + "Do it. " * 15_000 + "\n---\nbody\n")
     run(tree, "check", "--output-format", "json", ".", label="seven 100 KB hostile lines", limit=6.0, timeout=6.0)
+
+
+# ----------------------------------------------------------------------------- modules planted in the working folder
+
+# Modules skilllint imports after `python -m skilllint` starts (tomllib: a config is read; yaml,
+# json, pathspec, jsonschema: every check; ruamel: the YAML fallback and fixes).
+PLANTED = ("yaml", "json", "tomllib", "pathspec", "jsonschema", "ruamel")
+
+
+def test_python_dash_m_does_not_import_modules_planted_in_the_linted_tree(tree, tmp_path):
+    # `python -m` puts the working folder first on sys.path; skilllint/__main__.py takes it
+    # off before importing anything, so a planted module never runs (no `python -P` needed).
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    skill(tree.root, "ok", "Read [the guide](references/guide.md) when stuck.")
+    (tree.root / "skilllint.toml").write_text('fail-on = "warning"\n')
+    for name in PLANTED:
+        plant = f"open({str(markers / name)!r}, 'w').close()\n"
+        if name == "ruamel":
+            (tree.root / "ruamel").mkdir()
+            (tree.root / "ruamel" / "__init__.py").write_text(plant)
+        else:
+            (tree.root / f"{name}.py").write_text(plant)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONSAFEPATH", None)
+    # The plants work: a plain `python -c` in that folder imports every one of them.
+    probe = "import " + ", ".join(PLANTED)
+    subprocess.run([sys.executable, "-c", probe], cwd=tree.root, env=env, capture_output=True, timeout=HARD_TIMEOUT, check=False)
+    assert sorted(p.name for p in markers.iterdir()) == sorted(PLANTED)
+    for path in markers.iterdir():
+        path.unlink()
+    for args in (["check", "--output-format", "json", "--no-cache", "ok"], ["--version"], ["rule", "SL301"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "skilllint", *args], cwd=tree.root, env=env, capture_output=True, timeout=HARD_TIMEOUT, check=False
+        )
+        assert sorted(p.name for p in markers.iterdir()) == [], args
+        assert "Traceback" not in done.stderr.decode(), done.stderr.decode()
+        assert done.returncode in (0, 1), (args, done.returncode, done.stderr.decode())
+        if args[0] == "check":  # linted as usual: the missing guide is found
+            assert {d["code"] for d in json.loads(done.stdout)["diagnostics"]} == {"SL301"}
