@@ -40,7 +40,8 @@ class ResultCache:
     def __init__(self, directory: Path, settings) -> None:
         self.directory = directory / f"v{FORMAT}"
         self.salt = _settings_salt(settings)
-        self.hits = self.misses = 0
+        self._entries = None
+        self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
         self.usable = True
 
     # -- keys ----------------------------------------------------------------------
@@ -63,7 +64,7 @@ class ResultCache:
             links,
             sorted(inventory.unreadable),
             sorted(inventory.skipped),
-            _manifest_stamps(package),
+            _manifest_stamps(package, self._manifests),
             [t.id for t in targets],
         ]
         return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
@@ -76,9 +77,7 @@ class ResultCache:
                 data = json.load(handle)
             diagnostics = [decode(item) for item in data["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError):
-            self.misses += 1
             return None
-        self.hits += 1
         return diagnostics
 
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
@@ -101,19 +100,36 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key[2:]}.json"
 
+    def catalog_entries(self):
+        """The skills' catalog entries of earlier runs (:mod:`skilllint.catalog.entries`), kept beside the results."""
+        from .catalog.entries import CatalogEntries
 
-def _manifest_stamps(package) -> list:
+        if self._entries is None:
+            salt = hashlib.sha256(json.dumps([FORMAT, __version__, _CODE_STAMP]).encode()).hexdigest()
+            self._entries = CatalogEntries(self.directory, salt) if self.usable else None
+        return self._entries
+
+
+def _manifest_stamps(package, memo: dict) -> list:
+    """The plugin manifests above the package, inside its lint root (``memo``: per folder, for siblings)."""
     stamps = []
     lint_root = os.path.normpath(package.lint_root)
-    for folder in package.root.parents:
-        if not str(folder).startswith(lint_root):
+    folder = os.path.dirname(str(package.root))
+    while folder.startswith(lint_root):
+        found = memo.get(folder)
+        if found is None:
+            found = memo[folder] = []
+            for parts in MANIFESTS:
+                try:
+                    info = os.lstat(os.path.join(folder, *parts))
+                except OSError:
+                    continue
+                found.append((folder, *parts, info.st_size, info.st_mtime_ns, info.st_ino))
+        stamps.extend(found)
+        parent = os.path.dirname(folder)
+        if parent == folder:
             break
-        for parts in MANIFESTS:
-            try:
-                info = os.lstat(folder.joinpath(*parts))
-            except OSError:
-                continue
-            stamps.append((str(folder), *parts, info.st_size, info.st_mtime_ns, info.st_ino))
+        folder = parent
     return stamps
 
 

@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-respect-gitignore", action="store_true", help="do not skip files ignored by .gitignore")
     check.add_argument("--no-cache", action="store_true", help="lint every skill afresh, neither reading nor writing the result cache")
     check.add_argument("--cache-dir", metavar="DIR", help="where the result cache lives (default: .skilllint_cache at the git repository root; no cache outside a repository)")
+    check.add_argument("-j", "--jobs", type=_job_count, metavar="N", help="worker processes for large trees (default: one per CPU when the tree is large enough; 1: none)")
     check.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalogs; repeatable")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
@@ -113,6 +114,16 @@ def _split(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _job_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, at least 1, got {text!r}")
+    return value
+
+
 def _check(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_settings
     from .discovery import DiscoveryError
@@ -149,7 +160,7 @@ def _check(args: argparse.Namespace) -> int:
                 from .cache import open_cache
 
                 cache = open_cache(settings, cwd, args.cache_dir)
-            result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache)
+            result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache, jobs=args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         print(f"skilllint: error: {exc}", file=sys.stderr)

@@ -209,6 +209,7 @@ class Settings:
     cache_dir: str | None = None
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
+    _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
 
     # -- selection -------------------------------------------------------------
 
@@ -274,7 +275,7 @@ class Settings:
                 # Look for .claude-plugin/plugin.json no higher than the project
                 # (config) folder, or the linted tree when the skill lies outside it.
                 stop = self.base if is_within(self.base, package.root) else package.lint_root
-                ids = infer_targets(package.root, stop_at=stop)
+                ids = infer_targets(package.root, stop_at=stop, manifests=self._manifest_folders)
             cached = tuple(TARGETS[t] for t in ids)
             self._targets_cache[key] = cached
         return cached
@@ -301,7 +302,8 @@ def load_settings(
         found = find_config(cwd)
     data = found[1] if found else {}
     source = str(found[0]) if found else "configuration"
-    validate_config(data, registry, source)
+    if data:  # nothing to validate in an absent or empty configuration (and jsonschema takes 0.1 s to import)
+        validate_config(data, registry, source)
     settings = Settings(registry=registry, base=found[0].parent if found else cwd, config_path=found[0] if found else None)
     _apply(settings, data, source)
     if overrides:

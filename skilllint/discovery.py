@@ -50,6 +50,7 @@ class Found:
     lint_root: Path  # the tree the user asked to lint (reads stay inside it)
     explicit: bool = False  # given directly on the command line
     missing_skill_md: bool = False  # found only as a folder expected to be a skill (SL001)
+    real: str | None = None  # the real path of ``root``, once resolved
 
 
 @dataclass
@@ -85,15 +86,20 @@ class _Ignore:
         self.use_gitignore = use_gitignore
         self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
         self.defaults = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
-        self.gitignores: dict[Path, object] = {}
+        self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
+        self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
         # Folders named on the command line although an exclude pattern covers them.
         self.exempt: list[Path] = []
 
-    def load_gitignore(self, folder: Path) -> None:
+    def load_gitignore(self, folder: Path | str, names: list[str] | None = None) -> None:
+        """Read ``folder``'s .gitignore (``names``: the folder's listing, when known)."""
+        folder = str(folder)
         if not self.use_gitignore or folder in self.gitignores:
             return
         self.gitignores[folder] = None
-        candidate = folder / ".gitignore"
+        if names is not None and ".gitignore" not in names:
+            return
+        candidate = os.path.join(folder, ".gitignore")
         try:
             info = os.lstat(candidate)
         except OSError:
@@ -106,22 +112,39 @@ class _Ignore:
             text = read_capped(candidate).data.decode("utf-8", errors="replace")
         except UnsafeFile:
             return
-        self.gitignores[folder] = self._pathspec.GitIgnoreSpec.from_lines(_tame(line) for line in text.splitlines())
+        spec = self._pathspec.GitIgnoreSpec.from_lines(_tame(line) for line in text.splitlines())
+        self.gitignores[folder] = spec
+        self._specs.append((folder, spec))
 
-    def ignored(self, path: Path, is_dir: bool) -> bool:
+    def ignored(self, path: Path | str, is_dir: bool) -> bool:
+        # On strings: called for every folder walked, where Path arithmetic was most of the walk's time.
         suffix = "/" if is_dir else ""
-        if is_within(self.base, path):
-            rel = path.relative_to(self.base).as_posix()
+        text = str(path)
+        rel = _relative(str(self.base), text)
+        if rel is not None:
             exempt = any(is_within(root, path) for root in self.exempt)
             spec = self.defaults if exempt else self.exclude
             if rel != "." and spec.match_file(rel + suffix):
                 return True
-        for folder, spec in self.gitignores.items():
-            if spec is None or folder == path or not is_within(folder, path):
+        for folder, spec in self._specs:
+            rel = _relative(folder, text)
+            if rel is None or rel == ".":
                 continue
-            if spec.match_file(path.relative_to(folder).as_posix() + suffix):  # type: ignore[attr-defined]
+            if spec.match_file(rel + suffix):  # type: ignore[attr-defined]
                 return True
         return False
+
+
+def _relative(top: str, path: str) -> str | None:
+    """``path`` below ``top`` with ``/`` separators, ``.`` for ``top`` itself, None outside it
+    (both absolute and normalised)."""
+    if path == top:
+        return "."
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    if not path.startswith(prefix):
+        return None
+    rel = path[len(prefix) :]
+    return rel if os.sep == "/" else rel.replace(os.sep, "/")
 
 
 def discover(
@@ -183,7 +206,7 @@ def discover(
 
 def _add(result: Discovery, packaged: set[str], found: Found, real: str | None = None) -> None:
     """List a package unless an earlier argument or path already listed it."""
-    real = real or os.path.realpath(found.root)
+    real = found.real = real or os.path.realpath(found.root)
     if real not in packaged:
         packaged.add(real)
         result.packages.append(found)
@@ -241,8 +264,10 @@ def _walk(
     ignore.load_gitignore(start)
     # (folder, its real path): a plain child's real path is its parent's plus its name, so
     # only the start and linked folders need os.path.realpath (one lstat per path component).
-    stack: list[tuple[Path, str]] = [(start, os.path.realpath(start))]
-    links: list[tuple[Path, str]] = []  # linked folders: followed after every real folder, so a real path wins
+    # Folders are strings until one is listed: Path arithmetic per folder was most of a walk's time.
+    start_text = str(start)
+    stack: list[tuple[str, str]] = [(start_text, os.path.realpath(start))]
+    links: list[tuple[str, str]] = []  # linked folders: followed after every real folder, so a real path wins
     visited = 0
     hits = 0
     first = len(result.packages)
@@ -250,7 +275,7 @@ def _walk(
     while stack or links:
         folder, real = stack.pop() if stack else links.pop(0)
         if real in seen_real:
-            if folder == start:  # searched through an earlier argument: count what it holds
+            if folder == start_text:  # searched through an earlier argument: count what it holds
                 hits += sum(1 for p in packaged if p == real or p.startswith(real + os.sep))
             continue
         seen_real.add(real)
@@ -266,10 +291,12 @@ def _walk(
         names = [entry.name for entry in entries]
         if _has_skill_md(names):
             hits += 1
-            _add(result, packaged, Found(folder, lint_root, explicit=folder == start), real)
-        elif folder.parent.name == "skills" and folder.parent.parent.name in SKILLS_ROOT_PARENTS:
-            candidates.append(folder)
-        ignore.load_gitignore(folder)
+            _add(result, packaged, Found(Path(folder), lint_root, explicit=folder == start_text), real)
+        else:
+            parent = os.path.dirname(folder)
+            if os.path.basename(parent) == "skills" and os.path.basename(os.path.dirname(parent)) in SKILLS_ROOT_PARENTS:
+                candidates.append(Path(folder))
+        ignore.load_gitignore(folder, names)
         children = []
         for entry in entries:
             if entry.name in ALWAYS_SKIPPED:
@@ -279,13 +306,13 @@ def _walk(
                 is_link = entry.is_symlink()
             except OSError:
                 continue
-            child = Path(entry.path)
+            child = entry.path
             if is_link:
                 # Follow a linked folder only while it stays inside the linted tree.
                 target = Path(os.path.realpath(child))
                 try:
                     if not is_within(real_root, target):
-                        if folder.name == "skills" or folder == start:
+                        if os.path.basename(folder) == "skills" or folder == start_text:
                             result.warnings.append(
                                 f"{child}: symbolic link leading outside the linted tree ({target}); "
                                 "not followed (name the link itself to lint it)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import suppress
@@ -14,6 +15,7 @@ from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
 from .discovery import discover
 from .package import SkillPackage
+from .parallel import PendingMap, worker_count
 from .registry import Rule, RuleContext
 
 
@@ -27,9 +29,17 @@ class LintResult:
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available ([*])
 
 
-def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: bool = False, cache=None) -> LintResult:
+def lint_paths(
+    paths: list[str],
+    settings: Settings,
+    cwd: Path,
+    force_exclude: bool = False,
+    cache=None,
+    jobs: int | None = None,
+) -> LintResult:
     """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.cache.ResultCache`)
-    returns the package-rule findings of unchanged skills from an earlier run."""
+    returns the package-rule findings of unchanged skills from an earlier run; ``jobs``
+    is the number of worker processes (None: as many as the tree and the CPUs are worth)."""
     found = discover(
         paths,
         cwd,
@@ -43,29 +53,91 @@ def lint_paths(paths: list[str], settings: Settings, cwd: Path, force_exclude: b
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
-    # With a cache, rules that cannot be cached (SL520) run apart; without one, in one pass.
-    cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
-    always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
-    packages = []
-    for item in found.packages:
-        package = SkillPackage(item.root, item.lint_root, max_bytes=max_bytes)
-        key = cache.key(package, settings.targets_for(package)) if cache is not None else None
-        diagnostics = cache.get(key) if key else None
-        if diagnostics is None:
-            errors = len(result.internal_errors)
-            diagnostics = lint_package(package, cached_rules, settings, result.internal_errors)
-            if key and len(result.internal_errors) == errors:
-                cache.put(key, diagnostics)
+    packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real) for item in found.packages]
+    # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
+    store = cache.catalog_entries() if cache is not None and catalog_rules else None
+    if store is not None:
+        store.load()
+    lint_one = partial(_lint_with_cache, rules=package_rules, settings=settings, cache=cache, entries=store if catalog_rules else False)
+    pending = PendingMap(lint_one, packages, worker_count(len(packages), jobs))
+    known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
+    for package, (diagnostics, errors, fields, warnings) in zip(packages, pending.results()):
         result.diagnostics.extend(diagnostics)
-        if always_rules:
-            result.diagnostics.extend(lint_package(package, always_rules, settings, result.internal_errors))
-        result.packages += 1
-        packages.append(package)
+        result.internal_errors.extend(errors)
+        result.warnings.extend(warnings)
+        if fields:
+            known[id(package)] = fields
     if catalog_rules:
         completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, result.warnings)
-        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors, completion))
+        reader = _entry_reader(known, store)
+        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors, completion, reader))
+        if store is not None:
+            store.save()
+    result.internal_errors.extend(pending.failures)
+    result.packages = len(packages)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _lint_with_cache(package: SkillPackage, rules: list[Rule], settings: Settings, cache, entries) -> tuple:
+    """One package's diagnostics, internal errors, catalog entries (when ``entries``
+    is not False: the store of earlier runs, or None) and warnings (a listing cut at the
+    entry limit; the cache never keeps such a package), from the cache where it has them.
+
+    Rules that cannot be cached (SL520 reads its skills root) run on every time. The
+    catalog entries are read here, where the frontmatter is parsed already, so the
+    main process (which builds the catalogs) need not parse every skill again."""
+    errors: list[str] = []
+    if cache is None:
+        diagnostics = lint_package(package, rules, settings, errors)
+    else:
+        cached_rules = [r for r in rules if getattr(r, "cacheable", True)]
+        always_rules = [r for r in rules if not getattr(r, "cacheable", True)]
+        key = cache.key(package, settings.targets_for(package))
+        diagnostics = cache.get(key) if key else None
+        if diagnostics is None:
+            diagnostics = lint_package(package, cached_rules, settings, errors)
+            if key and not errors:
+                cache.put(key, diagnostics)
+        if always_rules:
+            diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
+    fields = None if entries is False else _catalog_fields(package, settings, entries)
+    inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
+    warning = inventory.truncation_warning() if inventory is not None else None
+    return diagnostics, errors, fields, [warning] if warning else []
+
+
+def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:
+    """target -> (store key, entry fields) for each target of the package."""
+    from .catalog.entries import MISSING, entry_fields
+    from .catalog.model import read_entry
+
+    if package.skill_md_name != "SKILL.md" or not package.readable:
+        return None  # no catalog lists it
+    out = {}
+    for target in settings.targets_for(package):
+        key, fields = store.lookup(package, target) if store is not None else (None, MISSING)
+        if fields is MISSING:
+            fields = entry_fields(read_entry(package, target))
+        out[target.id] = (key, fields)
+    return out
+
+
+def _entry_reader(known: dict, store):
+    """Catalog entries as the linted packages' linters read them, else from the store or the skill."""
+    from .catalog.entries import skill_from_fields
+    from .catalog.model import read_entry
+
+    def read(package: SkillPackage, target):
+        got = known.get(id(package), {}).get(target.id)
+        if got is None:
+            return store.read(package, target) if store is not None else read_entry(package, target)
+        key, fields = got
+        if key is not None and store is not None:
+            store.remember(key, fields)
+        return skill_from_fields(package, fields)
+
+    return read
 
 
 def lint_catalogs(
@@ -74,6 +146,7 @@ def lint_catalogs(
     settings: Settings,
     internal_errors: list[str],
     completion: CatalogContext | None = None,
+    reader=None,
 ) -> list[Diagnostic]:
     """Run catalog rules over the catalogs the linted skills form (SL5xx).
 
@@ -88,7 +161,7 @@ def lint_catalogs(
     diagnostics: list[Diagnostic] = []
     suppressions: dict[Path, suppress.Suppressions] = {}
     linted = {id(p) for p in packages}
-    for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary):
+    for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader):
         target = TARGETS[catalog.target]
         for rule in rules:
             if not rule.applies_to(target.id):

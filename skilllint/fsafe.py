@@ -114,6 +114,9 @@ def file_kind(mode: int) -> str:
 
 def is_within(root: Path, path: Path) -> bool:
     """Whether ``path`` is ``root`` or below it (both already absolute, normalised)."""
+    if os.name == "posix":  # on strings: a hot path (discovery, catalogs), and relative_to builds Paths
+        top, text = str(root), str(path)
+        return text == top or text.startswith(top if top.endswith("/") else top + "/")
     try:
         path.relative_to(root)
     except ValueError:

@@ -8,6 +8,7 @@ frontmatter, each distinct YAML text's parse, each target's view.
 from __future__ import annotations
 
 import os
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -97,10 +98,11 @@ class SkillPackage:
     discovers (a symlink's own name counts for the name/folder check).
     """
 
-    def __init__(self, root: Path, lint_root: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES):
+    def __init__(self, root: Path, lint_root: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES, real_root: str | None = None):
         self.root = root
         self.lint_root = lint_root or root
         self.max_bytes = max_bytes
+        self._real_root = real_root  # discovery knows it: resolving it again costs an lstat per path component
         self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
         self._splits: dict[str, frontmatter.Split] = {}
         self._views: dict[tuple[str, str], FrontmatterView] = {}
@@ -110,6 +112,23 @@ class SkillPackage:
     @property
     def folder_name(self) -> str:
         return self.root.name
+
+    @property
+    def real_root(self) -> str:
+        """The folder's real path (links resolved)."""
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        return self._real_root
+
+    @cached_property
+    def real_skill_md(self) -> str:
+        """SKILL.md's real path: what tells two routes to one skill apart."""
+        path = self.skill_md_path
+        try:
+            linked = stat.S_ISLNK(os.lstat(path).st_mode)
+        except OSError:
+            linked = True  # let realpath say what it can
+        return os.path.realpath(path) if linked else os.path.join(self.real_root, path.name)
 
     @cached_property
     def listing(self) -> list[str]:
@@ -146,7 +165,7 @@ class SkillPackage:
 
         return build(self)
 
-    @property
+    @cached_property
     def skill_md_path(self) -> Path:
         return self.root / (self.skill_md_name or SKILL_MD)
 

@@ -585,6 +585,11 @@ def test_100000_empty_files_in_assets(tree):
         os.close(fd)
     result = check_json(tree, "many", label="100,000 empty files in assets/", limit=20.0)
     assert "SL106" in result.codes()  # the package is still linted: `name` differs from the folder
+    # ... and the user is told the listing was cut (SKILL.md, assets/ and 99,998 files in it)
+    assert (
+        f"skilllint: warning: {root}: more than 100,000 entries; the listing stopped at 100,000 "
+        "(while listing `assets/`), so results for this skill are incomplete"
+    ) in result.err, result.err
 
 
 def _cut_listing(tree: Tree, monkeypatch, limit: int = 20) -> Path:
@@ -634,12 +639,13 @@ def test_nothing_past_the_cut_is_reported_missing(tree, monkeypatch):
     # is called missing or broken; the linting itself goes on (SL106: `name` differs from the folder).
     root = _cut_listing(tree, monkeypatch)
     (root / "SKILL.md").write_text((root / "SKILL.md").read_text().replace("name: cut", "name: cut-short"))
-    code, doc, _ = _lint_in_process(tree.root, "--no-cache", "--target", "all", "cut")
+    code, doc, err = _lint_in_process(tree.root, "--no-cache", "--target", "all", "cut")
     assert code == 1
     found = {(d["code"], d["message"]) for d in doc["diagnostics"]}
     assert "SL106" in {c for c, _ in found}
     assert "SL403" not in {c for c, _ in found} and "SL301" not in {c for c, _ in found}, sorted(found)
     # The link is reported for what it is (SL402, inside), its target named as written.
+    assert f"skilllint: warning: {root}: more than 20 entries; the listing stopped at 20" in err, err
     [link] = [m for c, m in found if c == "SL402"]
     assert link.startswith("`docs/logo.png` is a symbolic link to `../assets/f29.png` (the file `assets/f29.png` in the skill)")
 

@@ -50,7 +50,7 @@ class CatalogContext:
 
 def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warnings: list[str]) -> CatalogContext:
     """Siblings (unless ``[catalog] context = false``) and configured roots for ``packages``."""
-    taken = {os.path.realpath(p.root) for p in packages}
+    taken = {p.real_root for p in packages}
     completion = CatalogContext()
     if settings.catalog.get("context", True):
         completion.boundary = boundary_of(cwd)
@@ -118,9 +118,9 @@ def load_roots(roots: list[CatalogRoot], settings, max_bytes: int, taken: set[st
             warnings.append(f"catalog root {root.path} ({root.scope}): {exc}; skipped")
             continue
         for item in discovered.packages:
-            if item.missing_skill_md or not _claim(item.root, taken):
+            if item.missing_skill_md or not _claim(item, taken):
                 continue
-            found.append(ScopedPackage(SkillPackage(item.root, item.lint_root, max_bytes=max_bytes), root.scope, root.targets))
+            found.append(ScopedPackage(SkillPackage(item.root, item.lint_root, max_bytes, item.real), root.scope, root.targets))
     return found, warnings
 
 
@@ -132,11 +132,12 @@ def load_siblings(
     ``searched`` are the folders the run already walked whole: a catalog root
     inside one of them has no sibling left to find."""
     roots: set[Path] = set()
+    keys: dict = {}
     for package in packages:
         if not is_within(boundary, package.root):
             continue
         for target in settings.targets_for(package):
-            roots.add(catalog_key(package, target.id, boundary)[1])
+            roots.add(catalog_key(package, target.id, boundary, keys)[1])
     siblings: list[SkillPackage] = []
     for root in sorted(roots):
         if not is_within(boundary, root) or any(is_within(done, root) for done in searched):
@@ -153,14 +154,15 @@ def load_siblings(
         except DiscoveryError:
             continue
         for item in discovered.packages:
-            if item.missing_skill_md or not _claim(item.root, taken):
+            if item.missing_skill_md or not _claim(item, taken):
                 continue
-            siblings.append(SkillPackage(item.root, item.lint_root, max_bytes=max_bytes))
+            siblings.append(SkillPackage(item.root, item.lint_root, max_bytes, item.real))
     return siblings
 
 
-def _claim(root: Path, taken: set[str]) -> bool:
-    real = os.path.realpath(root)
+def _claim(item, taken: set[str]) -> bool:
+    """Whether a discovered skill is new to this run (each real folder once)."""
+    real = item.real or os.path.realpath(item.root)
     if real in taken:
         return False
     taken.add(real)

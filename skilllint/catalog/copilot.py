@@ -27,7 +27,6 @@ listing code is not public). Results are estimates and are reported as such.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 BUDGET_CHARS = 15_000
 LOCATION = "Custom"
@@ -77,8 +76,12 @@ def block(name: str, description: str, location: str = LOCATION) -> str:
     )
 
 
+# As xml.sax.saxutils.escape with quotes added, without the 60 ms its import of urllib costs.
+_XML_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
+
+
 def _xml(text: str) -> str:
-    return escape(text, {'"': "&quot;", "'": "&apos;"})
+    return text.translate(_XML_ENTITIES)
 
 
 def listing(entries, budget_chars: int | None = None) -> CopilotListing:

@@ -37,7 +37,6 @@ surface uses is not defined.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +79,9 @@ class CatalogSkill:
     hidden: bool = False  # not listed to the model (disable-model-invocation: true)
     context: bool = False  # loaded for the catalog's sake only: not linted, never reported on
     shadowed_by: "CatalogSkill | None" = None  # a same-named skill of a winning scope hides it
+    # Claude Code's listing only: `when_to_use`, and the first body line it lists when there is no description
+    when_to_use: str = ""
+    first_body_line: str = ""
 
 
 @dataclass
@@ -130,13 +132,26 @@ def _collection_root(package: SkillPackage, stop: Path) -> Path:
     return found or package.root.parent
 
 
-def catalog_key(package: SkillPackage, target: str, boundary: Path | None = None) -> tuple[str, Path, str]:
+def catalog_key(package: SkillPackage, target: str, boundary: Path | None = None, memo: dict | None = None) -> tuple[str, Path, str]:
     """(target, root, kind): which catalog of ``target`` the skill belongs to.
 
     Searches for the catalog's root stop at ``boundary`` when the skill lies
     inside it (the repository being linted), else at the skill's lint root, so
-    a skill named alone and its siblings found later agree on their catalog."""
+    a skill named alone and its siblings found later agree on their catalog.
+    ``memo`` (one dict per grouping) shares the answer among the skills of one
+    folder: the search looks only above the skill, except for a skill folder
+    itself named ``skills``."""
     stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
+    if memo is None or package.root.name == "skills":
+        return _catalog_key(package, target, stop)
+    shared = (target, str(package.root.parent), str(stop))
+    key = memo.get(shared)
+    if key is None:
+        key = memo[shared] = _catalog_key(package, target, stop)
+    return key
+
+
+def _catalog_key(package: SkillPackage, target: str, stop: Path) -> tuple[str, Path, str]:
     surface = _surface_root(package, target)
     if surface is not None:
         return target, _repo_root(surface.parent.parent, stop), "surface-roots"
@@ -152,7 +167,9 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     (Claude Code still loads such a skill, with no fields set: SURFACES.md §2b)."""
     mapping = package.view(target).mapping
     if mapping is None:
-        return CatalogSkill(package, package.folder_name, "") if target.id == "claude-code" else None
+        if target.id != "claude-code":
+            return None
+        return CatalogSkill(package, package.folder_name, "", first_body_line=first_body_line(package))
     name = mapping.get("name")
     description = mapping.get("description")
     name = " ".join(name.split()) if isinstance(name, str) else ""
@@ -164,7 +181,23 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
         # agents/openai.yaml `policy.allow_implicit_invocation: false`: loaded and `$name`-invocable,
         # never in the model-visible catalog (S-CX-MODEL, allowed_skills_for_implicit_invocation)
         hidden = True
-    return CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
+    skill = CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
+    if target.id == "claude-code":
+        when = mapping.get("when_to_use")
+        skill.when_to_use = when if isinstance(when, str) else ""
+        skill.first_body_line = "" if description else first_body_line(package)
+    return skill
+
+
+def first_body_line(package: SkillPackage) -> str:
+    """Claude Code lists the first non-empty body line when `description` is absent."""
+    try:
+        for text in package.body.splitlines():
+            if text.strip():
+                return text.strip()
+    except Exception:  # noqa: BLE001 - an unreadable body lists nothing
+        return ""
+    return ""
 
 
 def codex_skip_reason(skill: CatalogSkill) -> str | None:
@@ -182,19 +215,24 @@ def build_catalogs(
     context: list[SkillPackage] = (),
     extra: list = (),
     boundary: Path | None = None,
+    reader=None,
 ) -> list[Catalog]:
     """Group skills into catalogs, each canonical SKILL.md once per target.
 
     ``packages`` are the linted skills; ``context`` their siblings loaded only
     so each catalog is whole (pre-commit passes a few files); ``extra`` are
     :class:`~skilllint.catalog.context.ScopedPackage` from configured roots,
-    which join every catalog of a target that loads them."""
+    which join every catalog of a target that loads them. ``reader`` reads
+    each entry (default :func:`read_entry`; :mod:`skilllint.catalog.entries`
+    remembers them between runs)."""
+    reader = reader or read_entry
     catalogs: dict[tuple[str, Path, str], Catalog] = {}
     seen: set[tuple[str, str]] = set()
+    keys: dict = {}
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
-        for target, entry in _entries(package, settings.targets_for(package), seen):
+        for target, entry in _entries(package, settings.targets_for(package), seen, reader):
             entry.context = is_context
-            key = catalog_key(package, target.id, boundary)
+            key = catalog_key(package, target.id, boundary, keys)
             catalog = catalogs.get(key)
             if catalog is None:
                 catalog = catalogs[key] = Catalog(key[0], key[1], key[2])
@@ -204,8 +242,8 @@ def build_catalogs(
         for target in chosen:
             members = [c for c in catalogs.values() if c.target == target.id]
             for catalog in members:
-                entry = read_entry(scoped.package, target)
-                if entry is None or (target.id, os.path.realpath(scoped.package.skill_md_path)) in seen:
+                entry = reader(scoped.package, target)
+                if entry is None or (target.id, scoped.package.real_skill_md) in seen:
                     continue
                 entry.scope, entry.context = scoped.scope, True
                 catalog.skills.append(entry)
@@ -214,14 +252,14 @@ def build_catalogs(
     return list(catalogs.values())
 
 
-def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]]):
+def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]], reader):
     if package.skill_md_name != "SKILL.md" or not package.readable:
         return
-    real = os.path.realpath(package.skill_md_path)
+    real = package.real_skill_md
     for target in targets:
         if (target.id, real) in seen:
             continue
-        entry = read_entry(package, target)
+        entry = reader(package, target)
         if entry is None:
             continue
         seen.add((target.id, real))

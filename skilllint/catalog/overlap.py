@@ -78,6 +78,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -139,6 +140,7 @@ def normalise(description: str) -> str:
     return _NON_ALNUM.sub(" ", description.casefold()).strip()
 
 
+@lru_cache(maxsize=65536)  # words recur across a catalog's descriptions: stem each once
 def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -153,6 +155,7 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=16384)  # one catalog per target holds the same descriptions
 def content_words(description: str) -> frozenset[str]:
     """The set of stemmed content words of a description (what the score compares)."""
     return frozenset(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
@@ -59,6 +60,7 @@ def valid_unicode(text: str) -> str:
         return data.decode("utf-8", "replace")
 
 
+@lru_cache(maxsize=65536)  # a report names each file many times; relpath is slow
 def display_path(path: Path, cwd: Path) -> str:
     """Path relative to the working directory, with ``/`` separators."""
     try:

@@ -228,6 +228,8 @@ class DescriptionOverlap(CatalogRule):
         texts = [s.description[:_LISTED_CHARS] for s in skills]
         for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"]):
             skill, partner = skills[found.index], skills[found.partner]
+            if skill.context:
+                continue  # never reported (and its span would parse a sibling's frontmatter for nothing)
             where = _in_catalog(catalog, partner.package.skill_md_path)
             if found.identical:
                 message = f"the description is identical to that of '{partner.name}' ({where}): the model cannot tell them apart"

@@ -12,19 +12,7 @@ from ..catalog import claude_code, copilot
 from ..catalog.model import Catalog
 from ..diagnostics import Finding
 from ..registry import RuleContext, severities
-from ..targets import TARGETS
 from .catalog import CatalogRule, _count, _description_span, _names, catalog_options
-
-
-def _first_body_line(package) -> str:
-    """Claude Code lists the first non-empty body line when `description` is absent."""
-    try:
-        for text in package.body.splitlines():
-            if text.strip():
-                return text.strip()
-    except Exception:  # noqa: BLE001 - an unreadable body lists nothing
-        return ""
-    return ""
 
 
 def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
@@ -32,21 +20,10 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
     cached = getattr(catalog, "_claude_code_listing", None)
     if cached is not None:
         return cached
-    target = TARGETS["claude-code"]
     entries = []
     for skill in catalog.loaded:  # a shadowed skill is not loaded, so not listed
-        mapping = skill.package.view(target).mapping or {}
-        when = mapping.get("when_to_use")
-        description = skill.description or _first_body_line(skill.package)
-        entries.append(
-            claude_code.ListingEntry(
-                skill.name,
-                description,
-                when if isinstance(when, str) else "",
-                hidden=skill.hidden,
-                key=skill,
-            )
-        )
+        description = skill.description or skill.first_body_line
+        entries.append(claude_code.ListingEntry(skill.name, description, skill.when_to_use, hidden=skill.hidden, key=skill))
     receipt = claude_code.listing(entries, context_window=options.get("context-window"), budget_chars=options.get("budget-chars"))
     catalog._claude_code_listing = receipt  # type: ignore[attr-defined]
     return receipt

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import (
@@ -47,11 +48,13 @@ _LOCATION_TARGETS = (
 )
 
 
-def infer_targets(skill_dir: Path, stop_at: Path | None = None) -> tuple[str, ...]:
+def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict | None = None) -> tuple[str, ...]:
     """The targets a skill's location implies (RULES.md "Inference").
 
     ``skill_dir`` must be absolute. ``stop_at`` bounds the ancestor search for
     ``.claude-plugin/plugin.json`` (the linted root's filesystem top by default).
+    ``manifests`` (folder -> whether it holds one) spares sibling skills the
+    same ancestor checks.
     """
     parts = skill_dir.parts
     found: list[str] = []
@@ -60,21 +63,28 @@ def infer_targets(skill_dir: Path, stop_at: Path | None = None) -> tuple[str, ..
         for location, ids in _LOCATION_TARGETS:
             if pair == location:
                 found.extend(t for t in ids if t not in found)
-    if "claude-code" not in found and _under_claude_plugin(skill_dir, stop_at):
+    if "claude-code" not in found and _under_claude_plugin(skill_dir, stop_at, {} if manifests is None else manifests):
         found.append("claude-code")
     return tuple(found) or ("agentskills",)
 
 
-def _under_claude_plugin(skill_dir: Path, stop_at: Path | None) -> bool:
-    for ancestor in skill_dir.parents:
-        try:
-            if (ancestor / ".claude-plugin" / "plugin.json").is_file():
-                return True
-        except OSError:
+def _under_claude_plugin(skill_dir: Path, stop_at: Path | None, manifests: dict) -> bool:
+    stop = None if stop_at is None else str(stop_at)
+    folder = os.path.dirname(str(skill_dir))
+    while True:
+        held = manifests.get(folder)
+        if held is None:
+            try:
+                held = os.path.isfile(os.path.join(folder, ".claude-plugin", "plugin.json"))
+            except OSError:  # (isfile swallows most; kept for odd file systems)
+                held = False
+            manifests[folder] = held
+        if held:
+            return True
+        parent = os.path.dirname(folder)
+        if folder == stop or parent == folder:
             return False
-        if stop_at is not None and ancestor == stop_at:
-            break
-    return False
+        folder = parent
 
 
 def resolve_target_names(names: list[str]) -> tuple[str, ...]:

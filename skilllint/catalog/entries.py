@@ -1,0 +1,152 @@
+"""How each skill appears in the catalogs, remembered between runs.
+
+A catalog rule needs every skill of the catalog, and pre-commit names one: the
+other skills of a 1,000-skill catalog would each be read and their frontmatter
+parsed on every commit. Their catalog entries (name, description, hidden, and
+what Claude Code's listing shows) depend only on SKILL.md and, for Codex, on
+agents/openai.yaml, so they are kept in ``catalog-entries.json`` beside the
+result cache and read back while those files are unchanged.
+
+The key of an entry hashes, without reading a file: the skill's path and its
+SKILL.md's real path; ``stat`` (size, mtime, inode, ctime; links followed, so a
+changed link target counts) of SKILL.md, of ``agents/`` and of
+``agents/openai.yaml``; the target; the size limit; skilllint's version and
+code. A file changed within the last two seconds is read afresh and not stored
+(as :mod:`skilllint.cache` does). One JSON file, written under a temporary name
+and renamed into place: concurrent runs never see half of it; the last one wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from ..package import SkillPackage
+from .model import CatalogSkill, read_entry
+
+FILENAME = "catalog-entries.json"
+RACY_SECONDS = 2.0
+# Entries not used by this run are kept up to this many (other subsets of the tree, other targets).
+MAX_KEPT = 50_000
+
+
+class CatalogEntries:
+    """Entries of earlier runs in ``directory``; :meth:`save` writes this run's back."""
+
+    def __init__(self, directory: Path, salt: str) -> None:
+        self.path = directory / FILENAME
+        self.salt = salt
+        self._stored: dict | None = None
+        self._used: dict[str, list | None] = {}
+        self._stamps: dict[str, str | None] = {}  # per skill folder, shared by its targets
+        self._new = False
+
+    def lookup(self, package: SkillPackage, target) -> tuple[str | None, object]:
+        """(key, fields) of a stored entry; fields is :data:`MISSING` when there is none
+        (and the key None when the entry cannot be kept now)."""
+        key = self._key(package, target.id)
+        if key is None:
+            return None, MISSING
+        return key, self.load().get(key, MISSING)
+
+    def remember(self, key: str, fields: list | None) -> None:
+        if self.load().get(key, MISSING) != fields:
+            self._new = True
+        self._used[key] = fields
+
+    def read(self, package: SkillPackage, target) -> CatalogSkill | None:
+        """:func:`skilllint.catalog.model.read_entry`, from the store when the files are unchanged."""
+        key, fields = self.lookup(package, target)
+        if fields is MISSING:
+            fields = entry_fields(read_entry(package, target))
+        if key is not None:
+            self.remember(key, fields)
+        return skill_from_fields(package, fields)
+
+    def save(self) -> None:
+        if not self._new:
+            return
+        kept = dict(self._used)
+        for key, fields in self.load().items():
+            if len(kept) >= MAX_KEPT:
+                break
+            kept.setdefault(key, fields)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"salt": self.salt, "entries": kept}, handle, ensure_ascii=False)
+            os.replace(temporary, self.path)
+        except OSError:
+            pass  # a read-only tree: the next run reads the skills again
+
+    def load(self) -> dict:
+        if self._stored is None:
+            self._stored = {}
+            try:
+                with open(self.path, encoding="utf-8") as handle:
+                    data = json.load(handle)
+                if isinstance(data, dict) and data.get("salt") == self.salt and isinstance(data.get("entries"), dict):
+                    self._stored = {k: v for k, v in data["entries"].items() if v is None or _valid(v)}
+            except (OSError, ValueError):
+                pass  # absent or torn: every entry is a miss
+        return self._stored
+
+    def _key(self, package: SkillPackage, target_id: str) -> str | None:
+        root = str(package.root)
+        stamps = self._stamps.get(root, False)
+        if stamps is False:
+            stamps = self._stamps[root] = _stamps(package)
+        if stamps is None:
+            return None
+        return hashlib.sha256(f"{stamps}\0{target_id}".encode()).hexdigest()
+
+
+def _stamps(package: SkillPackage) -> str | None:
+    """What an entry depends on, for every target at once; None when it cannot be kept now."""
+    if package.skill_md_name is None:
+        return None
+    root = str(package.root)
+    stamps = []
+    now_ns = time.time_ns()
+    for path in (os.path.join(root, package.skill_md_name), os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")):
+        try:
+            info = os.stat(path)
+        except OSError:
+            stamps.append(None)
+            continue
+        if now_ns - info.st_mtime_ns < RACY_SECONDS * 1e9 or now_ns - info.st_ctime_ns < RACY_SECONDS * 1e9:
+            return None  # may change again within the same timestamp tick
+        stamps.append((info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
+    if stamps[0] is None:
+        return None
+    return json.dumps([root, package.real_skill_md, package.max_bytes, stamps])
+
+
+MISSING = object()
+_FIELDS = ("name", "description", "hidden", "when_to_use", "first_body_line")
+
+
+def entry_fields(skill: CatalogSkill | None) -> list | None:
+    """A catalog entry as JSON (None: the target does not load the skill)."""
+    return None if skill is None else [getattr(skill, name) for name in _FIELDS]
+
+
+def skill_from_fields(package: SkillPackage, fields: list | None) -> CatalogSkill | None:
+    if fields is None:
+        return None
+    name, description, hidden, when_to_use, first_body_line = fields
+    return CatalogSkill(package, name, description, hidden=hidden, when_to_use=when_to_use, first_body_line=first_body_line)
+
+
+def _valid(fields) -> bool:
+    return (
+        isinstance(fields, list)
+        and len(fields) == len(_FIELDS)
+        and all(isinstance(fields[i], str) for i in (0, 1, 3, 4))
+        and isinstance(fields[2], bool)
+    )

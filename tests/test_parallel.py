@@ -1,0 +1,110 @@
+"""Worker processes for large trees (skilllint.parallel) and the engine's use of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+
+import pytest
+
+from conftest import run_cli, write_skill
+from skilllint import parallel
+from skilllint.parallel import MIN_PACKAGES_PER_WORKER, PendingMap, worker_count
+
+linux_fork = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+PARENT = os.getpid()
+
+
+def square(n):
+    return n * n
+
+
+def fail_in_a_worker(n):
+    if os.getpid() != PARENT and n == 7:
+        raise ValueError("seven")
+    return n * n
+
+
+def die_in_a_worker(n):
+    if os.getpid() != PARENT and n == 4:
+        os._exit(9)  # as the out-of-memory killer would end it
+    return n * n
+
+
+@linux_fork
+def test_worker_count_follows_the_tree_and_the_request(monkeypatch):
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+    assert worker_count(10, None) == 1  # a small tree is not worth a fork
+    assert worker_count(2 * MIN_PACKAGES_PER_WORKER, None) == 2
+    assert worker_count(100_000, None) == 2  # no more workers than CPUs
+    assert worker_count(100, 3) == 3 and worker_count(2, 5) == 2 and worker_count(100, 1) == 1
+
+
+@linux_fork
+def test_no_fork_while_other_threads_run():
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert worker_count(100_000, 4) == 1
+    finally:
+        stop.set()
+        thread.join()
+
+
+@linux_fork
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_results_come_back_in_item_order(workers):
+    pending = PendingMap(square, list(range(50)), workers)
+    assert pending.results() == [n * n for n in range(50)] and pending.failures == []
+
+
+@linux_fork
+@pytest.mark.parametrize("function", [fail_in_a_worker, die_in_a_worker])
+def test_a_failed_worker_loses_nothing(function):
+    pending = PendingMap(function, list(range(20)), 2)
+    assert pending.results() == [n * n for n in range(20)]
+    (failure,) = pending.failures
+    assert "linted in the main process" in failure
+    assert ("seven" in failure) if function is fail_in_a_worker else ("exit code 9" in failure)
+
+
+def _tree(base, count):
+    for i in range(count):
+        description = "Formats tables. Use when asked." if i % 3 else "x"  # every third: too short to trigger
+        name = f"skill-{i:03d}" if i % 5 else f"Skill_{i:03d}"  # every fifth: an invalid name
+        write_skill(base / "skills", name, f"---\nname: {name}\ndescription: {description}\n---\n# Title\n\nSee [ref](references/missing-{i}.md).\n")
+
+
+@linux_fork
+def test_workers_find_what_one_process_finds(tmp_path):
+    _tree(tmp_path, 3 * MIN_PACKAGES_PER_WORKER)
+    runs = {}
+    for jobs in ("1", "2", "3"):
+        code, out, err = run_cli("check", "--no-cache", "--jobs", jobs, "--output-format", "json", str(tmp_path / "skills"))
+        assert code == 1, err
+        runs[jobs] = json.loads(out)
+    assert runs["1"] == runs["2"] == runs["3"]
+    codes = {d["code"] for d in runs["1"]["diagnostics"]}
+    assert {"SL104", "SL301", "SL510"} <= codes  # a name finding, a missing reference (workers), an overlap (catalog)
+
+
+@linux_fork
+def test_workers_fill_and_read_the_cache(tmp_path):
+    _tree(tmp_path, 2 * MIN_PACKAGES_PER_WORKER)
+    cache = tmp_path / "cache"
+    args = ("check", "--cache-dir", str(cache), "--jobs", "2", "--output-format", "json", str(tmp_path / "skills"))
+    first = run_cli(*args)
+    entries = list(cache.rglob("*.json"))
+    second = run_cli(*args)
+    assert first == second and first[0] == 1
+    # every package has an entry unless it was written within the racy window (then it is not cached yet)
+    assert len(entries) <= 2 * MIN_PACKAGES_PER_WORKER
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_jobs_must_be_a_positive_whole_number(value, tmp_path):
+    code, _, err = run_cli("check", "--jobs", value, str(tmp_path))
+    assert code == 2 and "at least 1" in err
