@@ -17,6 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import unquote
 
 from . import markdown
@@ -25,8 +26,11 @@ from .fsafe import UnsafeFile, read_capped
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # whole runs: linear (markdown._INLINE_CODE)
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+# A fence marker line as this scan has always judged it (any whitespace, no info-string
+# check: looser than markdown.fenced_lines; a line either one calls code is skipped).
+# Matched at a line's start inside the whole text: MULTILINE, and [^\S\n] for \s.
+_FENCE = re.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
 # Characters and words that make a path an illustration, not a file the author shipped.
 _PLACEHOLDER_CHARS = re.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
 _NUMBERED_PLACEHOLDER = re.compile(r"[a-z][-_]?[NXY]$")
@@ -62,6 +66,9 @@ class ReferenceGraph:
     scanned: dict[str, int] = field(default_factory=dict)  # file -> depth (SKILL.md is 0)
     parents: dict[str, str] = field(default_factory=dict)  # file -> the file that first referenced it
     texts: dict[str, str] = field(default_factory=dict)  # scanned file -> its text
+    # scanned file -> its file lines inside fenced code (markdown.fenced_lines), found once
+    # here for every rule that skips code
+    fenced: dict[str, set[int]] = field(default_factory=dict)
 
     def from_file(self, source: str) -> list[Reference]:
         return [r for r in self.references if r.source == source]
@@ -96,7 +103,13 @@ def build(package) -> ReferenceGraph:
     queue: list[tuple[str, str, int, int]] = [(skill_md, package.body, package.body_start_line, 0)]
     while queue:
         source, text, offset, depth = queue.pop(0)
-        for reference in _extract(source, text, offset, top, inventory):
+        # One split and one search for fence markers, shared by the scans below.
+        lines = text.split("\n")
+        candidates = markdown.fence_candidates(text, offset)
+        fenced = graph.fenced[source] = markdown.fenced_lines_in(text, offset, candidates)
+        links = markdown.links_outside(lines, fenced, offset)
+        skipped = fenced | _fence_lines(text, offset, candidates)
+        for reference in _extract(source, lines, offset, links, skipped, top, inventory):
             graph.references.append(reference)
             target = reference.resolved
             if (
@@ -139,14 +152,14 @@ def _read(package, rel: str) -> str | None:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
 
 
-def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> list[Reference]:
-    """Every reference written in one Markdown text (offset: file line of its first line, 0-based)."""
+def _extract(source: str, lines: list[str], offset: int, links: list, code: set[int], top: set[str], inventory) -> list[Reference]:
+    """Every reference written in one Markdown text, given as its lines (offset: file line of
+    its first line, 0-based), its links (:func:`markdown.links_outside`) and the file lines
+    to skip as code."""
     found: list[Reference] = []
-    links, code_lines = markdown.scan_links(text, offset)
     base = posixpath.dirname(source)
     for link in links:
-        windows = re.match(r"^[A-Za-z]:[\\/]", link.target)  # C:/Users/… is a path, not a scheme
-        if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not windows):
+        if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not _WINDOWS_DRIVE.match(link.target)):
             continue
         raw = link.target
         path, fragment = _split_target(unquote(raw))
@@ -164,32 +177,34 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
         found.append(_make(source, link.line, link.column, raw, link.kind, path, fragment, inventory, bases=[base]))
     prefixes = tuple(f"{name}/" for name in top) + tuple(f"./{name}/" for name in top)
     folders = tuple(f"./{name}" for name in top)  # `./canvas-fonts`: a folder named in code
-    lines = text.split("\n")
-    fence: str | None = None
+    named = tuple(f"{name}/" for name in top)  # what every prefix holds
     link_columns = {(r.line, r.column) for r in found}
-    for index, line in enumerate(lines):
-        number = index + 1 + offset
-        marker = _FENCE.match(line)
-        if marker:
-            fence = None if fence and marker.group(1).startswith(fence) else (fence or marker.group(1)[:3])
-            continue
-        if fence is not None or number in code_lines or ("/" not in line and "`" not in line):
+    plain = None  # compiled on the first line that needs it
+    for number, line in enumerate(lines, start=1 + offset):
+        if ("/" not in line and "`" not in line) or number in code:
             continue  # a reference holds a `/` or is a file name in backticks
         spans = []
-        for match in _CODE_SPAN.finditer(line):
-            spans.append((match.start(), match.end()))
-            for token, start in _tokens(match.group(2), match.start(2)):
-                rooted = _strip_root_variable(token)
-                if rooted is not None:
-                    token, start = rooted, start + len(token) - len(rooted)
-                if (token.startswith(prefixes) or token in folders) and not is_placeholder(token):
-                    found.append(_mention(source, number, start + 1, token, "code", base, inventory))
-                elif _bare_file(token, base, inventory):
-                    # `root-cause-tracing.md`: a file beside the mentioning one, named without a folder
-                    found.append(_mention(source, number, start + 1, token, "code", base, inventory))
-        if not top or "/" not in line:
-            continue
-        for match in _plain_paths(line, prefixes):
+        if "`" in line:
+            for match in markdown.CODE_SPAN.finditer(line):
+                spans.append(match.span())
+                written = match.group(2)
+                if "/" not in written and "." not in written:
+                    continue  # a folder path holds a "/", a bare file name a "." (`npm test` is neither)
+                for token, start in _tokens(written, match.start(2)):
+                    if token[:1] in ("$", "{"):  # what a root variable starts with
+                        rooted = _strip_root_variable(token)
+                        if rooted is not None:
+                            token, start = rooted, start + len(token) - len(rooted)
+                    if (token.startswith(prefixes) or token in folders) and not is_placeholder(token):
+                        found.append(_mention(source, number, start + 1, token, "code", base, inventory))
+                    elif _bare_file(token, base, inventory):
+                        # `root-cause-tracing.md`: a file beside the mentioning one, named without a folder
+                        found.append(_mention(source, number, start + 1, token, "code", base, inventory))
+        if not top or "/" not in line or not any(map(line.__contains__, named)):
+            continue  # a plain path starts with a prefix (map: no Python frame per name)
+        if plain is None:
+            plain = _plain_pattern(prefixes)
+        for match in plain.finditer(line):
             start = match.start()
             if any(s <= start < e for s, e in spans) or (number, start + 1) in link_columns:
                 continue
@@ -201,12 +216,35 @@ def _extract(source: str, text: str, offset: int, top: set[str], inventory) -> l
     return found
 
 
+def _fence_lines(text: str, offset: int, candidates: list[tuple[int, int]]) -> set[int]:
+    """File lines _extract skips as fenced code besides markdown.fenced_lines: every fence
+    marker line, and the lines between a marker and the next one starting with its first
+    three characters (``candidates``: the text's markdown.fence_candidates)."""
+    skipped: set[int] = set()
+    fence: str | None = None
+    opened = 0
+    for number, start in candidates:
+        marker = _FENCE.match(text, start)
+        if marker is None:
+            continue
+        skipped.add(number)
+        if fence is None:
+            fence, opened = marker.group(1)[:3], number
+        elif marker.group(1).startswith(fence):
+            skipped.update(range(opened + 1, number))
+            fence = None
+    if fence is not None:  # unclosed: code to the end
+        skipped.update(range(opened + 1, offset + text.count("\n") + 2))
+    return skipped
+
+
 def _bare_file(token: str, base: str, inventory) -> bool:
     """A file name without a folder (`wrap-api.md`) that exists beside the mentioning file."""
-    if "/" in token or "." not in token.strip(".") or is_placeholder(token):
+    if "/" in token or "." not in token.strip("."):
         return False
+    # The inventory first: most tokens name no file, and a lookup is cheaper than is_placeholder.
     entry = inventory.entries.get(posixpath.join(base, token) if base else token)
-    return entry is not None and entry.kind == "file"
+    return entry is not None and entry.kind == "file" and not is_placeholder(token)
 
 
 _TOKEN = re.compile(r"[^\s'\"=(),]+")
@@ -220,23 +258,12 @@ def _tokens(code: str, base: int):
         yield token.rstrip(".,;:"), base + match.start()
 
 
-def _plain_paths(line: str, prefixes: tuple[str, ...]):
-    pattern = _plain_pattern(prefixes)
-    return pattern.finditer(line)
-
-
-_PLAIN_CACHE: dict[tuple[str, ...], re.Pattern] = {}
-
-
+@lru_cache(maxsize=512)  # one pattern per set of top folders: bounded, as a 10,000-skill tree has many sets
 def _plain_pattern(prefixes: tuple[str, ...]) -> re.Pattern:
-    pattern = _PLAIN_CACHE.get(prefixes)
-    if pattern is None:
-        alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
-        # In prose a path needs a file extension or a trailing slash to count:
-        # "scripts/tools" in a sentence is English, `scripts/tools` in code a path.
-        pattern = re.compile(rf"(?<![\w/.`-])(?:{alternatives})(?:[\w./-]*\.[A-Za-z0-9]{{1,8}}\b|[\w./-]*/)(?![\w-])")
-        _PLAIN_CACHE[prefixes] = pattern
-    return pattern
+    alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
+    # In prose a path needs a file extension or a trailing slash to count:
+    # "scripts/tools" in a sentence is English, `scripts/tools` in code a path.
+    return re.compile(rf"(?<![\w/.`-])(?:{alternatives})(?:[\w./-]*\.[A-Za-z0-9]{{1,8}}\b|[\w./-]*/)(?![\w-])")
 
 
 def _inside_link_syntax(line: str, start: int) -> bool:
@@ -276,7 +303,7 @@ def _mention(source: str, line: int, column: int, token: str, kind: str, base: s
 
 
 def _make(source, line, column, raw, kind, path, fragment, inventory, bases) -> Reference:
-    if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", path):
+    if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path):
         return Reference(source, line, column, column + len(raw), raw, kind, path, fragment, "outside", None, None)
     best: tuple[str, str | None] | None = None
     for base in dict.fromkeys(bases):

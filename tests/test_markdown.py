@@ -59,3 +59,92 @@ def test_cheap_scanners_agree_with_the_full_parse():
     assert sorted((l.kind, l.target, l.line, l.column) for l in links) == sorted(
         (l.kind, l.target, l.line, l.column) for l in full.links
     )
+
+
+# -- the shared scanning helpers: each pinned to the straightforward form it replaced --------
+
+import re  # noqa: E402
+import time  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})")
+
+
+def _fenced_line_by_line(lines: list[str], line_offset: int = 0) -> set[int]:
+    """The fence scan as it was: one Python step per line (the spec fenced_lines keeps)."""
+    inside: set[int] = set()
+    fence = None
+    for index, line in enumerate(lines, start=1 + line_offset):
+        match = _FENCE_OPEN.match(line)
+        if fence is None:
+            if match and not (match.group(2)[0] == "`" and "`" in line[match.end() :]):
+                fence = (match.group(2)[0], len(match.group(2)))
+                inside.add(index)
+            continue
+        inside.add(index)
+        if match and match.group(2)[0] == fence[0] and len(match.group(2)) >= fence[1] and not line[match.end() :].strip():
+            fence = None
+    return inside
+
+
+# Whole lines that open, close or only look like fences, and characters to cut them up.
+_FENCE_LINES = st.sampled_from(
+    ["```", "````", "```py", "``` ", "``` x", "``` `x`", "   ```", "    ```", "  ~~~~", "~~~", "~~~~~ ", "`````",
+     "\t```", "\u00a0```", "a```", "``", "text", "", " \t", "\r", "é😀"]
+)
+_FENCE_TEXTS = st.one_of(
+    st.lists(_FENCE_LINES, max_size=25).map("\n".join),
+    st.lists(st.sampled_from(["```", "~~~", "`", "~", " ", "   ", "\n", "\n", "a", "\t"]), max_size=40).map("".join),
+)
+
+
+@given(_FENCE_TEXTS, st.integers(0, 30))
+def test_fenced_lines_agree_with_the_line_by_line_scan(text, offset):
+    lines = text.split("\n")
+    expected = _fenced_line_by_line(lines, offset)
+    assert markdown.fenced_lines(lines, offset) == expected
+    assert markdown.fenced_lines_in(text, offset) == expected
+    assert markdown.fenced_lines_in(text, offset, markdown.fence_candidates(text, offset)) == expected
+
+
+@given(_FENCE_TEXTS, st.integers(0, 30))
+def test_fence_candidates_are_the_lines_a_marker_can_start(text, offset):
+    lines = text.split("\n")
+    expected = [
+        number
+        for number, line in enumerate(lines, start=1 + offset)
+        if any(0 <= line.find(needle) <= 3 for needle in ("```", "~~~"))
+    ]
+    found = markdown.fence_candidates(text, offset)
+    assert [number for number, _ in found] == expected
+    for number, start in found:  # the position is where that line starts
+        assert text[start:].split("\n", 1)[0] == lines[number - 1 - offset]
+
+
+def test_fence_candidates_stay_linear_on_hostile_text():
+    texts = ["`" * 1_000_000, "a~~~" * 250_000, "x```\n" * 200_000, "   ```" + "`" * 500_000 + "\n" * 100_000]
+    for text in texts:
+        start = time.perf_counter()
+        markdown.fence_candidates(text)
+        assert time.perf_counter() - start < 5, text[:20]  # a quadratic scan takes hours
+
+
+_LOOKBEHIND_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
+@given(st.lists(st.sampled_from(["`", "``", "```", "a", " ", "\n", "é", "\\", "|"]), max_size=40).map("".join))
+def test_code_span_finds_what_the_lookbehind_first_form_finds(text):
+    def spans(pattern):
+        return [(m.span(), m.span(1), m.span(2)) for m in pattern.finditer(text)]
+
+    assert spans(markdown.CODE_SPAN) == spans(_LOOKBEHIND_CODE_SPAN)
+
+
+def test_links_outside_is_scan_links_on_lines_at_hand():
+    text = SAMPLE + "\n<https://example.com> and [x](y.md) `[not](code.md)`\n"
+    links, code = markdown.scan_links(text, 7)
+    assert markdown.links_outside(text.split("\n"), code, 7) == links
+    assert ("autolink", "https://example.com") in {(link.kind, link.target) for link in links}
+    assert "code.md" not in {link.target for link in links}

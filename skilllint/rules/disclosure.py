@@ -20,6 +20,7 @@ from typing import Iterator
 
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
+from ..markdown import CODE_SPAN as _CODE_SPAN
 from ..markdown import fenced_lines
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
@@ -591,7 +592,6 @@ _STOPWORDS = frozenset(
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’+#-]*")
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")  # a nested [...] holds no [: linear
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # whole runs: linear (markdown._INLINE_CODE)
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
 # A path starts where a run of path characters starts (the lookbehinds): tried from
 # every character of a 100,000-character run, the folder loops would be quadratic.

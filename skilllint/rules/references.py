@@ -347,7 +347,7 @@ def _names_files_around(package: SkillPackage, ref) -> bool:
     offset = package.body_start_line if ref.source == package.skill_md_name else 0
     lines = text.split("\n")
     refs = graph.from_file(ref.source)
-    doc = _Document(lines, offset, markdown.fenced_lines(lines, offset), refs, package.inventory)
+    doc = _Document(lines, offset, graph.fenced[ref.source], refs, package.inventory)
     line = doc.text(ref.line)
     opening = line.rfind("[", 0, max(ref.column - 1, 0))
     column = opening if opening >= 0 else ref.column - 1
@@ -424,6 +424,8 @@ _LIST_OR_TABLE = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _RULE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 _BACKTICK = re.compile(r"`([^`\n]+)`")
+_LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # group 1: a link's destination
+_WHOLE_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 _FILE_NAME = re.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
 
 
@@ -452,11 +454,13 @@ def _find_generic_pointers(package: SkillPackage) -> list[_Pointer]:
     by_source: dict[str, list] = {}
     for ref in graph.references:
         by_source.setdefault(ref.source, []).append(ref)
+    words = _pointer_words(top)
+    slashed = tuple(f"{name}/" for name in top)  # what a _bare_folders match holds
     pointers: list[_Pointer] = []
     for source, text in graph.texts.items():
         offset = package.body_start_line if source == package.skill_md_name else 0
         lines = text.split("\n")
-        fenced = markdown.fenced_lines(lines, offset)
+        fenced = graph.fenced[source]
         refs = by_source.get(source, [])
         doc = _Document(lines, offset, fenced, refs, inventory)
         # 1. References to a folder: links, and paths in backticks or prose.
@@ -466,19 +470,27 @@ def _find_generic_pointers(package: SkillPackage) -> list[_Pointer]:
             if doc.is_generic(ref.line, ref.column - 1, ref.resolved, explicit=ref.explicit):
                 message = _pointer_message(ref.path, ref.explicit)
                 pointers.append(_Pointer(source, ref.line, ref.column, ref.end_column, message))
+        if not top:
+            continue  # 2 needs a folder of the package, 3 too (so words is empty)
         folder_lines = {r.line for r in refs if r.target_kind == "dir"}
+        word_lines = _lines_with_words(text, words, offset) if words is not None else None
         for index, line in enumerate(lines):
             number = index + 1 + offset
-            if number in fenced or number in folder_lines:
+            # Only a line holding `name/` for a folder of the package (2) or a word
+            # naming one (3) can hold a pointer: cheap tests before any regex.
+            slash = "/" in line and any(map(line.__contains__, slashed))
+            named = word_lines is None or number in word_lines
+            if not (slash or named) or number in fenced or number in folder_lines:
                 continue
             masked = _mask_code(line)
             # 2. `references/` alone in prose ("see references/ for details").
-            for match in _bare_folders(masked, top):
-                folder = match.group(1)
-                if doc.is_generic(number, match.start(), folder, explicit=False):
-                    pointers.append(_Pointer(source, number, match.start() + 1, match.end() + 1, _pointer_message(folder, False)))
+            if slash:
+                for match in _bare_folders(masked, top):
+                    folder = match.group(1)
+                    if doc.is_generic(number, match.start(), folder, explicit=False):
+                        pointers.append(_Pointer(source, number, match.start() + 1, match.end() + 1, _pointer_message(folder, False)))
             # 3. Folders named in words ("check the references folder", "see the references").
-            if not _FOLDER_WORDS.search(masked):
+            if not named or not _FOLDER_WORDS.search(masked):
                 continue
             for match in _FOLDER_WORDS.finditer(masked):
                 group = "word" if match.group("word") else "plural"
@@ -491,6 +503,50 @@ def _find_generic_pointers(package: SkillPackage) -> list[_Pointer]:
                     pointers.append(_Pointer(source, number, column + 1, match.end() + 1, _pointer_message(folder, False)))
     pointers.sort(key=lambda p: (p.source, p.line, p.column))
     return pointers
+
+
+# The words _FOLDER_WORDS can match as a folder's name, lowercased.
+_FOLDER_WORD_FORMS = (
+    "reference", "references", "resource", "resources", "docs", "scripts", "templates", "examples", "assets", "workflows"
+)
+
+
+def _pointer_words(top: set[str]) -> tuple[str, ...] | None:
+    """The lowercase words of _FOLDER_WORDS that name a folder of ``top`` (step 3 of
+    _find_generic_pointers looks only at lines holding one), or None: look at every line.
+
+    Exact for ASCII folder names: _folder_for_word lowercases the matched word, and only an
+    ASCII word lowercases to an ASCII name (the one non-ASCII letter that lowercases to ASCII,
+    the Kelvin sign, matches no letter of these words), so the word is one of these forms,
+    written in some ASCII letter case."""
+    if not all(name.isascii() for name in top):
+        return None
+    words = [word for word in _FOLDER_WORD_FORMS if _folder_for_word(word, top) is not None]
+    # A line holding "references" holds "reference": look for the shorter alone.
+    return tuple(word for word in words if not any(other != word and other in word for other in words))
+
+
+def _lines_with_words(text: str, words: tuple[str, ...], offset: int) -> set[int]:
+    """File lines of ``text`` holding one of ``words`` (lowercase ASCII) in any ASCII letter case."""
+    if not words:
+        return set()
+    # bytes.lower() folds ASCII letters alone, fast, and keeps every "\n": a hit's line
+    # number is the count of newlines before it.
+    data = text.encode("utf-8", "replace").lower()
+    hits: list[int] = []
+    for word in words:
+        needle = word.encode()
+        at = data.find(needle)
+        while at >= 0:
+            hits.append(at)
+            at = data.find(needle, at + 1)
+    found: set[int] = set()
+    number, counted = 1 + offset, 0
+    for at in sorted(hits):
+        number += data.count(b"\n", counted, at)
+        counted = at
+        found.add(number)
+    return found
 
 
 _BARE_FOLDER = re.compile(r"(?<![\w/.`~$-])(?:\./)?([\w.-]+)/(?![\w/.-])")
@@ -599,7 +655,7 @@ class _Document:
                 if cell_start <= column < cell_end:
                     cell = line[cell_start:cell_end]
                     core = _strip_code(cell).strip()
-                    core = re.sub(r"\[[^\]]*\]\([^)]*\)", "", core).strip(" *_")
+                    core = _WHOLE_LINK.sub("", core).strip(" *_")
                     if not core:  # the cell is just the mention: the row is the context
                         return line, column, column, number, number
                     return cell, column - cell_start, column - cell_start, number, number
@@ -724,13 +780,15 @@ class _Document:
                     names.add(rest)
                     names.add(posixpath.basename(rest))
             self._names[folder] = names
-        for match in _BACKTICK.finditer(text):
-            token = match.group(1).strip()
-            if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
-                return True
-        for match in re.finditer(r"\[[^\]]*\]\(([^)\s]+)\)", text):
-            if posixpath.basename(match.group(1)) in names:
-                return True
+        if "`" in text:
+            for match in _BACKTICK.finditer(text):
+                token = match.group(1).strip()
+                if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
+                    return True
+        if "](" in text:
+            for match in _LINK_TARGET.finditer(text):
+                if posixpath.basename(match.group(1)) in names:
+                    return True
         return False
 
 
