@@ -777,7 +777,8 @@ def test_mode_000_files_and_folders(unreadable):
     result = check_json(tree, "--target", "all", ".", label="mode 000 files and folders", preexec=preexec)
     found = {(d["code"], d["path"]) for d in result.doc()["diagnostics"]}
     assert ("SL013", "perm-md/SKILL.md") in found
-    [sl013] = result.found("SL013")
+    assert ("SL013", "perm-parts/references/guide.md") in found  # referenced, there, unreadable
+    [sl013] = [d for d in result.found("SL013") if d["path"] == "perm-md/SKILL.md"]
     assert "Permission denied" in sl013["message"]
     assert any(d["path"] == "perm-parts/agents/openai.yaml" and "cannot be read" in d["message"] for d in result.found("SL601"))
     assert "perm-dir" in result.err and "Permission denied" in result.err  # a folder that cannot be listed is named
@@ -871,6 +872,53 @@ def test_a_reference_into_an_unlistable_folder_is_not_called_missing(tree, denie
     denied(root / "private")
     _, doc, _ = _lint_in_process(tree.root, "private")
     assert not [d for d in doc["diagnostics"] if d["code"] == "SL301" and "does not exist" in d["message"]]
+
+
+def _locked_references(tree: Tree) -> Path:
+    body = (
+        "Read [the guide](references/guide.md) when stuck, and run `scripts/run.sh` to deploy.\n\n"
+        "![logo](assets/logo.png) [open](references/open.md)"
+    )
+    root = skill(tree.root, "locked", body)
+    for rel in ("references/guide.md", "references/open.md", "scripts/run.sh", "assets/logo.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("# x\n")
+    return root
+
+
+def _assert_locked_reported(doc: dict) -> None:
+    found = {(d["code"], d["path"]) for d in doc["diagnostics"]}
+    # There, so not missing; unreadable, so said: the Markdown file the graph could not read and
+    # the script it never reads; the readable ones are not named.
+    assert not [d for d in doc["diagnostics"] if d["code"] == "SL301"], sorted(found)
+    assert {p for c, p in found if c == "SL013"} == {"locked/references/guide.md", "locked/scripts/run.sh"}, sorted(found)
+    [guide] = [d for d in doc["diagnostics"] if d["path"] == "locked/references/guide.md"]
+    assert guide["message"] == (
+        "`references/guide.md` cannot be read (cannot open: Permission denied); "
+        "skilllint did not check it and an agent cannot load it"
+    )
+
+
+def test_a_referenced_file_that_cannot_be_read_is_said_so_mocked(tree, denied):
+    root = _locked_references(tree)
+    denied(root / "references" / "guide.md", root / "scripts" / "run.sh")
+    code, doc, _ = _lint_in_process(tree.root, "--no-cache", "locked")
+    assert code == 1
+    _assert_locked_reported(doc)
+
+
+def test_a_referenced_file_with_mode_000_is_said_so(tree, tmp_path):
+    preexec = _permissions_preexec(tmp_path)
+    root = _locked_references(tree)
+    locked = [root / "references" / "guide.md", root / "scripts" / "run.sh"]
+    for path in locked:
+        path.chmod(0)
+    try:
+        result = check_json(tree, "--no-cache", "locked", label="mode 000 referenced files", preexec=preexec)
+    finally:
+        for path in locked:
+            path.chmod(0o644)
+    _assert_locked_reported(result.doc())
 
 
 # ----------------------------------------------------------------------------- catastrophic backtracking (pinned bugs)

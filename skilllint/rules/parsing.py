@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from .. import yamledit
-from ..diagnostics import Finding, Severity, Span
+from ..diagnostics import Finding, Related, Severity, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from ..yamltree import AliasBombError
@@ -343,12 +343,15 @@ class YamlStrictSubset(Rule):
 class SkillMdUnreadable(Rule):
     code = "SL013"
     name = "skill-md-unreadable"
-    summary = "SKILL.md cannot be read safely (not a regular file, link out of the tree, no permission)"
+    summary = "SKILL.md, or a file it references, cannot be read safely (not a regular file, link out of the tree, no permission)"
     severity = severities("error: all")
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.skill_md_name is None or package.readable:
+        if package.skill_md_name is None:
+            return
+        if package.readable:
+            yield from _unreadable_references(package)
             return
         reason = str(package.read_result)
         if "outside the linted tree" in reason:
@@ -356,6 +359,34 @@ class SkillMdUnreadable(Rule):
         else:
             tail = "skilllint did not read it and surfaces cannot load it"
         yield Finding(f"{package.skill_md_name} {reason}; {tail}", Span(1, 1, 1, 1))
+
+
+def _unreadable_references(package: SkillPackage) -> Iterator[Finding]:
+    """Referenced files that are there but cannot be opened (mode 000): not missing (SL301),
+    yet neither skilllint nor an agent running as this user can read them. The reference
+    graph holds the text of the Markdown files it read; every other target is opened once."""
+    from ..fsafe import UnsafeFile, read_capped
+
+    graph = package.references
+    seen: set[str] = set()
+    for reference in graph.references:
+        target = reference.resolved
+        if reference.status != "ok" or reference.target_kind != "file" or target is None:
+            continue
+        if target in seen or target in graph.texts:
+            continue
+        seen.add(target)
+        try:
+            read_capped(package.root / target, 0)
+        except UnsafeFile as exc:
+            source = package.root / reference.source
+            span = Span(reference.line, reference.column, reference.line, reference.column)
+            yield Finding(
+                f"`{target}` cannot be read ({exc}); skilllint did not check it and an agent cannot load it",
+                Span(1, 1, 1, 1),
+                path=package.root / target,
+                related=(Related(f"`{target}` is referenced here", source, span),),
+            )
 
 
 RULES = [
