@@ -71,6 +71,10 @@ class ResultCache:
 
     # -- entries -------------------------------------------------------------------
 
+    def has_results(self) -> bool:
+        """Whether an earlier run left results here (then most skills are likely unchanged)."""
+        return self.directory.is_dir()
+
     def get(self, key: str) -> list[Diagnostic] | None:
         try:
             with open(self._path(key), encoding="utf-8") as handle:

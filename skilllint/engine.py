@@ -59,7 +59,13 @@ def lint_paths(
     if store is not None:
         store.load()
     lint_one = partial(_lint_with_cache, rules=package_rules, settings=settings, cache=cache, entries=store if catalog_rules else False)
-    pending = PendingMap(lint_one, packages, worker_count(len(packages), jobs))
+    items = [(package, None) for package in packages]
+    if cache is not None and cache.has_results():
+        # An earlier run left results: look them up here first, and fork workers only
+        # for the skills that changed (a fork costs more than a cached skill).
+        items = [(package, _look_up(cache, package, settings)) for package in packages]
+    misses = sum(1 for _, found in items if found is None or found[1] is None)
+    pending = PendingMap(lint_one, items, worker_count(misses, jobs))
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     for package, (diagnostics, errors, fields, warnings) in zip(packages, pending.results()):
         result.diagnostics.extend(diagnostics)
@@ -79,22 +85,29 @@ def lint_paths(
     return result
 
 
-def _lint_with_cache(package: SkillPackage, rules: list[Rule], settings: Settings, cache, entries) -> tuple:
+def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:
+    """(key, cached diagnostics or None); the key is None when the package cannot be cached now."""
+    key = cache.key(package, settings.targets_for(package))
+    return key, cache.get(key) if key else None
+
+
+def _lint_with_cache(item: tuple, rules: list[Rule], settings: Settings, cache, entries) -> tuple:
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None) and warnings (a listing cut at the
     entry limit; the cache never keeps such a package), from the cache where it has them.
 
+    ``item`` is (package, what :func:`_look_up` found, or None: look it up here).
     Rules that cannot be cached (SL520 reads its skills root) run on every time. The
     catalog entries are read here, where the frontmatter is parsed already, so the
     main process (which builds the catalogs) need not parse every skill again."""
+    package, found = item
     errors: list[str] = []
     if cache is None:
         diagnostics = lint_package(package, rules, settings, errors)
     else:
         cached_rules = [r for r in rules if getattr(r, "cacheable", True)]
         always_rules = [r for r in rules if not getattr(r, "cacheable", True)]
-        key = cache.key(package, settings.targets_for(package))
-        diagnostics = cache.get(key) if key else None
+        key, diagnostics = found if found is not None else _look_up(cache, package, settings)
         if diagnostics is None:
             diagnostics = lint_package(package, cached_rules, settings, errors)
             if key and not errors:
@@ -112,15 +125,20 @@ def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | 
     from .catalog.entries import MISSING, entry_fields
     from .catalog.model import read_entry
 
-    if package.skill_md_name != "SKILL.md" or not package.readable:
+    if package.skill_md_name != "SKILL.md":
         return None  # no catalog lists it
-    out = {}
-    for target in settings.targets_for(package):
-        key, fields = store.lookup(package, target) if store is not None else (None, MISSING)
-        if fields is MISSING:
-            fields = entry_fields(read_entry(package, target))
-        out[target.id] = (key, fields)
-    return out
+    targets = settings.targets_for(package)
+    found = {t.id: store.lookup(package, t) if store is not None else (None, MISSING) for t in targets}
+    if any(fields is MISSING for _, fields in found.values()):
+        # Only now read SKILL.md (stored entries were stored from a readable one, and
+        # their key changes with its mode: a cached skill is not read at all).
+        if not package.readable:
+            return None  # no catalog lists it
+        for target in targets:
+            key, fields = found[target.id]
+            if fields is MISSING:
+                found[target.id] = (key, entry_fields(read_entry(package, target)))
+    return found
 
 
 def _entry_reader(known: dict, store):

@@ -108,3 +108,22 @@ def test_workers_fill_and_read_the_cache(tmp_path):
 def test_jobs_must_be_a_positive_whole_number(value, tmp_path):
     code, _, err = run_cli("check", "--jobs", value, str(tmp_path))
     assert code == 2 and "at least 1" in err
+
+
+@linux_fork
+def test_a_warm_run_forks_only_for_the_skills_that_changed(tmp_path, monkeypatch):
+    import skilllint.cache as cache_module
+    from skilllint import engine
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
+    asked = []
+    monkeypatch.setattr(engine, "worker_count", lambda packages, jobs: asked.append(packages) or worker_count(packages, jobs))
+    _tree(tmp_path, 3 * MIN_PACKAGES_PER_WORKER)
+    args = ("check", "--cache-dir", str(tmp_path / "cache"), "--output-format", "json", str(tmp_path / "skills"))
+    first = run_cli(*args)
+    second = run_cli(*args)
+    (tmp_path / "skills" / "skill-001" / "SKILL.md").write_text("---\nname: skill-001\ndescription: Changed. Use when asked.\n---\n")
+    third = run_cli(*args)
+    # cold: every skill to the workers; warm: none (looked up here); one changed: one
+    assert asked == [3 * MIN_PACKAGES_PER_WORKER, 0, 1]
+    assert first == second and third[0] == 1 and third != second

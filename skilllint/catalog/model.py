@@ -164,7 +164,10 @@ def _catalog_key(package: SkillPackage, target: str, stop: Path) -> tuple[str, P
 
 def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     """The skill as ``target`` lists it, or None when its frontmatter does not parse there
-    (Claude Code still loads such a skill, with no fields set: SURFACES.md §2b)."""
+    (Claude Code still loads such a skill, with no fields set: SURFACES.md §2b), or when
+    no surface can read it."""
+    if package.skill_md_name is None or not package.readable:
+        return None
     mapping = package.view(target).mapping
     if mapping is None:
         if target.id != "claude-code":
@@ -253,8 +256,8 @@ def build_catalogs(
 
 
 def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]], reader):
-    if package.skill_md_name != "SKILL.md" or not package.readable:
-        return
+    if package.skill_md_name != "SKILL.md":
+        return  # (an unreadable one: read_entry says None; a stored entry came from a readable one)
     real = package.real_skill_md
     for target in targets:
         if (target.id, real) in seen:
