@@ -64,7 +64,7 @@ def lint_paths(
         # An earlier run left results: look them up here first, and fork workers only
         # for the skills that changed (a fork costs more than a cached skill).
         items = [(package, _look_up(cache, package, settings)) for package in packages]
-    misses = sum(1 for _, found in items if found is None or found[1] is None)
+    misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
     pending = PendingMap(lint_one, items, worker_count(misses, jobs))
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     for package, (diagnostics, errors, fields, warnings) in zip(packages, pending.results()):

@@ -1,10 +1,10 @@
 """Lint packages in worker processes when a tree is large.
 
 Packages are independent, so on a large tree each worker lints a share of them
-and sends its diagnostics back; the main process meanwhile works on what needs
-the whole tree (the catalogs). Workers are forked: they inherit the loaded rules,
-settings and package list, so nothing but the results crosses a pipe, and no
-worker re-imports or re-reads the configuration.
+and sends back its diagnostics and the skills' catalog entries; the main process
+then judges what needs the whole tree (the catalogs). Workers are forked: they
+inherit the loaded rules, settings and package list, so nothing but the results
+crosses a pipe, and no worker re-imports or re-reads the configuration.
 
 Where ``fork`` is not available (Windows, macOS's default is spawn and fork is
 unsafe there with system frameworks loaded), in a process with other threads (the
