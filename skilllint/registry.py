@@ -106,6 +106,8 @@ class Registry:
         plugin that fails to import or breaks the contract is reported and
         skipped, never fatal.
         """
+        if not _may_have_plugins():
+            return
         from importlib.metadata import entry_points
 
         for entry in entry_points(group=PLUGIN_GROUP):
@@ -141,3 +143,33 @@ def registry(load_plugins: bool = True) -> Registry:
             reg.load_plugins()
         _REGISTRY = reg
     return _REGISTRY
+
+
+def _may_have_plugins() -> bool:
+    """Whether any installed distribution declares the plugin group: a look at each
+    ``entry_points.txt`` on ``sys.path`` spares importing importlib.metadata (~15 ms,
+    it pulls in the email package) on every run when, as usual, there is none.
+    True when unsure: then importlib.metadata decides."""
+    import os
+    import sys
+
+    needle = f"[{PLUGIN_GROUP}]".encode()
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except NotADirectoryError:
+            return True  # a zip archive on the path: importlib.metadata looks inside
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(folder or ".", name, "entry_points.txt"), "rb") as handle:
+                    if needle in handle.read():
+                        return True
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return True
+    return False

@@ -125,3 +125,20 @@ def test_a_crashing_rule_is_an_internal_error_not_a_silent_pass(tmp_path, monkey
 
     code, _, err = run_cli("check", str(tmp_path), cwd=tmp_path)
     assert code == 2 and "internal error in SL101" in err and "kaboom" in err
+
+
+def test_the_plugin_precheck_says_no_only_when_no_distribution_declares_the_group(tmp_path, monkeypatch):
+    from skilllint.registry import _may_have_plugins
+
+    site = tmp_path / "site"
+    (site / "other-1.0.dist-info").mkdir(parents=True)
+    (site / "other-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "absent")])
+    assert _may_have_plugins() is False  # importlib.metadata is not even imported
+    (site / "plug-1.0.dist-info").mkdir()
+    (site / "plug-1.0.dist-info" / "entry_points.txt").write_text("[skilllint.rules]\nXP = plug:RULES\n")
+    assert _may_have_plugins() is True
+    archive = tmp_path / "eggs.zip"
+    archive.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    monkeypatch.setattr(sys, "path", [str(archive)])
+    assert _may_have_plugins() is True  # unsure: importlib.metadata decides

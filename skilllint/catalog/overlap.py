@@ -135,6 +135,7 @@ class Overlap:
     identical: bool
 
 
+@lru_cache(maxsize=16384)  # each target's catalog of a folder holds the same descriptions
 def normalise(description: str) -> str:
     """Fold case, whitespace and punctuation: the text ``identical`` compares."""
     return _NON_ALNUM.sub(" ", description.casefold()).strip()
@@ -187,7 +188,21 @@ def find_overlaps(
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
-    n = len(descriptions)
+    # The result depends on the normalised texts alone: each surface's catalog of one
+    # folder (Codex collapses whitespace, Copilot does not) asks the same question.
+    norm = tuple(normalise(text) if isinstance(text, str) else "" for text in descriptions)
+    if stats is not None:
+        return _find_overlaps(norm, threshold, posting_cap, stats)
+    return list(_find_overlaps_once(norm, threshold, posting_cap))
+
+
+@lru_cache(maxsize=8)
+def _find_overlaps_once(norm: tuple[str, ...], threshold: float, posting_cap: int) -> tuple[Overlap, ...]:
+    return tuple(_find_overlaps(norm, threshold, posting_cap, None))
+
+
+def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, stats: dict[str, int] | None) -> list[Overlap]:
+    n = len(norm)
     # best[i] = (identical, score, -partner) maximised; stored as tuple for cheap comparison.
     best: dict[int, tuple[bool, float, int]] = {}
 
@@ -199,10 +214,7 @@ def find_overlaps(
 
     # 1. identical descriptions: group by normalised text.
     groups: dict[str, list[int]] = {}
-    norm: list[str] = []
-    for i, text in enumerate(descriptions):
-        t = normalise(text) if isinstance(text, str) else ""
-        norm.append(t)
+    for i, t in enumerate(norm):
         if t:
             groups.setdefault(t, []).append(i)
     for members in groups.values():
