@@ -113,7 +113,13 @@ def _stamps(package: SkillPackage) -> str | None:
     root = str(package.root)
     stamps = []
     now_ns = time.time_ns()
-    for path in (os.path.join(root, package.skill_md_name), os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")):
+    # The folder's listing (read already, to find SKILL.md) says whether agents/ can be there:
+    # most skills have none, and two stat calls per skill are a third of a pre-commit run's store lookups.
+    agents = any(name.casefold() == "agents" for name in package.listing)
+    paths = [os.path.join(root, package.skill_md_name)]
+    if agents:
+        paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
+    for path in paths:
         try:
             info = os.stat(path)
         except OSError:

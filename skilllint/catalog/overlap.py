@@ -159,9 +159,9 @@ def _stem(word: str) -> str:
 @lru_cache(maxsize=16384)  # one catalog per target holds the same descriptions
 def content_words(description: str) -> frozenset[str]:
     """The set of stemmed content words of a description (what the score compares)."""
-    return frozenset(
-        _stem(w) for w in _WORD.findall(description.casefold()) if len(w) > 1 and w not in STOP_WORDS
-    )
+    words = set(_WORD.findall(description.casefold()))
+    words -= STOP_WORDS  # each distinct word once, before the (Python-level) stemming
+    return frozenset(_stem(w) for w in words if len(w) > 1)
 
 
 def similarity(a: str, b: str) -> float:

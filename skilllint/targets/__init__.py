@@ -47,6 +47,8 @@ _LOCATION_TARGETS = (
     ((".cursor", "skills"), ("cursor",)),
 )
 
+_TARGETS_BY_LOCATION = dict(_LOCATION_TARGETS)
+
 
 def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict | None = None) -> tuple[str, ...]:
     """The targets a skill's location implies (RULES.md "Inference").
@@ -58,11 +60,10 @@ def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict 
     """
     parts = skill_dir.parts
     found: list[str] = []
-    for index in range(len(parts) - 1):
-        pair = (parts[index], parts[index + 1])
-        for location, ids in _LOCATION_TARGETS:
-            if pair == location:
-                found.extend(t for t in ids if t not in found)
+    for pair in zip(parts, parts[1:]):
+        ids = _TARGETS_BY_LOCATION.get(pair)
+        if ids is not None:
+            found.extend(t for t in ids if t not in found)
     if "claude-code" not in found and _under_claude_plugin(skill_dir, stop_at, {} if manifests is None else manifests):
         found.append("claude-code")
     return tuple(found) or ("agentskills",)
