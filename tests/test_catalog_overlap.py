@@ -192,3 +192,13 @@ def test_real_corpus_matches_brute_force_and_finds_known_clones(corpus):
     assert ("webapp-testing", "webapp-testing") in names  # anthropics and awesome-copilot copies
     assert ("java-springboot", "kotlin-springboot") in names
     assert all(o.identical == (normalise(descs[o.index]) == normalise(descs[o.partner])) for o in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Creates PDFs; use when asked!", "  Ünïcode—dash…and 3 numbers 42  ", "", "---", "a_b c-d e.f", "Tabs\tand\nnewlines"],
+)
+def test_the_normalised_fast_path_finds_the_same_content_words(text):
+    from skilllint.catalog.overlap import _normalised_content_words
+
+    assert _normalised_content_words(normalise(text)) == content_words(text) == content_words(normalise(text))

@@ -122,7 +122,7 @@ STOP_WORDS = frozenset(
 )
 
 _WORD = re.compile(r"[a-z0-9]+")
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_ALNUM = re.compile(r"[0-9a-z]+")
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class Overlap:
 @lru_cache(maxsize=16384)  # each target's catalog of a folder holds the same descriptions
 def normalise(description: str) -> str:
     """Fold case, whitespace and punctuation: the text ``identical`` compares."""
-    return _NON_ALNUM.sub(" ", description.casefold()).strip()
+    return " ".join(_ALNUM.findall(description.casefold()))  # each non-alphanumeric run: one space
 
 
 @lru_cache(maxsize=65536)  # words recur across a catalog's descriptions: stem each once
@@ -162,6 +162,11 @@ def content_words(description: str) -> frozenset[str]:
     words = set(_WORD.findall(description.casefold()))
     words -= STOP_WORDS  # each distinct word once, before the (Python-level) stemming
     return frozenset(_stem(w) for w in words if len(w) > 1)
+
+
+def _normalised_content_words(text: str) -> frozenset[str]:
+    """:func:`content_words` of a :func:`normalise` d text, whose words are its space-separated runs."""
+    return frozenset(_stem(w) for w in set(text.split()) - STOP_WORDS if len(w) > 1)
 
 
 def similarity(a: str, b: str) -> float:
@@ -224,7 +229,7 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
                 offer(i, second if i == first else first, True, 1.0)
 
     # 2. near-duplicates: prefix filtering over rarest-first content words.
-    sets: list[frozenset[str]] = [content_words(t) if t else frozenset() for t in norm]
+    sets: list[frozenset[str]] = [_normalised_content_words(t) if t else frozenset() for t in norm]
     df: dict[str, int] = {}
     for s in sets:
         for w in s:
