@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -94,6 +93,8 @@ class ResultCache:
                 # never committed by accident, as ruff's cache does it
                 (self.directory.parent / ".gitignore").write_text("# created by skilllint\n*\n", encoding="utf-8")
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # here: with its random and shutil imports it costs 3 ms, and a warm run writes nothing
+
             fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump({"diagnostics": [encode(d) for d in diagnostics]}, handle, ensure_ascii=False)
