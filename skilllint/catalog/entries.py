@@ -9,9 +9,9 @@ result cache and read back while those files are unchanged.
 
 The key of an entry hashes, without reading a file: the skill's path and its
 SKILL.md's real path; ``stat`` (size, mtime, inode, ctime; links followed, so a
-changed link target counts) of SKILL.md, of ``agents/`` and of
-``agents/openai.yaml``; the target; the size limit; skilllint's version and
-code. A file changed within the last two seconds is read afresh and not stored
+changed link target counts) of SKILL.md and, when the folder lists an ``agents``
+entry, of ``agents/`` and ``agents/openai.yaml`` (the key's shape changes when
+one appears); the target; the size limit; skilllint's version and code. A file changed within the last two seconds is read afresh and not stored
 (as :mod:`skilllint.cache` does). One JSON file, written under a temporary name
 and renamed into place: concurrent runs never see half of it; the last one wins.
 """
