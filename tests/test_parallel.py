@@ -92,16 +92,23 @@ def test_workers_find_what_one_process_finds(tmp_path):
 
 
 @linux_fork
-def test_workers_fill_and_read_the_cache(tmp_path):
+def test_workers_fill_and_read_the_cache(tmp_path, monkeypatch):
+    import skilllint.cache as cache_module
+    from skilllint.catalog import entries as entries_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
+    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
     _tree(tmp_path, 2 * MIN_PACKAGES_PER_WORKER)
     cache = tmp_path / "cache"
     args = ("check", "--cache-dir", str(cache), "--jobs", "2", "--output-format", "json", str(tmp_path / "skills"))
     first = run_cli(*args)
-    entries = list(cache.rglob("*.json"))
+    results = [p for p in cache.rglob("*.json") if p.name != "catalog-entries.json"]
     second = run_cli(*args)
     assert first == second and first[0] == 1
-    # every package has an entry unless it was written within the racy window (then it is not cached yet)
-    assert len(entries) <= 2 * MIN_PACKAGES_PER_WORKER
+    # the workers wrote one result per skill; the main process kept every skill's catalog entry
+    assert len(results) == 2 * MIN_PACKAGES_PER_WORKER
+    stored = json.loads((cache / "v1" / "catalog-entries.json").read_text())["entries"]
+    assert len(stored) == 2 * MIN_PACKAGES_PER_WORKER  # one target (agentskills) each
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "many"])
