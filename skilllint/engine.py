@@ -58,7 +58,12 @@ def lint_paths(
     store = cache.catalog_entries() if cache is not None and catalog_rules else None
     if store is not None:
         store.load()
-    lint_one = partial(_lint_with_cache, rules=package_rules, settings=settings, cache=cache, entries=store if catalog_rules else False)
+    # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
+    cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
+    always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
+    lint_one = partial(
+        _lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=store if catalog_rules else False
+    )
     items = [(package, None) for package in packages]
     if cache is not None and cache.has_results():
         # An earlier run left results: look them up here first, and fork workers only
@@ -91,22 +96,21 @@ def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | No
     return key, cache.get(key) if key else None
 
 
-def _lint_with_cache(item: tuple, rules: list[Rule], settings: Settings, cache, entries) -> tuple:
+def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries) -> tuple:
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None) and warnings (a listing cut at the
     entry limit; the cache never keeps such a package), from the cache where it has them.
 
-    ``item`` is (package, what :func:`_look_up` found, or None: look it up here).
-    Rules that cannot be cached (SL520 reads its skills root) run on every time. The
+    ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
+    ``rules`` the rules whose findings are cached and those run on every time. The
     catalog entries are read here, where the frontmatter is parsed already, so the
     main process (which builds the catalogs) need not parse every skill again."""
     package, found = item
+    cached_rules, always_rules = rules
     errors: list[str] = []
     if cache is None:
-        diagnostics = lint_package(package, rules, settings, errors)
+        diagnostics = lint_package(package, cached_rules, settings, errors)
     else:
-        cached_rules = [r for r in rules if getattr(r, "cacheable", True)]
-        always_rules = [r for r in rules if not getattr(r, "cacheable", True)]
         key, diagnostics = found if found is not None else _look_up(cache, package, settings)
         if diagnostics is None:
             diagnostics = lint_package(package, cached_rules, settings, errors)
@@ -129,15 +133,10 @@ def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | 
         return None  # no catalog lists it
     targets = settings.targets_for(package)
     found = {t.id: store.lookup(package, t) if store is not None else (None, MISSING) for t in targets}
-    if any(fields is MISSING for _, fields in found.values()):
-        # Only now read SKILL.md (stored entries were stored from a readable one, and
-        # their key changes with its mode: a cached skill is not read at all).
-        if not package.readable:
-            return None  # no catalog lists it
-        for target in targets:
-            key, fields = found[target.id]
-            if fields is MISSING:
-                found[target.id] = (key, entry_fields(read_entry(package, target)))
+    for target in targets:  # a stored entry spares reading SKILL.md (read_entry says None if it cannot be read)
+        key, fields = found[target.id]
+        if fields is MISSING:
+            found[target.id] = (key, entry_fields(read_entry(package, target)))
     return found
 
 
