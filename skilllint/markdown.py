@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import lazyre
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -64,7 +66,7 @@ def _parser():
     return MarkdownIt("commonmark").enable("table")
 
 
-_PUNCT = re.compile(r"[^\w\- ]", re.UNICODE)
+_PUNCT = lazyre.compile(r"[^\w\- ]", re.UNICODE)
 
 
 def github_anchor(text: str) -> str:
@@ -73,7 +75,7 @@ def github_anchor(text: str) -> str:
     return _PUNCT.sub("", text).replace(" ", "-")
 
 
-_DEFINITION = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
+_DEFINITION = lazyre.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
 
 
 def parse(text: str, line_offset: int = 0) -> MarkdownDocument:
@@ -168,7 +170,7 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
 
 # A fence marker line: group 2 the marker run, group 3 the rest of the line. Matched at a
 # line's start inside the whole text (MULTILINE: ^ holds after any "\n").
-_FENCE_MARKER = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+_FENCE_MARKER = lazyre.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 # No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
 # minutes: a code span opens with a whole run of backticks and closes with a run of the same
 # length; whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never re-entered);
@@ -180,13 +182,13 @@ _FENCE_MARKER = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 # instead of trying every position, and the code is consumed in possessive chunks (a
 # backtick-free stretch or a whole run), never character by character: the same matches
 # as (?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`) at several times the speed (tests/test_markdown.py).
-CODE_SPAN = re.compile(r"(`(?<!``)`*+)((?:[^`\n]++|`++)+?)(?<!`)\1(?!`)")
-_INLINE_LINK = re.compile(
+CODE_SPAN = lazyre.compile(r"(`(?<!``)`*+)((?:[^`\n]++|`++)+?)(?<!`)\1(?!`)")
+_INLINE_LINK = lazyre.compile(
     r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
     r"(?P<dest><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
     r"(?=(\s*))\5(?:(?<=\s)(?:\"[^\"]*\"|'[^']*'|\([^)]*\))(?=(\s*))\6)?\)"
 )
-_AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
+_AUTOLINK = lazyre.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
 
 def fenced_lines(lines: list[str], line_offset: int = 0) -> set[int]:
@@ -292,8 +294,8 @@ def links_outside(lines: list[str], code: set[int], line_offset: int = 0) -> lis
     return links
 
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_ATX = lazyre.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = lazyre.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
 def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[int]]:
@@ -331,7 +333,7 @@ def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[i
 
 # Link/image text kept, code ticks and HTML tags dropped, emphasis marks dropped
 # (an underscore only at a word's edge: `ld_preload` keeps its underscore).
-_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))")
+_MARKUP = lazyre.compile(r"!?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))")
 
 
 def _plain_heading_text(title: str) -> str:

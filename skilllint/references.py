@@ -20,20 +20,20 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import unquote
 
-from . import markdown
+from . import lazyre, markdown
 from .fsafe import UnsafeFile, read_capped
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_SCHEME = lazyre.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # A fence marker line as this scan has always judged it (any whitespace, no info-string
 # check: looser than markdown.fenced_lines; a line either one calls code is skipped).
 # Matched at a line's start inside the whole text: MULTILINE, and [^\S\n] for \s.
-_FENCE = re.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
-_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
+_FENCE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_WINDOWS_DRIVE = lazyre.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
 # Characters and words that make a path an illustration, not a file the author shipped.
-_PLACEHOLDER_CHARS = re.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
-_NUMBERED_PLACEHOLDER = re.compile(r"[a-z][-_]?[NXY]$")
+_PLACEHOLDER_CHARS = lazyre.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
+_NUMBERED_PLACEHOLDER = lazyre.compile(r"[a-z][-_]?[NXY]$")
 _PLACEHOLDER_STEMS = frozenset(
     {"filename", "file", "name", "path", "your-file", "your-reference", "xxx", "foo", "bar", "example-file", "something"}
 )
@@ -247,7 +247,7 @@ def _bare_file(token: str, base: str, inventory) -> bool:
     return entry is not None and entry.kind == "file" and not is_placeholder(token)
 
 
-_TOKEN = re.compile(r"[^\s'\"=(),]+")
+_TOKEN = lazyre.compile(r"[^\s'\"=(),]+")
 
 
 def _tokens(code: str, base: int):
@@ -279,7 +279,7 @@ def _inside_link_syntax(line: str, start: int) -> bool:
 # Variables that agents expand to the skill's folder: a path after them is a
 # reference from the skill root (Claude Code documents ${CLAUDE_SKILL_DIR};
 # Trail of Bits' skills write {baseDir}).
-_ROOT_VARIABLE = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR|\{baseDir\}|\$\{baseDir\})/")
+_ROOT_VARIABLE = lazyre.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR|\{baseDir\}|\$\{baseDir\})/")
 
 
 def _strip_root_variable(path: str) -> str | None:

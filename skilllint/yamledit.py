@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import yamltree
+from . import lazyre, yamltree
 from .diagnostics import Fix
 from .fixes import LineIndex, edit, edits_between
 
@@ -123,7 +123,7 @@ def key_lines(document: yamltree.Document, keys: set[str]) -> set[int]:
     return lines
 
 
-_BLOCK_HEADER = re.compile(r"[|>][0-9+-]*")
+_BLOCK_HEADER = lazyre.compile(r"[|>][0-9+-]*")
 
 
 def comments(text: str, document: yamltree.Document | None) -> list[str]:
@@ -346,7 +346,10 @@ def written_like(node: yamltree.Node, value: str) -> str | None:
 
 def _styled(node: yamltree.Node, value: str) -> str:
     """``value`` as ruamel would keep its quoting (a str subclass)."""
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+    from ruamel.yaml.scalarstring import (
+        DoubleQuotedScalarString,
+        SingleQuotedScalarString,
+    )
 
     if node.style == "'":
         return SingleQuotedScalarString(value)
@@ -521,7 +524,7 @@ def quote_metadata_values(package) -> Fix | None:
     return frontmatter_fix(package, fm, f"quote {names}", "safe", {"metadata"}, mutate, textual)
 
 
-_COMMA_OUTSIDE_PARENS = re.compile(r",(?![^()]*\))")
+_COMMA_OUTSIDE_PARENS = lazyre.compile(r",(?![^()]*\))")
 
 
 def allowed_tools_string(package) -> Fix | None:
@@ -576,8 +579,8 @@ def allowed_tools_string(package) -> Fix | None:
     )
 
 
-_SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?=\s|$)")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|Mr|Mrs|Ms|Dr|St|No|Fig)|(?<!\w)[A-Za-z])\.$")
+_SENTENCE_END = lazyre.compile(r"[.!?][\"')\]]*(?=\s|$)")
+_ABBREVIATION = lazyre.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|Mr|Mrs|Ms|Dr|St|No|Fig)|(?<!\w)[A-Za-z])\.$")
 
 
 def trim_description(package, limit: int = 1024) -> Fix | None:
@@ -632,8 +635,8 @@ def trim_description(package, limit: int = 1024) -> Fix | None:
     return None
 
 
-_TOP_KEY = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):[ \t]+(?P<rest>.*)$")
-_COMMENT = re.compile(r"[ \t]#")
+_TOP_KEY = lazyre.compile(r"^(?P<key>[A-Za-z0-9_-]+):[ \t]+(?P<rest>.*)$")
+_COMMENT = lazyre.compile(r"[ \t]#")
 
 
 def quote_colon_value(package, file_line: int) -> Fix | None:

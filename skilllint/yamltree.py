@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from . import lazyre
+
 MAX_DEPTH = 64
 """Deepest nesting of collections accepted; frontmatter never needs more."""
 
@@ -182,7 +184,8 @@ def parse(text: str) -> Document:
             byte_positions=True,
         )
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError as RuamelError
+    from ruamel.yaml.error import MarkedYAMLError
+    from ruamel.yaml.error import YAMLError as RuamelError
     from ruamel.yaml.reader import ReaderError as RuamelReaderError
 
     # "safe" rather than "rt": the round-trip scanner marks folds in ">" scalars
@@ -341,24 +344,24 @@ class AliasBombError(YamlError):
 
 
 # YAML 1.1 implicit resolution, as PyYAML's SafeLoader does it.
-_Y11_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
-_Y11_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_Y11_INT = re.compile(
+_Y11_BOOL = lazyre.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+_Y11_NULL = lazyre.compile(r"^(?:~|null|Null|NULL|)$")
+_Y11_INT = lazyre.compile(
     r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$"
 )
-_Y11_FLOAT = re.compile(
+_Y11_FLOAT = lazyre.compile(
     r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
-_TIMESTAMP = re.compile(
+_TIMESTAMP = lazyre.compile(
     r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
     r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$"
 )
 # YAML 1.2 core schema, as serde_yaml and most JavaScript loaders resolve it.
-_Y12_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_Y12_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_Y12_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_Y12_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_Y12_BOOL = lazyre.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_Y12_NULL = lazyre.compile(r"^(?:~|null|Null|NULL|)$")
+_Y12_INT = lazyre.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_Y12_FLOAT = lazyre.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 def resolve_scalar(node: Node, semantics: str) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from .. import lazyre
 from ..diagnostics import Finding
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
@@ -47,7 +48,7 @@ _CUES: tuple[tuple[str, str], ...] = (
      r"|\bduring (?:a |an |the )?(?:[\w.-]+ )?(?:migration|upgrade|incident|deployment|onboarding)s?\b"),
     ("handles … requests", r"\b(?:handles?|routes?|serves?|responds? to) [\w/ -]{0,60}?\b(?:requests|questions|queries)\b"),
 )
-CUES: tuple[tuple[str, "re.Pattern[str]"], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in _CUES)
+CUES: tuple[tuple[str, lazyre.LazyPattern], ...] = tuple((name, lazyre.compile(p, re.IGNORECASE)) for name, p in _CUES)
 
 
 SCAN_CHARS = 4096

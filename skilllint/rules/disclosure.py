@@ -18,6 +18,7 @@ import posixpath
 import re
 from typing import Iterator
 
+from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..markdown import CODE_SPAN as _CODE_SPAN
@@ -122,7 +123,7 @@ class ReferenceTooDeep(Rule):
             )
 
 
-_WILDCARD = re.compile(r"\*|\{[\w-]+\}|<[\w-]+>")
+_WILDCARD = lazyre.compile(r"\*|\{[\w-]+\}|<[\w-]+>")
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.{}<>$@/*-")
 
 
@@ -192,14 +193,14 @@ def _hop_notes(package: SkillPackage, graph, chain: list[str]) -> Iterator[Relat
 # =============================================================================
 
 # Files every repository carries for people and tools, not for the agent.
-_META_FILE = re.compile(
+_META_FILE = lazyre.compile(
     r"^(?:licen[cs]e|copying|notice|authors|contributors|changelog|changes|history|code_of_conduct|"
     r"contributing|security|readme)(?:[-_.].*)?$",
     re.IGNORECASE,
 )
 # Build, dependency and test scaffolding around scripts: used by tools, never
 # referenced by name in prose.
-_SUPPORT_FILE = re.compile(
+_SUPPORT_FILE = lazyre.compile(
     r"^(?:pyproject\.toml|setup\.py|setup\.cfg|requirements(?:[-_.][\w.-]*)?\.txt|pipfile(?:\.lock)?|"
     r"uv\.lock|poetry\.lock|\.python-version|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|"
     r"pnpm-lock\.yaml|bun\.lockb?|tsconfig(?:\.[\w-]+)?\.json|jsconfig\.json|deno\.jsonc?|cargo\.toml|cargo\.lock|"
@@ -213,7 +214,7 @@ _SUPPORT_FOLDERS = frozenset({"tests", "test", "__tests__", "__pycache__", "node
 _BINARY_NOISE = (".pyc", ".pyo", ".class")
 MAX_SCRIPT_FILES = 200  # text files under scripts/ read per package (SL304)
 MAX_SCRIPT_BYTES = 256 * 1024
-_PY_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE)
+_PY_IMPORT = lazyre.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE)
 
 
 class ResourceUnreferenced(Rule):
@@ -540,25 +541,25 @@ class ReferenceWithoutLoadCondition(Rule):
 #      topic headings ("References", "Quick Reference", "API") do not count.
 
 SENTINEL = "\x01"  # marks the mention inside a joined block
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
-_BULLET = re.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
-_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
-_DEFINITION_LABEL = re.compile(r"^ {0,3}\[([^\]]+)\]:")
-_BOLD_LABEL = re.compile(r"^\s*(\*\*|__)(.+?)\1")
+_HEADING = lazyre.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_BULLET = lazyre.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_QUOTE = lazyre.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
+_SENTENCE_END = lazyre.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
+_DEFINITION_LABEL = lazyre.compile(r"^ {0,3}\[([^\]]+)\]:")
+_BOLD_LABEL = lazyre.compile(r"^\s*(\*\*|__)(.+?)\1")
 
-_CONDITION = re.compile(
+_CONDITION = lazyre.compile(
     r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
     r"in case|as soon as|each time|every time|depending on|based on|in order to|instead of|rather than|"
     r"otherwise|fails?|failing|failed|failures?|errors?|broken|missing|stuck|"
     r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand)\b"
 )
-_VACUOUS_CONDITION = re.compile(
+_VACUOUS_CONDITION = lazyre.compile(
     r"\b(?:if|when|as|where|whenever)\s+(?:needed|necessary|required|applicable|relevant|appropriate|desired|"
     r"useful|helpful|wanted|in doubt|you need (?:it|them|more|more details|details)|you want (?:more|details))\b"
     r"|\bon demand\b|\bif (?:any|so)\b|\bonly (?:the )?(?:relevant|needed|necessary)\b"
 )
-_TO_VERB = re.compile(r"\bto ([a-z][a-z-]+)")
+_TO_VERB = lazyre.compile(r"\bto ([a-z][a-z-]+)")
 _NOT_VERB_AFTER_TO = frozenset(
     "the a an this that these those it its your our their his her my each every all any some more other another "
     "one two three be and or of in on for with from by as at into onto upon date see it's".split()
@@ -590,26 +591,26 @@ _STOPWORDS = frozenset(
     md py sh js ts txt markdown
     """.split()
 )
-_WORD = re.compile(r"[a-z0-9][a-z0-9'’+#-]*")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")  # a nested [...] holds no [: linear
+_WORD = lazyre.compile(r"[a-z0-9][a-z0-9'’+#-]*")
+_LINK = lazyre.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")  # a nested [...] holds no [: linear
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
 # A path starts where a run of path characters starts (the lookbehinds): tried from
 # every character of a 100,000-character run, the folder loops would be quadratic.
-_PATHISH = re.compile(
+_PATHISH = lazyre.compile(
     rf"(?<![\w.{{}}$@~/-])(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
     rf"|(?<![\w./-])(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
 )
-_LABEL = re.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
+_LABEL = lazyre.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
 
 # Governing headings at any level (below the title): conditions, steps, failures.
-_SITUATION_HEADING = re.compile(
+_SITUATION_HEADING = lazyre.compile(
     r"^(?:when|whenever|if|for|before|after|during|while|once|unless|on|in case|"
     r"step|steps|phase|stage|sub-?step|round|part \d|troubleshoot\w*|"
     r"errors?|error handling|failures?|common (?:issues|errors|problems|mistakes)|known issues|debug\w*|recover\w*|"
     r"fallbacks?)\b",
 )
 # The innermost heading may also name a task.
-_TASK_HEADING = re.compile(
+_TASK_HEADING = lazyre.compile(
     r"^(?:how to|to [a-z]+|decision|decisions|routing|choose|choosing|select|selecting|pick|which|what to|"
     r"where to|use cases?|usage|quick ?start|getting started)\b"
 )
@@ -849,7 +850,7 @@ def _target_words(target: str) -> set[str]:
     return words | {w[:5] for w in words if len(w) >= 5}
 
 
-_FAILURE_WORD = re.compile(r"fail|error|broken|missing|stuck")
+_FAILURE_WORD = lazyre.compile(r"fail|error|broken|missing|stuck")
 
 
 def _condition_in(text: str, target_words: set[str] | None = None) -> bool:
@@ -897,7 +898,7 @@ def _segment_reason(segment: str, words: set[str], subject: bool = True) -> str 
     return None
 
 
-_FOR = re.compile(r"\bfor ((?:[^.;:()—–]|\.(?=\S))+)")
+_FOR = lazyre.compile(r"\bfor ((?:[^.;:()—–]|\.(?=\S))+)")
 
 
 def _for_purpose(text: str, target_words: set[str]) -> bool:
@@ -937,13 +938,13 @@ def _heading_reason(heading: str, innermost: bool) -> str | None:
 # SL312 long-reference-without-toc
 # =============================================================================
 
-_TOC_TITLE = re.compile(
+_TOC_TITLE = lazyre.compile(
     r"^ {0,3}(?:#{1,6}\s+)?(?:\*\*|__)?(?:table of contents|contents|toc|on this page|in this (?:file|document|guide|page|reference)|sections)"
     r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
     re.IGNORECASE,
 )
-_ANCHOR_LINK = re.compile(r"\]\(#[^)\s]+\)")
-_ANCHOR_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
+_ANCHOR_LINK = lazyre.compile(r"\]\(#[^)\s]+\)")
+_ANCHOR_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
 
 
 class LongReferenceWithoutToc(Rule):

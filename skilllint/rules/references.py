@@ -14,7 +14,7 @@ import posixpath
 import re
 from typing import Iterator
 
-from .. import markdown
+from .. import lazyre, markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..package import SkillPackage
@@ -385,48 +385,48 @@ class _Pointer:
 
 
 # Words that send the reader into a folder: "see", "read from", "load … from", "use one in".
-_DIRECTIVES = re.compile(
+_DIRECTIVES = lazyre.compile(
     r"\b(?:see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|study|review|use|run|execute)\b",
     re.IGNORECASE,
 )
 # Words that only say where material lives: "lives in", "available in", "documented in", "reference files".
 # A sentence with these alone is an overview when the document names the files elsewhere.
-_LOCATIONS = re.compile(
+_LOCATIONS = lazyre.compile(
     r"\b(?:lives?|located|available|found|documented|details?|detailed|more information|deep[- ]dives?"
     r"|reference (?:material|files|docs|documents|documentation|guides)|guides)\b",
     re.IGNORECASE,
 )
 # Sentences that act on the folder rather than send the reader into it.
-_NOT_POINTER = re.compile(
+_NOT_POINTER = lazyre.compile(
     r"\b(?:never|don't|do not|must not|write (?:to|into)|save (?:to|into)|put (?:it|them)|place (?:it|them)"
     r"|copy|create|add (?:it|them|new))\b",
     re.IGNORECASE,
 )
 # What may stand right before a folder that the sentence points into.
-_LEAD_IN = re.compile(
+_LEAD_IN = lazyre.compile(
     r"(?:\b(?:in|from|under|at|inside|within|into|see|check|consult|browse|study|open|and|or)"
     r"(?:\s+(?:the|this|a|our|its|the skill's|this skill's|skill's))?\s*|,\s*|^\W*(?:the\s+)?)$",
     re.IGNORECASE,
 )
-_LEAD_TAIL = re.compile(r"[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
+_LEAD_TAIL = lazyre.compile(r"[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
 # "check the references folder", "read the files in the scripts directory": a pointer with no path at all.
-_FOLDER_WORDS = re.compile(
+_FOLDER_WORDS = lazyre.compile(
     r"\b(?P<cue>see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|in|from|under)"
     r"\s+(?:(?:all|any|each|one) (?:of )?)?(?:the )?(?:files in the |documents in the )?(?:bundled |included |relevant )?"
     r"(?:(?P<word>references?|resources?|docs|scripts|templates|examples|assets|workflows)\s+(?:folder|directory|dir)\b"
     r"|(?<=the )(?P<plural>references)\b(?!\s+(?:folder|directory|dir)\b|/))",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\[(_\"'])")
+_SENTENCE_END = lazyre.compile(r"(?<=[.!?])\s+(?=[A-Z`*\[(_\"'])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\|)")
-_LIST_OR_TABLE = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-_RULE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
-_BACKTICK = re.compile(r"`([^`\n]+)`")
-_LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # group 1: a link's destination
-_WHOLE_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
-_FILE_NAME = re.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
+_BLOCK_START = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\|)")
+_LIST_OR_TABLE = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
+_HEADING = lazyre.compile(r"^\s{0,3}#{1,6}\s")
+_RULE = lazyre.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
+_BACKTICK = lazyre.compile(r"`([^`\n]+)`")
+_LINK_TARGET = lazyre.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # group 1: a link's destination
+_WHOLE_LINK = lazyre.compile(r"\[[^\]]*\]\([^)]*\)")
+_FILE_NAME = lazyre.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
 
 
 def _generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
@@ -549,7 +549,7 @@ def _lines_with_words(text: str, words: tuple[str, ...], offset: int) -> set[int
     return found
 
 
-_BARE_FOLDER = re.compile(r"(?<![\w/.`~$-])(?:\./)?([\w.-]+)/(?![\w/.-])")
+_BARE_FOLDER = lazyre.compile(r"(?<![\w/.`~$-])(?:\./)?([\w.-]+)/(?![\w/.-])")
 
 
 def _bare_folders(masked: str, top: set[str]):
@@ -561,7 +561,7 @@ def _bare_folders(masked: str, top: set[str]):
             yield match
 
 
-_LINK_DESTINATION = re.compile(r"\]\([^)]*\)")
+_LINK_DESTINATION = lazyre.compile(r"\]\([^)]*\)")
 
 
 def _mask_code(line: str) -> str:
@@ -868,9 +868,9 @@ def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
     return [best]
 
 
-_HEADING_ID = re.compile(r"\{#([^\s}]+)[^}]*\}\s*#*\s*$")
-_LINE_ANCHOR = re.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
-_HTML_ANCHOR = re.compile(r"<[A-Za-z][^>]*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE)
+_HEADING_ID = lazyre.compile(r"\{#([^\s}]+)[^}]*\}\s*#*\s*$")
+_LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
+_HTML_ANCHOR = lazyre.compile(r"<[A-Za-z][^>]*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE)
 
 
 def _anchors_of(package: SkillPackage, target: str):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from .. import lazyre
 from ..diagnostics import Finding, Related, Severity, Span
 from ..fsafe import is_within
 from ..inventory import MAX_LINK_HOPS
@@ -358,7 +359,7 @@ class SpecialFile(Rule):
 # -- hardcoded per-user paths ------------------------------------------------------
 
 _NAME_CHARS = r"[^\\/\s`'\"<>()\[\]|;,:*?]"
-_HOME = re.compile(
+_HOME = lazyre.compile(
     r"(?:(?<=file://)|(?<![\w.~$%/\\-]))"
     r"(?:"
     r"(?P<unix>/(?:Users|home)/)(?P<uname>[^/\s`'\"<>()\[\]{}|;,:*?]+)"
@@ -366,7 +367,7 @@ _HOME = re.compile(
     rf"(?P<wname>{_NAME_CHARS}+(?: {_NAME_CHARS}+)*(?=\\|/)|{_NAME_CHARS}+)"
     r")"
 )
-_PATH_REST = re.compile(r"[^\s`'\"<>()|]*")
+_PATH_REST = lazyre.compile(r"[^\s`'\"<>()|]*")
 # Names that show the author meant "your user name" (the corpus writes `you`,
 # `yourname`, `userName`, `myuserName`, `example`, `John Doe`, `jdoe`, `me`).
 _PLACEHOLDER_PARTS = (

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..registry import Rule, RuleContext, severities
@@ -51,7 +52,7 @@ EXTENSIONS = {
     ".ps1": "powershell",
     ".psm1": "powershell",
 }
-_SHEBANG_LANG = re.compile(rb"^#![^\n]*?\b(python[0-9.]*|uv run|bash|sh|zsh|ksh|dash|node|deno|bun|tsx|ts-node|pwsh)\b")
+_SHEBANG_LANG = lazyre.compile(rb"^#![^\n]*?\b(python[0-9.]*|uv run|bash|sh|zsh|ksh|dash|node|deno|bun|tsx|ts-node|pwsh)\b")
 _LANG_OF_INTERPRETER = {
     "bash": "shell", "sh": "shell", "zsh": "shell", "ksh": "shell", "dash": "shell",
     "node": "js", "deno": "js", "bun": "js", "tsx": "js", "ts-node": "js", "pwsh": "powershell",
@@ -286,7 +287,7 @@ def _ends_with_keyword(text: str, index: int) -> bool:
     return bool(re.search(r"(?:^|[^\w$])(?:return|typeof|case|do|else|in|of|void|yield|await)$", before))
 
 
-_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_HEREDOC = lazyre.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
 def lex_shell(text: str) -> Masked:
@@ -402,7 +403,7 @@ LEXERS = {"python": lex_python, "js": lex_js, "shell": lex_shell, "powershell": 
 
 _SEPARATORS = set(";&|(){}`\n")
 _PREFIX_WORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "time", "exec", "command", "builtin", "nohup", "sudo", "env"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
+_ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
 
 
 @dataclass
@@ -484,15 +485,15 @@ class Prompt:
     how: str  # a short description of what it does
 
 
-_PY_INPUT = re.compile(r"(?<![\w.])(raw_input|input)[ \t]*\(")
-_PY_GETPASS = re.compile(r"(?<![\w.])(getpass\.getpass|getpass)[ \t]*\(")
-_PY_LIBRARY = re.compile(
+_PY_INPUT = lazyre.compile(r"(?<![\w.])(raw_input|input)[ \t]*\(")
+_PY_GETPASS = lazyre.compile(r"(?<![\w.])(getpass\.getpass|getpass)[ \t]*\(")
+_PY_LIBRARY = lazyre.compile(
     r"(?<![\w.])(click\.(?:prompt|confirm)|typer\.(?:prompt|confirm)|(?:Prompt|Confirm|IntPrompt|FloatPrompt)\.ask"
     r"|questionary\.(?:text|select|confirm|checkbox|password|autocomplete|path|rawselect|press_any_key_to_continue)"
     r"|inquirer\.(?:prompt|text|list_input|confirm|checkbox|password|path|editor)"
     r"|(?:pyip|pyinputplus)\.input\w*)[ \t]*\("
 )
-_PY_PROMPT_TOOLKIT = re.compile(r"(?<![\w.])(prompt|PromptSession)[ \t]*\(")
+_PY_PROMPT_TOOLKIT = lazyre.compile(r"(?<![\w.])(prompt|PromptSession)[ \t]*\(")
 
 
 def python_prompts(script: Script) -> list[Prompt]:
@@ -527,10 +528,10 @@ def _preceded_by_def(code: str, offset: int) -> bool:
     return re.search(r"\b(?:def|function|class)\s+$", code[max(0, offset - 12) : offset]) is not None
 
 
-_JS_CREATE = re.compile(r"(?<![\w$])createInterface[ \t]*\(")
-_JS_QUESTION = re.compile(r"\.(?:question|prompt)[ \t]*\(")
-_JS_LIBRARY = re.compile(r"(?<![\w$])((?:inquirer|enquirer)\.prompt)[ \t]*\(")
-_JS_READLINE_SYNC = re.compile(
+_JS_CREATE = lazyre.compile(r"(?<![\w$])createInterface[ \t]*\(")
+_JS_QUESTION = lazyre.compile(r"\.(?:question|prompt)[ \t]*\(")
+_JS_LIBRARY = lazyre.compile(r"(?<![\w$])((?:inquirer|enquirer)\.prompt)[ \t]*\(")
+_JS_READLINE_SYNC = lazyre.compile(
     r"\.(question|questionInt|questionFloat|questionEMail|questionNewPassword|questionPath|keyIn|keyInYN|keyInYNStrict"
     r"|keyInPause|keyInSelect|promptCL|promptLoop|promptCLLoop|promptSimShell)[ \t]*\("
 )
@@ -589,7 +590,7 @@ def _matching_paren(code: str, open_index: int) -> int:
     return -1
 
 
-_SHELL_TTY_CHECK = re.compile(r"(?:\[\[?|\btest)\s+(?:!\s+)?-t\s+[012]\b|\btty\s+-s\b")
+_SHELL_TTY_CHECK = lazyre.compile(r"(?:\[\[?|\btest)\s+(?:!\s+)?-t\s+[012]\b|\btty\s+-s\b")
 _READ_VALUE_OPTIONS = set("adinNptu")
 
 
@@ -650,7 +651,7 @@ def _same_or_previous_line(code: str, first: Command, second: Command) -> bool:
     return between.count("\n") <= 1
 
 
-_PS_PROMPT = re.compile(r"(?i)(?<![\w-])(Read-Host)\b|(\.PromptForChoice)[ \t]*\(")
+_PS_PROMPT = lazyre.compile(r"(?i)(?<![\w-])(Read-Host)\b|(\.PromptForChoice)[ \t]*\(")
 
 
 def powershell_prompts(script: Script) -> list[Prompt]:
@@ -663,7 +664,7 @@ def powershell_prompts(script: Script) -> list[Prompt]:
 
 
 PROMPT_FINDERS = {"python": python_prompts, "js": js_prompts, "shell": shell_prompts, "powershell": powershell_prompts}
-_BYPASS = re.compile(r"--(?:yes|assume-yes|non-interactive|noninteractive|no-input|noinput|no-prompt)\b")
+_BYPASS = lazyre.compile(r"--(?:yes|assume-yes|non-interactive|noninteractive|no-input|noinput|no-prompt)\b")
 
 
 class ScriptInteractive(Rule):
@@ -702,12 +703,12 @@ class ScriptInteractive(Rule):
 # -- SL702 ----------------------------------------------------------------------------
 
 SHELL_FENCES = frozenset({"bash", "sh", "shell", "zsh", "ksh", "console", "shell-session", "shellsession", "sh-session", "terminal"})
-_ROOT_PREFIX = re.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_-]*\}|<[^<>/]+>)/")
+_ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_-]*\}|<[^<>/]+>)/")
 # "run `scripts/x.sh`", "Re-run this skill's `scripts/x.sh`": a verb right before the code span.
-_RUN_WORDS = re.compile(
+_RUN_WORDS = lazyre.compile(
     r"(?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|that|skill's|script|command|helper|it|with)\s+){0,3}$"
 )
-_CODE_SPAN = re.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
+_CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
@@ -769,8 +770,8 @@ def resolve_command(word: str, package) -> str | None:
     return None
 
 
-_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
-_FENCE_OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
+_FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
+_FENCE_OPEN = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
 def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
@@ -1109,7 +1110,7 @@ class RunnerUse:
 
 
 # Calls that run a command line (Python's subprocess and os, Node's child_process, execa, zx).
-_EXEC_CALLS = re.compile(
+_EXEC_CALLS = lazyre.compile(
     r"(?:(?<![\w$])(?:run|call|check_call|check_output|Popen|system|popen|getoutput|getstatusoutput"
     r"|create_subprocess_shell|create_subprocess_exec|exec|execSync|spawn|spawnSync|execFile|execFileSync"
     r"|execa|execaSync|execaCommand|execaCommandSync)[ \t]*\($)"
