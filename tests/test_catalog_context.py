@@ -73,6 +73,31 @@ def test_siblings_stay_inside_the_repository_of_the_working_folder(tmp_path):
     assert report["diagnostics"] == []
 
 
+def test_sibling_roots_inside_one_another_are_searched_once(tmp_path, monkeypatch):
+    """Codex's catalog root is the repository, agentskills' is .agents/skills inside it: one walk lists both."""
+    import os
+    import sys
+    from collections import Counter
+
+    from skilllint import discovery
+
+    repo = codex_repo(tmp_path, 40)
+    listed: Counter = Counter()
+    real_scandir = os.scandir
+
+    def counting_scandir(path):
+        if sys._getframe(1).f_globals["__name__"] == "skilllint.discovery":  # the walk, not a rule
+            listed[os.fspath(path)] += 1
+        return real_scandir(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", counting_scandir)
+    report = lint_json(".agents/skills/skill-000/SKILL.md", "--target", "codex,agentskills", "--select", "SL5", cwd=repo)
+    assert report["diagnostics"] == []
+    skills = str(repo / ".agents" / "skills")
+    assert listed[skills] == 1 and listed[str(repo)] == 1
+    assert max(listed.values()) == 1, [folder for folder, count in listed.items() if count > 1]
+
+
 def installed(tmp_path, folder: str, names: list[str]):
     root = tmp_path / folder
     for name in names:

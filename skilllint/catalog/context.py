@@ -138,25 +138,28 @@ def load_siblings(
             continue
         for target in settings.targets_for(package):
             roots.add(catalog_key(package, target.id, boundary, keys)[1])
-    siblings: list[SkillPackage] = []
-    for root in sorted(roots):
-        if not is_within(boundary, root) or any(is_within(done, root) for done in searched):
-            continue
-        try:
-            discovered = discover(
-                [str(root)],
-                root,
-                exclude=settings.exclude,
-                exclude_base=settings.base,
-                use_gitignore=settings.respect_gitignore,
-                force_exclude=True,
-            )
-        except DiscoveryError:
-            continue
-        for item in discovered.packages:
-            if item.missing_skill_md or not _claim(item, taken):
+    walked = [str(r) for r in sorted(roots) if is_within(boundary, r) and not any(is_within(done, r) for done in searched)]
+
+    def walk(paths: list[str]) -> list:
+        options = {"exclude": settings.exclude, "exclude_base": settings.base, "use_gitignore": settings.respect_gitignore}
+        return discover(paths, boundary, force_exclude=True, **options).packages
+
+    # One search for all roots: a root inside another (the repository and its .agents/skills)
+    # is listed once, not walked twice. A root that cannot be searched is left out alone.
+    try:
+        found = walk(walked) if walked else []
+    except DiscoveryError:
+        found = []
+        for root in walked:
+            try:
+                found += walk([root])
+            except DiscoveryError:
                 continue
-            siblings.append(SkillPackage(item.root, item.lint_root, max_bytes, item.real))
+    siblings: list[SkillPackage] = []
+    for item in found:
+        if item.missing_skill_md or not _claim(item, taken):
+            continue
+        siblings.append(SkillPackage(item.root, item.lint_root, max_bytes, item.real))
     return siblings
 
 
