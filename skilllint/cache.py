@@ -38,6 +38,7 @@ MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json")
 class ResultCache:
     def __init__(self, directory: Path, settings) -> None:
         self.directory = directory / f"v{FORMAT}"
+        self._folder = str(self.directory)
         self.salt = _settings_salt(settings)
         self._entries = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
@@ -57,7 +58,7 @@ class ResultCache:
         parts = [
             self.salt,
             str(package.root),
-            os.path.realpath(package.root),
+            package.real_root,
             str(package.lint_root),
             sorted(inventory.stamps),
             links,
@@ -66,7 +67,9 @@ class ResultCache:
             _manifest_stamps(package, self._manifests),
             [t.id for t in targets],
         ]
-        return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+        # repr, not json.dumps: the same text for the same parts (strings, numbers, tuples), a
+        # third of the cost, and keys are computed for every skill of a warm run.
+        return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
     # -- entries -------------------------------------------------------------------
 
@@ -76,9 +79,10 @@ class ResultCache:
 
     def get(self, key: str) -> list[Diagnostic] | None:
         try:
-            with open(self._path(key), encoding="utf-8") as handle:
+            with open(self._file(key), encoding="utf-8") as handle:
                 data = json.load(handle)
-            diagnostics = [decode(item) for item in data["diagnostics"]]
+            paths: dict[str, Path] = {}  # a skill's findings name few files: one Path each
+            diagnostics = [decode(item, paths) for item in data["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
         return diagnostics
@@ -86,7 +90,7 @@ class ResultCache:
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
         if not self.usable:
             return
-        path = self._path(key)
+        path = Path(self._file(key))
         try:
             if not self.directory.parent.exists():
                 self.directory.parent.mkdir(parents=True, exist_ok=True)
@@ -102,8 +106,9 @@ class ResultCache:
         except OSError:
             self.usable = False  # a read-only tree: lint on, uncached
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key[2:]}.json"
+    def _file(self, key: str) -> str:
+        # a string: Path arithmetic was a fifth of a warm run's lookups
+        return f"{self._folder}{os.sep}{key[:2]}{os.sep}{key[2:]}.json"
 
     def catalog_entries(self):
         """The skills' catalog entries of earlier runs (:mod:`skilllint.catalog.entries`), kept beside the results."""
@@ -210,14 +215,23 @@ def encode(d: Diagnostic) -> dict:
     return item
 
 
-def decode(item: dict) -> Diagnostic:
+def decode(item: dict, paths: dict[str, Path] | None = None) -> Diagnostic:
+    """A diagnostic from :func:`encode`'s form; ``paths`` shares Path objects between calls."""
+    paths = {} if paths is None else paths
+
+    def path_of(text: str) -> Path:
+        found = paths.get(text)
+        if found is None:
+            found = paths[text] = Path(text)
+        return found
+
     fix = None
     if "fix" in item:
         raw = item["fix"]
         fix = Fix(
             raw["message"],
             raw["applicability"],
-            tuple(Edit(Path(p), Span(*s), text, start, end) for p, s, text, start, end in raw["edits"]),
+            tuple(Edit(path_of(p), Span(*s), text, start, end) for p, s, text, start, end in raw["edits"]),
         )
     return Diagnostic(
         code=item["code"],
@@ -225,10 +239,10 @@ def decode(item: dict) -> Diagnostic:
         severity=Severity(item["severity"]),
         targets=tuple(item["targets"]),
         message=item["message"],
-        path=Path(item["path"]),
+        path=path_of(item["path"]),
         span=Span(*item["span"]),
         fix=fix,
-        related=tuple(Related(m, Path(p), Span(*s)) for m, p, s in item["related"]),
+        related=tuple(Related(m, path_of(p), Span(*s)) for m, p, s in item["related"]),
     )
 
 

@@ -79,13 +79,11 @@ class _Ignore:
     """gitignore-style matching: config excludes plus every .gitignore met."""
 
     def __init__(self, base: Path, patterns: list[str], use_gitignore: bool) -> None:
-        import pathspec
-
-        self._pathspec = pathspec
         self.base = base
         self.use_gitignore = use_gitignore
-        self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
-        self.defaults = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
+        self.defaults = _FolderNames(DEFAULT_EXCLUDE)
+        # pathspec (~10 ms to import) only for patterns the user wrote or a .gitignore met
+        self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _gitignore_spec(patterns)
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
         self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
         # Folders named on the command line although an exclude pattern covers them.
@@ -112,7 +110,7 @@ class _Ignore:
             text = read_capped(candidate).data.decode("utf-8", errors="replace")
         except UnsafeFile:
             return
-        spec = self._pathspec.GitIgnoreSpec.from_lines(_tame(line) for line in text.splitlines())
+        spec = _gitignore_spec(_tame(line) for line in text.splitlines())
         self.gitignores[folder] = spec
         self._specs.append((folder, spec))
 
@@ -133,6 +131,25 @@ class _Ignore:
             if spec.match_file(rel + suffix):  # type: ignore[attr-defined]
                 return True
         return False
+
+
+def _gitignore_spec(lines):
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+class _FolderNames:
+    """Patterns of the form ``name/`` as gitignore reads them (:data:`DEFAULT_EXCLUDE`):
+    a folder of that name at any depth, and everything below it."""
+
+    def __init__(self, patterns) -> None:
+        assert all(p.endswith("/") and "/" not in p[:-1] and not any(c in p for c in "*?[!\\") for p in patterns)
+        self.names = frozenset(p[:-1] for p in patterns)
+
+    def match_file(self, rel: str) -> bool:
+        """``rel``: relative with ``/`` separators, ending in ``/`` for a folder (as for pathspec)."""
+        return not self.names.isdisjoint(rel.split("/")[:-1])
 
 
 def _relative(top: str, path: str) -> str | None:

@@ -337,3 +337,24 @@ def test_empty_folder_warns_no_skills_found(repo):
     code, out, err = run_cli("check", "--output-format", "json", "empty", cwd=repo)
     assert code == 0
     assert json.loads(out)["summary"]["packages"] == 0
+
+
+def test_default_excludes_match_as_pathspec_matches_them():
+    """The built-in excludes are matched without pathspec (~10 ms to import): same answers."""
+    import pathspec
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from skilllint.discovery import DEFAULT_EXCLUDE, _FolderNames
+
+    names = [p.rstrip("/") for p in DEFAULT_EXCLUDE] + ["a", "skills", ".agents", "SKILL.md", ".git.bak", "x.venv", "node_modules2", "VENV"]
+    reference = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
+    mine = _FolderNames(DEFAULT_EXCLUDE)
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.lists(st.sampled_from(names), min_size=1, max_size=5), st.booleans())
+    def agree(parts, is_dir):
+        rel = "/".join(parts) + ("/" if is_dir else "")
+        assert mine.match_file(rel) == reference.match_file(rel), rel
+
+    agree()
