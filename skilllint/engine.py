@@ -15,8 +15,12 @@ from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
 from .discovery import discover
 from .package import SkillPackage
-from .parallel import PendingMap, worker_count
+from .parallel import Background, PendingMap, can_fork, worker_count
 from .registry import Rule, RuleContext
+
+
+# A background process for the catalogs pays off from this many skills (a fork costs ~5 ms).
+BACKGROUND_MIN_PACKAGES = 48
 
 
 @dataclass
@@ -61,11 +65,18 @@ def lint_paths(
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
     cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
     always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
-    lint_one = partial(
-        _lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=store if catalog_rules else False
-    )
+    warm = cache is not None and cache.has_results()
+    catalogs = partial(_catalog_phase, packages, paths, settings, cwd, max_bytes, catalog_rules, store=store)
+    background = None
+    if catalog_rules and warm and jobs != 1 and len(packages) >= BACKGROUND_MIN_PACKAGES and can_fork():
+        # Most results come from the cache: the catalogs (every skill's entry, the overlap
+        # search) take as long as fetching them, so a forked process judges the catalogs
+        # meanwhile, reading the entries itself (from the store; changed skills afresh).
+        background = Background(partial(catalogs, known={}))
+    entries = store if catalog_rules and background is None else False
+    lint_one = partial(_lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries)
     items = [(package, None) for package in packages]
-    if cache is not None and cache.has_results():
+    if warm:
         # An earlier run left results: look them up here first, and fork workers only
         # for the skills that changed (a fork costs more than a cached skill).
         items = [(package, _look_up(cache, package, settings)) for package in packages]
@@ -79,15 +90,28 @@ def lint_paths(
         if fields:
             known[id(package)] = fields
     if catalog_rules:
-        completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, result.warnings)
-        reader = _entry_reader(known, store)
-        result.diagnostics.extend(lint_catalogs(packages, catalog_rules, settings, result.internal_errors, completion, reader))
-        if store is not None:
-            store.save()
+        diagnostics, warnings, errors = background.result() if background is not None else catalogs(known=known)
+        result.diagnostics.extend(diagnostics)
+        result.warnings.extend(warnings)
+        result.internal_errors.extend(errors)
+        if background is not None and background.failure:
+            result.internal_errors.append(background.failure)
     result.internal_errors.extend(pending.failures)
     result.packages = len(packages)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store) -> tuple[list, list[str], list[str]]:
+    """(diagnostics, warnings, internal errors) of the catalog rules; ``known``: the catalog
+    entries the package linters read, by id(package); the store is saved here."""
+    warnings: list[str] = []
+    errors: list[str] = []
+    completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, warnings)
+    diagnostics = lint_catalogs(packages, rules, settings, errors, completion, _entry_reader(known, store))
+    if store is not None:
+        store.save()
+    return diagnostics, warnings, errors
 
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:

@@ -134,3 +134,69 @@ def test_a_warm_run_forks_only_for_the_skills_that_changed(tmp_path, monkeypatch
     # cold: every skill to the workers; warm: none (looked up here); one changed: one
     assert asked == [3 * MIN_PACKAGES_PER_WORKER, 0, 1]
     assert first == second and third[0] == 1 and third != second
+
+
+# -- Background: one function in a forked process ------------------------------------------
+
+
+def where_it_ran():
+    return os.getpid()
+
+
+def fail_in_the_child():
+    if os.getpid() != PARENT:
+        raise ValueError("child only")
+    return "ran here"
+
+
+def die_in_the_child():
+    if os.getpid() != PARENT:
+        os._exit(9)
+    return "ran here"
+
+
+def unpicklable_in_the_child():
+    return threading.Lock() if os.getpid() != PARENT else "ran here"
+
+
+@linux_fork
+def test_background_runs_in_another_process_and_returns_its_value():
+    job = parallel.Background(where_it_ran)
+    assert job.result() not in (PARENT, None) and job.failure is None
+
+
+@linux_fork
+@pytest.mark.parametrize(
+    ("function", "said"),
+    [(fail_in_the_child, "ValueError: child only"), (die_in_the_child, "exit status 9"), (unpicklable_in_the_child, "could not send")],
+)
+def test_a_failed_background_process_is_run_again_here(function, said):
+    job = parallel.Background(function)
+    assert job.result() == "ran here"
+    assert said in job.failure and "ran in the main process" in job.failure
+
+
+@linux_fork
+def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch):
+    import skilllint.cache as cache_module
+    from skilllint import engine
+    from skilllint.catalog import entries as entries_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
+    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
+    started = []
+    real_background = parallel.Background
+    monkeypatch.setattr(engine, "Background", lambda function: started.append(1) or real_background(function))
+    _tree(tmp_path, engine.BACKGROUND_MIN_PACKAGES)
+    args = ("check", "--cache-dir", str(tmp_path / "cache"), "--output-format", "json", str(tmp_path / "skills"))
+    cold = run_cli(*args)
+    assert started == []  # nothing in the cache: the linters read the catalog entries
+    warm = run_cli(*args)
+    assert started == [1] and warm == cold
+    one_process = run_cli(*args, "--jobs", "1")
+    assert started == [1] and one_process == cold  # --jobs 1: no process of any kind
+    # a skill changed since: the background process reads its new entry itself
+    (tmp_path / "skills" / "skill-001" / "SKILL.md").write_text("---\nname: skill-002\ndescription: Formats tables. Use when asked.\n---\n")
+    changed = json.loads(run_cli(*args)[1])
+    fresh = json.loads(run_cli("check", "--no-cache", "--output-format", "json", str(tmp_path / "skills"))[1])
+    assert changed == fresh and any(d["code"] == "SL511" for d in changed["diagnostics"])  # two skills named skill-002
