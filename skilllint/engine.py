@@ -108,7 +108,8 @@ def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict
     warnings: list[str] = []
     errors: list[str] = []
     completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, warnings)
-    diagnostics = lint_catalogs(packages, rules, settings, errors, completion, _entry_reader(known, store))
+    kept = store.kept if store is not None else None
+    diagnostics = lint_catalogs(packages, rules, settings, errors, completion, _entry_reader(known, store), kept)
     if store is not None:
         store.save()
     return diagnostics, warnings, errors
@@ -188,6 +189,7 @@ def lint_catalogs(
     internal_errors: list[str],
     completion: CatalogContext | None = None,
     reader=None,
+    kept=None,
 ) -> list[Diagnostic]:
     """Run catalog rules over the catalogs the linted skills form (SL5xx).
 
@@ -207,7 +209,7 @@ def lint_catalogs(
         for rule in rules:
             if not rule.applies_to(target.id):
                 continue
-            ctx = RuleContext((target,), settings.options_for(type(rule)), settings)
+            ctx = RuleContext((target,), settings.options_for(type(rule)), settings, kept=kept)
             try:
                 findings = list(rule.check_catalog(catalog, ctx))
                 mine = [(p, f) for p, f in findings if id(p) in linted]

@@ -45,6 +45,7 @@ class RuleContext:
     options: dict[str, Any]
     settings: Any = None  # the resolved Settings (token encoding, etc.)
     memo: dict = field(default_factory=dict)  # per-package scratch shared by rules
+    kept: Any = None  # catalog rules: a mapping of costly answers kept between runs (JSON values), or None
 
     @property
     def target_ids(self) -> tuple[str, ...]:

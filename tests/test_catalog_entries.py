@@ -126,3 +126,29 @@ def test_pre_commit_reads_the_siblings_once(tmp_path, settled, reads):
     third = lint_json(*args, cwd=repo)
     assert reads["n"] == 41
     assert [d["code"] for d in third["diagnostics"]] == ["SL510"]  # now identical to skill-00's
+
+
+def test_kept_answers_are_saved_with_the_entries(tmp_path):
+    store = CatalogEntries(tmp_path / "cache", "salt")
+    store.kept["question"] = [[0, 1, 0.5, False]]
+    store.save()
+    again = CatalogEntries(tmp_path / "cache", "salt")
+    assert again.kept.get("question") == [[0, 1, 0.5, False]] and not again.kept.changed
+    again.kept["question"] = [[0, 1, 0.5, False]]  # the same answer: nothing to write
+    assert not again.kept.changed
+    # another salt (other skilllint code): nothing kept is used
+    assert CatalogEntries(tmp_path / "cache", "other").kept == {}
+
+
+def test_kept_answers_are_bounded_and_this_runs_come_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(entries_module, "MAX_ANSWERS", 3)
+    store = CatalogEntries(tmp_path / "cache", "salt")
+    for i in range(5):
+        store.kept[f"old-{i}"] = [i]
+    store.save()
+    store = CatalogEntries(tmp_path / "cache", "salt")
+    store.kept.get("old-4")
+    store.kept["new"] = []
+    store.save()
+    saved = json.loads((tmp_path / "cache" / FILENAME).read_text())["kept"]
+    assert list(saved)[:2] == ["old-4", "new"] and len(saved) == 3

@@ -202,3 +202,27 @@ def test_the_normalised_fast_path_finds_the_same_content_words(text):
     from skilllint.catalog.overlap import _normalised_content_words
 
     assert _normalised_content_words(normalise(text)) == content_words(text) == content_words(normalise(text))
+
+
+def test_answers_kept_between_runs_are_reused_and_checked(monkeypatch):
+    from skilllint.catalog import overlap as overlap_module
+
+    texts = generate_descriptions(300, seed=3)
+    kept: dict = {}
+    fresh = find_overlaps(texts, 0.6, kept=kept)
+    assert fresh == find_overlaps(texts, 0.6) and len(kept) == 1
+    (key,) = kept
+    # the next run answers from what was kept, without searching
+    calls = []
+    real = overlap_module._find_overlaps_once
+    monkeypatch.setattr(overlap_module, "_find_overlaps_once", lambda *a: calls.append(a) or real(*a))
+    assert find_overlaps(texts, 0.6, kept=kept) == fresh and calls == []
+    # another threshold or other texts are other questions
+    find_overlaps(texts, 0.7, kept=kept)
+    find_overlaps(texts[:-1], 0.6, kept=kept)
+    assert len(calls) == 2 and len(kept) == 3
+    # a kept answer that is no such answer (a tampered or foreign cache) is searched again
+    for bad in ([[0, 999, 0.5, False]], [[0, 1, 2.0, False]], [[0, 1, 0.5, "yes"]], {"x": 1}, [[0, 1]]):
+        kept[key] = bad
+        assert find_overlaps(texts, 0.6, kept=kept) == fresh
+        assert kept[key] == [[o.index, o.partner, o.score, o.identical] for o in fresh]

@@ -14,6 +14,9 @@ entry, of ``agents/`` and ``agents/openai.yaml`` (the key's shape changes when
 one appears); the target; the size limit; skilllint's version and code. A file changed within the last two seconds is read afresh and not stored
 (as :mod:`skilllint.cache` does). One JSON file, written under a temporary name
 and renamed into place: concurrent runs never see half of it; the last one wins.
+
+The same file keeps catalog rules' costly answers (:class:`KeptAnswers`: SL510's
+overlap search over a catalog, keyed by the catalog's normalised descriptions).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class CatalogEntries:
         self._used: dict[str, list | None] = {}
         self._stamps: dict[str, str | None] = {}  # per skill folder, shared by its targets
         self._new = False
+        self._kept: KeptAnswers | None = None
 
     def lookup(self, package: SkillPackage, target) -> tuple[str | None, object]:
         """(key, fields) of a stored entry; fields is :data:`MISSING` when there is none
@@ -66,21 +70,28 @@ class CatalogEntries:
             self.remember(key, fields)
         return skill_from_fields(package, fields)
 
+    @property
+    def kept(self) -> KeptAnswers:
+        """Answers of catalog rules kept between runs (SL510's overlap search), saved with the entries."""
+        self.load()
+        return self._kept
+
     def save(self) -> None:
-        if not self._new:
+        if not self._new and not (self._kept is not None and self._kept.changed):
             return
         kept = dict(self._used)
         for key, fields in self.load().items():
             if len(kept) >= MAX_KEPT:
                 break
             kept.setdefault(key, fields)
+        answers = self._kept.to_save() if self._kept is not None else {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             import tempfile  # here: with its random and shutil imports it costs 3 ms, and a warm run writes nothing
 
             fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"salt": self.salt, "entries": kept}, handle, ensure_ascii=False)
+                json.dump({"salt": self.salt, "entries": kept, "kept": answers}, handle, ensure_ascii=False)
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only tree: the next run reads the skills again
@@ -88,13 +99,16 @@ class CatalogEntries:
     def load(self) -> dict:
         if self._stored is None:
             self._stored = {}
+            answers = {}
             try:
                 with open(self.path, encoding="utf-8") as handle:
                     data = json.load(handle)
                 if isinstance(data, dict) and data.get("salt") == self.salt and isinstance(data.get("entries"), dict):
                     self._stored = {k: v for k, v in data["entries"].items() if v is None or _valid(v)}
+                    answers = data.get("kept") if isinstance(data.get("kept"), dict) else {}
             except (OSError, ValueError):
                 pass  # absent or torn: every entry is a miss
+            self._kept = KeptAnswers(answers)
         return self._stored
 
     def _key(self, package: SkillPackage, target_id: str) -> str | None:
@@ -134,6 +148,35 @@ def _stamps(package: SkillPackage) -> str | None:
     return json.dumps([root, package.real_skill_md, package.max_bytes, stamps])
 
 
+class KeptAnswers(dict):
+    """A dict that knows whether it changed and which keys this run used; :meth:`to_save`
+    keeps those first, up to :data:`MAX_ANSWERS` (a catalog's answer is one JSON list)."""
+
+    def __init__(self, data: dict) -> None:
+        super().__init__(data)
+        self.changed = False
+        self.used: list[str] = []
+
+    def get(self, key, default=None):
+        self.used.append(key)
+        return super().get(key, default)
+
+    def __setitem__(self, key, value) -> None:
+        if super().get(key, MISSING) != value:
+            self.changed = True
+        self.used.append(key)
+        super().__setitem__(key, value)
+
+    def to_save(self) -> dict:
+        answers = {key: self[key] for key in self.used if key in self}
+        for key, value in self.items():
+            if len(answers) >= MAX_ANSWERS:
+                break
+            answers.setdefault(key, value)
+        return answers
+
+
+MAX_ANSWERS = 256  # answers of other runs kept (other subsets of the tree, other thresholds)
 MISSING = object()
 _FIELDS = ("name", "description", "hidden", "when_to_use", "first_body_line")
 

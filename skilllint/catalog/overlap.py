@@ -74,9 +74,10 @@ bound can be tested in operations rather than time.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -184,12 +185,14 @@ def find_overlaps(
     *,
     posting_cap: int = POSTING_CAP,
     stats: dict[str, int] | None = None,
+    kept: MutableMapping | None = None,
 ) -> list[Overlap]:
     """One :class:`Overlap` per skill whose closest partner scores >= ``threshold`` or is identical.
 
     ``threshold`` must be in (0, 1]. ``stats``, when given, receives
     ``candidates`` (pairs scored), ``probes`` (posting entries visited) and
-    ``skipped_words`` (distinct words over ``posting_cap``).
+    ``skipped_words`` (distinct words over ``posting_cap``). ``kept``: answers
+    of earlier runs (JSON-shaped), read and added to.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
@@ -198,7 +201,36 @@ def find_overlaps(
     norm = tuple(normalise(text) if isinstance(text, str) else "" for text in descriptions)
     if stats is not None:
         return _find_overlaps(norm, threshold, posting_cap, stats)
-    return list(_find_overlaps_once(norm, threshold, posting_cap))
+    if kept is None:
+        return list(_find_overlaps_once(norm, threshold, posting_cap))
+    # Kept between runs (pre-commit asks the same of a 1,000-skill catalog on every commit):
+    # keyed by the normalised texts, which are all the answer depends on.
+    key = "overlaps:" + hashlib.sha256(f"{threshold!r}\0{posting_cap}\0{len(norm)}\0{RS.join(norm)}".encode("utf-8", "surrogatepass")).hexdigest()
+    found = _from_kept(kept.get(key), len(norm))
+    if found is None:
+        found = list(_find_overlaps_once(norm, threshold, posting_cap))
+        kept[key] = [[o.index, o.partner, o.score, o.identical] for o in found]
+    return found
+
+
+RS = "\x1e"  # between texts in a key: no normalised text holds it (only letters, digits and spaces)
+
+
+def _from_kept(rows, n: int) -> list[Overlap] | None:
+    """Overlaps as :func:`find_overlaps` kept them, or None when ``rows`` is not such a list."""
+    if not isinstance(rows, list):
+        return None
+    found = []
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 4):
+            return None
+        index, partner, score, identical = row
+        if not (type(index) is int and type(partner) is int and 0 <= index < n and 0 <= partner < n):
+            return None
+        if not (type(score) in (int, float) and 0 <= score <= 1 and type(identical) is bool):
+            return None
+        found.append(Overlap(index, partner, float(score), identical))
+    return found
 
 
 @lru_cache(maxsize=8)

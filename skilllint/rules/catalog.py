@@ -226,7 +226,7 @@ class DescriptionOverlap(CatalogRule):
         # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
         # what the model compares is the start.
         texts = [s.description[:_LISTED_CHARS] for s in skills]
-        for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"]):
+        for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept):
             skill, partner = skills[found.index], skills[found.partner]
             if skill.context:
                 continue  # never reported (and its span would parse a sibling's frontmatter for nothing)
