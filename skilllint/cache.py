@@ -39,6 +39,7 @@ class ResultCache:
     def __init__(self, directory: Path, settings) -> None:
         self.directory = directory / f"v{FORMAT}"
         self._folder = str(self.directory)
+        self._folders: set[str] = set()  # result folders made by this process
         self.salt = _settings_salt(settings)
         self._entries = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
@@ -90,19 +91,17 @@ class ResultCache:
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
         if not self.usable:
             return
-        path = Path(self._file(key))
+        path = self._file(key)
         try:
-            if not self.directory.parent.exists():
-                self.directory.parent.mkdir(parents=True, exist_ok=True)
-                # never committed by accident, as ruff's cache does it
-                (self.directory.parent / ".gitignore").write_text("# created by skilllint\n*\n", encoding="utf-8")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # here: with its random and shutil imports it costs 3 ms, and a warm run writes nothing
-
-            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"diagnostics": [encode(d) for d in diagnostics]}, handle, ensure_ascii=False)
-            os.replace(temporary, path)
+            folder = os.path.dirname(path)
+            if folder not in self._folders:
+                if not self.directory.parent.exists():
+                    self.directory.parent.mkdir(parents=True, exist_ok=True)
+                    # never committed by accident, as ruff's cache does it
+                    (self.directory.parent / ".gitignore").write_text("# created by skilllint\n*\n", encoding="utf-8")
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
+            write_atomic(path, json.dumps({"diagnostics": [encode(d) for d in diagnostics]}, ensure_ascii=False))
         except OSError:
             self.usable = False  # a read-only tree: lint on, uncached
 
@@ -118,6 +117,24 @@ class ResultCache:
             salt = hashlib.sha256(json.dumps([FORMAT, __version__, _CODE_STAMP]).encode()).hexdigest()
             self._entries = CatalogEntries(self.directory, salt) if self.usable else None
         return self._entries
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` under a name of its own, then rename it to ``path``: a concurrent
+    reader sees the old file or the new one, never half of one. (json.dumps, not
+    json.dump, by the callers: the latter runs the pure-Python encoder.)"""
+    temporary = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def _manifest_stamps(package, memo: dict) -> list:

@@ -28,7 +28,9 @@ def check(repo, *args):
 
 
 def entries(repo):
-    return sorted(p for p in (repo / ".skilllint_cache").rglob("*.json")) if (repo / ".skilllint_cache").exists() else []
+    """The result files (catalog-entries.json beside them keeps catalog entries and answers)."""
+    folder = repo / ".skilllint_cache"
+    return sorted(p for p in folder.rglob("*.json") if p.name != "catalog-entries.json") if folder.exists() else []
 
 
 def make_repo(tmp_path):

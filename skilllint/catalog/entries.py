@@ -27,6 +27,7 @@ import os
 import time
 from pathlib import Path
 
+from ..cache import write_atomic
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
 
@@ -87,12 +88,7 @@ class CatalogEntries:
         answers = self._kept.to_save() if self._kept is not None else {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # here: with its random and shutil imports it costs 3 ms, and a warm run writes nothing
-
-            fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"salt": self.salt, "entries": kept, "kept": answers}, handle, ensure_ascii=False)
-            os.replace(temporary, self.path)
+            write_atomic(str(self.path), json.dumps({"salt": self.salt, "entries": kept, "kept": answers}, ensure_ascii=False))
         except OSError:
             pass  # a read-only tree: the next run reads the skills again
 
