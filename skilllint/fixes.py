@@ -23,7 +23,6 @@ import difflib
 import os
 import re
 import stat
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,6 +407,8 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         raise FixError(f"{path.name} {exc}") from None
     if current.truncated or current.data != expected:
         raise FixError(f"{path.name} changed on disk while it was being fixed; not written")
+    import tempfile  # here: with its random and shutil imports it costs 3 ms at every start-up
+
     fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".skilllint-fix", dir=real.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -8,13 +8,16 @@ names (SL511); description overlap (SL510) when its module lands.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from ..catalog import codex, overlap
 from ..catalog.model import Catalog, codex_skip_reason, name_key
 from ..diagnostics import Finding, Related, Severity, Span
 from ..fsafe import is_within
 from ..registry import Rule, RuleContext, severities
+
+if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
+    # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import
+    from ..catalog import codex
 
 
 class CatalogRule(Rule):
@@ -40,6 +43,8 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
     ``options`` are the ``[catalog]`` settings: ``context-window``,
     ``budget-chars`` or ``budget-tokens``; none set means an unknown window
     (Codex's 8,000 characters)."""
+    from ..catalog import codex
+
     cached = getattr(catalog, "_codex_render", None)
     if cached is not None:
         return cached
@@ -71,6 +76,8 @@ class CatalogDescriptionTruncated(CatalogRule):
     severity = severities("warning: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog import codex
+
         render, by_path = codex_render(catalog, catalog_options(ctx))
         receipt = render.receipt
         if receipt.omitted_count:
@@ -226,6 +233,8 @@ class DescriptionOverlap(CatalogRule):
         # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
         # what the model compares is the start.
         texts = [s.description[:_LISTED_CHARS] for s in skills]
+        from ..catalog import overlap
+
         for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept):
             skill, partner = skills[found.index], skills[found.partner]
             if skill.context:

@@ -8,15 +8,21 @@ order until the first that does not fit; the rest are not listed at all.
 
 from __future__ import annotations
 
-from ..catalog import claude_code, copilot
+from typing import TYPE_CHECKING
+
 from ..catalog.model import Catalog
 from ..diagnostics import Finding
 from ..registry import RuleContext, severities
 from .catalog import CatalogRule, _count, _description_span, _names, catalog_options
 
+if TYPE_CHECKING:  # loaded when a Claude Code or Copilot catalog is judged
+    from ..catalog import claude_code, copilot
+
 
 def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
     """The Claude Code listing of one catalog, computed once per run."""
+    from ..catalog import claude_code
+
     cached = getattr(catalog, "_claude_code_listing", None)
     if cached is not None:
         return cached
@@ -65,6 +71,8 @@ class ListingOverBudget(CatalogRule):
 
 
     def _copilot(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog import copilot
+
         shown = copilot_listing_for(catalog, catalog_options(ctx))
         for skill in shown.skills:
             if not skill.included:
@@ -78,6 +86,8 @@ class ListingOverBudget(CatalogRule):
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
         if catalog.target != "copilot":
             return None  # Claude Code's finding goes to every listed skill, linted ones included
+        from ..catalog import copilot
+
         shown = copilot_listing_for(catalog, catalog_options(ctx))
         return Finding(
             f"this skill's Copilot CLI listing overflows its {shown.budget:,}-character budget: "
@@ -89,6 +99,8 @@ class ListingOverBudget(CatalogRule):
 
 def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListing:
     """The Copilot CLI listing of one catalog, computed once per run."""
+    from ..catalog import copilot
+
     cached = getattr(catalog, "_copilot_listing", None)
     if cached is None:
         entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
