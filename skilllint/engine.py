@@ -72,7 +72,7 @@ def lint_paths(
         # Most results come from the cache: the catalogs (every skill's entry, the overlap
         # search) take as long as fetching them, so a forked process judges the catalogs
         # meanwhile, reading the entries itself (from the store; changed skills afresh).
-        background = Background(partial(catalogs, known={}))
+        background = Background(partial(_as_plain_data, partial(catalogs, known={})))
     entries = store if catalog_rules and background is None else False
     lint_one = partial(_lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries)
     items = [(package, None) for package in packages]
@@ -90,7 +90,10 @@ def lint_paths(
         if fields:
             known[id(package)] = fields
     if catalog_rules:
-        diagnostics, warnings, errors = background.result() if background is not None else catalogs(known=known)
+        if background is not None:
+            diagnostics, warnings, errors = _from_plain_data(background.result())
+        else:
+            diagnostics, warnings, errors = catalogs(known=known)
         result.diagnostics.extend(diagnostics)
         result.warnings.extend(warnings)
         result.internal_errors.extend(errors)
@@ -113,6 +116,22 @@ def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict
     if store is not None:
         store.save()
     return diagnostics, warnings, errors
+
+
+def _as_plain_data(phase) -> tuple:
+    """The catalog phase's result as marshal-able data (what crosses from a background process)."""
+    from .cache import encode
+
+    diagnostics, warnings, errors = phase()
+    return [encode(d) for d in diagnostics], warnings, errors
+
+
+def _from_plain_data(data) -> tuple:
+    from .cache import decode
+
+    encoded, warnings, errors = data
+    paths: dict = {}
+    return [decode(item, paths) for item in encoded], list(warnings), list(errors)
 
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:

@@ -155,7 +155,7 @@ def die_in_the_child():
     return "ran here"
 
 
-def unpicklable_in_the_child():
+def not_plain_data_in_the_child():
     return threading.Lock() if os.getpid() != PARENT else "ran here"
 
 
@@ -168,7 +168,7 @@ def test_background_runs_in_another_process_and_returns_its_value():
 @linux_fork
 @pytest.mark.parametrize(
     ("function", "said"),
-    [(fail_in_the_child, "ValueError: child only"), (die_in_the_child, "exit status 9"), (unpicklable_in_the_child, "could not send")],
+    [(fail_in_the_child, "ValueError: child only"), (die_in_the_child, "exit status 9"), (not_plain_data_in_the_child, "could not send")],
 )
 def test_a_failed_background_process_is_run_again_here(function, said):
     job = parallel.Background(function)
