@@ -15,6 +15,7 @@ import os
 import posixpath
 import stat
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import Path
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
@@ -37,8 +38,9 @@ class LinkInfo:
     outside: str | None = None  # the absolute path it names when it escapes
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
+    # A tuple, not a frozen dataclass: a warm run makes one per file of every skill to key the
+    # cache, and a frozen dataclass's __init__ (object.__setattr__ per field) was a fifth of that.
     rel: str  # package-relative posix path ("." is the root)
     kind: str  # file | dir | symlink | fifo | socket | char-device | block-device | other
     size: int = 0
@@ -94,6 +96,7 @@ class PackageInventory:
             except OSError:
                 inventory.unreadable.append(folder or ".")
                 continue
+            prefix = absolute + os.sep
             for name in names:
                 if len(inventory.entries) > MAX_ENTRIES:  # "." and MAX_ENTRIES more: this one is past the limit
                     inventory.truncated = True
@@ -102,7 +105,7 @@ class PackageInventory:
                     return inventory._resolve_links()
                 rel = f"{folder}/{name}" if folder else name
                 try:
-                    info = os.lstat(os.path.join(absolute, name))
+                    info = os.lstat(prefix + name)
                 except OSError:
                     continue
                 kind = kind_of_mode(info.st_mode)
