@@ -294,12 +294,18 @@ def benchmark(args) -> list[Measurement]:
             texts = corpus_descriptions(corpus) if corpus.is_dir() else [f"Does task {i}. Use when the user asks for task {i}." for i in range(50)]
         for size in sizes:
             trees.append((f"catalog {size:,}", generate(base, size, texts)))
+        if args.precommit and 1000 not in sizes:
+            generate(base / "precommit", 1000, texts)
+        if sizes or args.precommit:
+            # skilllint neither caches nor keeps the entry of a file changed in the last 2 s (racy, as
+            # git says): wait until the files just written are as settled as a repository's are.
+            time.sleep(2.5)
         for name, tree in trees:
             for tool, command in tree_commands(tree, tools, base / f"cache-{len(rows)}"):
                 rows.append(measure(name, tool, command, base, args.runs, args.slow))
                 print(f"  {name}: {tool}: cold {rows[-1].cold_s:.2f} s", file=sys.stderr)
         if args.precommit:
-            repo = base / "repo-1000" if 1000 in sizes else generate(base / "precommit", 1000, texts)
+            repo = base / "repo-1000" if 1000 in sizes else base / "precommit" / "repo-1000"
             skill = Path(".agents") / "skills" / "skill-00500"
             for tool, command in one_skill_commands(skill, tools, base / "cache-precommit"):
                 rows.append(measure("pre-commit: 1 of 1,000", tool, command, repo, args.runs, args.slow))
