@@ -20,6 +20,7 @@ catalogs of a warm run, while the main process fetches the skills' results).
 
 from __future__ import annotations
 
+import gc
 import marshal
 import os
 import sys
@@ -156,14 +157,20 @@ class Background:
         except OSError as exc:
             self.failure = f"could not start a background process ({exc}); ran in the main process"
             return
+        # Until the child is done, neither process lets the collector walk the objects they
+        # share: each walk writes to every object's header, and a written page is copied
+        # (copy-on-write), which cost the child as much as its work.
+        gc.freeze()
         try:
             pid = os.fork()
         except OSError as exc:
+            gc.unfreeze()
             os.close(read_fd)
             os.close(write_fd)
             self.failure = f"could not start a background process ({exc}); ran in the main process"
             return
         if pid == 0:
+            gc.disable()  # a short life: whatever it allocates goes with it
             os.close(read_fd)
             _run_and_send(function, write_fd)  # never returns
         os.close(write_fd)  # the child holds its own copy: EOF means it is done or gone
@@ -176,6 +183,7 @@ class Background:
             data = pipe.read()
         self._fd = None
         _, status = os.waitpid(self._pid, 0)
+        gc.unfreeze()
         try:
             outcome, payload = marshal.loads(data)  # our own child's bytes, never a file's
         except Exception:  # nothing or a torn message: the process died
