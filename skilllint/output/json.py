@@ -64,4 +64,68 @@ def render_json(result, cwd: Path) -> str:
         "diagnostics": [diagnostic_to_dict(d, cwd) for d in result.diagnostics],
         "summary": {**counts(result.diagnostics), "packages": result.packages, "by_code": dict(sorted(by_code.items()))},
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(document) + "\n"
+
+
+_encode_string = json.encoder.encode_basestring  # C-accelerated; ensure_ascii=False's escaping
+
+
+def dumps_indented(value) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, a few times faster.
+
+    json.dumps runs its pure-Python encoder whenever it indents (the C encoder cannot):
+    a quarter of a warm run's time on the corpus, seconds for 36,000 findings. For the
+    types reports hold: dicts with string keys, lists, tuples, strings, numbers, bools, None.
+    """
+    out: list[str] = []
+    try:
+        _write(value, "\n", out)
+    except _Unusual:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    return "".join(out)
+
+
+class _Unusual(Exception):
+    """A value this writer leaves to json.dumps (a non-string key, an unknown type)."""
+
+
+def _write(value, newline: str, out: list[str]) -> None:
+    # ``newline`` is "\n" plus the current indentation: one string join per item, not per token.
+    if isinstance(value, str):
+        out.append(_encode_string(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(json.dumps(value))  # float repr; NaN and Infinity as json.dumps writes them
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _Unusual
+            out.append(separator + _encode_string(key) + ": ")
+            _write(item, inner, out)
+            separator = "," + inner
+        out.append(newline + "}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        separator = "[" + inner
+        for item in value:
+            out.append(separator)
+            _write(item, inner, out)
+            separator = "," + inner
+        out.append(newline + "]")
+    else:
+        raise _Unusual

@@ -13,7 +13,6 @@ Validated in the tests against the official OASIS schema (errata 01).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections import Counter
@@ -23,6 +22,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..diagnostics import Diagnostic, Severity, Span
 from . import root_relative, source_root, valid_unicode
+from .json import dumps_indented
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -281,4 +281,4 @@ def _clean(value):
 
 
 def render_sarif(result, cwd: Path, settings=None) -> str:
-    return json.dumps(_clean(sarif_log(result, cwd, settings)), indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(_clean(sarif_log(result, cwd, settings))) + "\n"
