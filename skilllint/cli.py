@@ -81,6 +81,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run() -> None:
+    """The ``skilllint`` command: :func:`main`, then leave without tearing the interpreter
+    down. Freeing every object and module at exit is ~17 ms, a tenth of a warm run, and
+    nothing of ours waits for it: the cache and reports are written and closed by then."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader left before the last buffer (`skilllint ... | head`)
+        pass
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in VERBS and argv[0] not in ("-h", "--help", "--version")):

@@ -1,6 +1,7 @@
 """The command line: verbs, output formats, exit codes."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -159,6 +160,23 @@ def test_console_script_runs_as_a_module(tree):
     )
     assert proc.returncode == 1 and "[SL005]" in proc.stdout
 
+
+def test_the_command_writes_everything_before_it_leaves_without_teardown(tree):
+    """cli.run() ends with os._exit (no interpreter teardown): buffered output must be flushed first."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # a pipe is block-buffered then
+    command = [sys.executable, "-m", "skilllint", "check"]
+    small = subprocess.run([*command, "--output-format", "concise", "Broken"], cwd=tree, env=env, capture_output=True, timeout=60)
+    assert small.returncode == 1 and b"[SL005]" in small.stdout  # a few lines: all still in the buffer at exit
+    for i in range(120):  # a long report, many pipe buffers
+        write_skill(tree, f"Bad_{i}", BROKEN.replace("Broken", f"Bad_{i}"))
+    whole = subprocess.run([*command, "--output-format", "json", "."], cwd=tree, env=env, capture_output=True, timeout=60)
+    assert whole.returncode == 1 and json.loads(whole.stdout)["summary"]["packages"] == 123
+    # the reader leaves early (`| head`): no traceback, no "Exception ignored" at exit
+    reader = subprocess.Popen([*command, "--output-format", "json", "."], cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.read(10)
+    reader.stdout.close()
+    _, err = reader.communicate(timeout=60)
+    assert reader.returncode in (0, 1) and err == b""
 
 def test_version():
     proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
