@@ -73,6 +73,8 @@ class Fix:
 
 @dataclass(frozen=True)
 class Related:
+    """Another place the finding points to (an LSP related location, a SARIF relatedLocation)."""
+
     message: str
     path: Path
     span: Span
@@ -98,6 +100,8 @@ class Finding:
 
 @dataclass
 class Diagnostic:
+    """One finding on a file, as reported: the rule, the targets that share it, where, and its fix."""
+
     code: str
     name: str
     severity: Severity

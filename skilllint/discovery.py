@@ -55,6 +55,8 @@ class Found:
 
 @dataclass
 class Discovery:
+    """The packages found under the paths given, and what the user must be told about the search."""
+
     packages: list[Found] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

@@ -25,6 +25,8 @@ BACKGROUND_MIN_PACKAGES = 48
 
 @dataclass
 class LintResult:
+    """What a run found, and what it must tell the user besides."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
     packages: int = 0
     warnings: list[str] = field(default_factory=list)

@@ -27,6 +27,8 @@ class UnsafeFile(Exception):
 
 @dataclass(frozen=True)
 class ReadResult:
+    """The bytes read from a file, its size on disk, and whether the cap cut it."""
+
     data: bytes
     size: int  # size on disk
     truncated: bool  # True when size > cap and only ``cap`` bytes were read

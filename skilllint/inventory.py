@@ -72,6 +72,8 @@ SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "oth
 
 @dataclass
 class PackageInventory:
+    """Every entry of a skill package as one walk with lstat found it."""
+
     root: Path
     entries: dict[str, Entry] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)  # folders that could not be listed

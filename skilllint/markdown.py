@@ -19,6 +19,8 @@ from . import lazyre
 
 @dataclass(frozen=True)
 class Heading:
+    """An ATX or setext heading and its GitHub-style anchor."""
+
     level: int
     text: str
     line: int  # 1-based line in the file
@@ -27,6 +29,8 @@ class Heading:
 
 @dataclass(frozen=True)
 class Link:
+    """A link, image, reference definition or autolink, where its destination is written."""
+
     kind: str  # "link" | "image" | "definition" | "autolink"
     target: str  # the destination as written (not decoded)
     text: str
@@ -36,6 +40,8 @@ class Link:
 
 @dataclass(frozen=True)
 class Block:
+    """A block's kind and line range (code, fence, list item, table row, paragraph, HTML)."""
+
     kind: str  # "code" | "fence" | "list_item" | "table_row" | "paragraph" | "html"
     start: int  # 1-based first line
     end: int  # 1-based last line (inclusive)
@@ -44,6 +50,8 @@ class Block:
 
 @dataclass
 class MarkdownDocument:
+    """The parts of a Markdown file the rules read: headings, links and blocks."""
+
     headings: list[Heading] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)

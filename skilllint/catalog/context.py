@@ -34,6 +34,8 @@ class CatalogRootError(ConfigError):
 
 @dataclass(frozen=True)
 class CatalogRoot:
+    """A configured folder of installed skills that joins the catalogs."""
+
     path: Path
     scope: str
     targets: tuple[str, ...] | None = None  # None: whichever targets the skills' location implies
@@ -63,6 +65,8 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
 
 @dataclass(frozen=True)
 class ScopedPackage:
+    """A skill loaded for a catalog's sake, with the scope its root gives it."""
+
     package: SkillPackage
     scope: str
     targets: tuple[str, ...] | None = None

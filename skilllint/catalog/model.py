@@ -72,6 +72,8 @@ def name_key(target: str, name: str) -> str:
 
 @dataclass
 class CatalogSkill:
+    """A skill as one surface lists it in one catalog."""
+
     package: SkillPackage
     name: str  # as the surface reads it (Codex: whitespace collapsed; the folder name when empty)
     description: str
@@ -86,6 +88,8 @@ class CatalogSkill:
 
 @dataclass
 class Catalog:
+    """The skills one surface lists together (one target, one root)."""
+
     target: str
     root: Path  # the folder that names the catalog (a repository, a skills root or a collection)
     kind: str  # "surface-roots" | "plugin" | "collection"

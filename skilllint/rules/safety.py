@@ -404,6 +404,8 @@ def is_placeholder_user(name: str) -> bool:
 
 @dataclass(frozen=True)
 class HomePath:
+    """A path into a home folder, as written in the text."""
+
     line: int  # 1-based file line
     column: int  # 1-based
     end_column: int

@@ -66,6 +66,8 @@ LANGUAGE_NAMES = {"python": "Python", "shell": "shell", "js": "JavaScript", "pow
 
 @dataclass
 class Script:
+    """A file of the package that SL701/SL703 read as a script, in its language."""
+
     rel: str  # package-relative path (as listed; a link's own name)
     lang: str
     text: str
@@ -160,6 +162,8 @@ def _read_bytes(package, rel: str, cap: int) -> bytes | None:
 
 @dataclass
 class Masked:
+    """A script's text with comments and string contents blanked, and the strings apart."""
+
     code: str  # the text with comments and string contents replaced by spaces (newlines kept)
     strings: list[tuple[int, int, str]]  # (offset of the opening quote, offset past the closing one, contents)
     _lines: list[int] | None = None
@@ -479,6 +483,8 @@ def command_words(text: str, command: Command) -> list[str]:
 
 @dataclass(frozen=True)
 class Prompt:
+    """Where a script waits for an answer on standard input, and how."""
+
     offset: int
     length: int
     token: str  # what is shown in the message (`input()`, `read -p`)
@@ -714,6 +720,8 @@ NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", 
 
 @dataclass(frozen=True)
 class Invocation:
+    """A command line in SKILL.md that runs a file of the package."""
+
     word: str  # the first word as written
     rel: str  # the package file it names
     line: int  # in SKILL.md
@@ -955,6 +963,8 @@ _FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "
 
 @dataclass(frozen=True)
 class Unpinned:
+    """A runner (npx, uvx, pipx run ...) told to fetch a package at no fixed version."""
+
     runner: str  # npx, uvx, pipx run …
     spec: str  # the package as written
     name: str  # the package name
@@ -1104,6 +1114,8 @@ _RUNNER_NAMES = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "p
 
 @dataclass(frozen=True)
 class RunnerUse:
+    """Where an unpinned runner call is written in a script."""
+
     offset: int
     length: int
     verdict: Unpinned

@@ -35,6 +35,8 @@ CLAUDE_CODE_KEYS = SPEC_KEYS | frozenset(
 
 @dataclass(frozen=True)
 class Target:
+    """A surface's profile: how it splits, parses and validates a skill and where it looks for one."""
+
     id: str
     title: str
     evidence: str  # SURFACES.md section(s)
