@@ -178,6 +178,17 @@ def test_the_command_writes_everything_before_it_leaves_without_teardown(tree):
     _, err = reader.communicate(timeout=60)
     assert reader.returncode in (0, 1) and err == b""
 
+def test_a_profiler_still_gets_its_data(tree, tmp_path):
+    """Under cProfile (or coverage) the command exits normally, so the tool can write its data."""
+    out = tmp_path / "run.prof"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "skilllint", "check", "--output-format", "concise", "Broken"],
+        cwd=tree,
+        capture_output=True,
+        timeout=60,
+    )
+    assert b"[SL005]" in proc.stdout and out.stat().st_size > 0  # (cProfile swallows the exit code)
+
 def test_version():
     proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("skilllint ")
