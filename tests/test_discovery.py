@@ -358,3 +358,31 @@ def test_default_excludes_match_as_pathspec_matches_them():
         assert mine.match_file(rel) == reference.match_file(rel), rel
 
     agree()
+
+
+def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_them():
+    """An empty .gitignore, or one that names folders only, is matched without pathspec: same answers."""
+    import pathspec
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from skilllint.discovery import _FolderNames, _spec_of_lines
+
+    names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build"]
+    lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
+    paths = st.tuples(st.lists(st.sampled_from(names), min_size=1, max_size=4), st.booleans())
+
+    @settings(max_examples=1500, deadline=None)
+    @given(st.lists(lines, max_size=5), st.lists(paths, min_size=1, max_size=8))
+    def agree(ignore_lines, probes):
+        mine = _spec_of_lines(ignore_lines)
+        assert mine is None or isinstance(mine, _FolderNames)  # never pathspec for these
+        reference = pathspec.GitIgnoreSpec.from_lines(ignore_lines)
+        for parts, is_dir in probes:
+            rel = "/".join(parts) + ("/" if is_dir else "")
+            assert (mine is not None and mine.match_file(rel)) == reference.match_file(rel), (ignore_lines, rel)
+
+    agree()
+    assert not isinstance(_spec_of_lines(["*.log"]), _FolderNames)  # anything else: pathspec
+    assert not isinstance(_spec_of_lines(["/build/"]), _FolderNames)
+    assert not isinstance(_spec_of_lines(["!keep/"]), _FolderNames)
