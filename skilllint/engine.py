@@ -73,8 +73,10 @@ def lint_paths(
     if catalog_rules and warm and jobs != 1 and len(packages) >= BACKGROUND_MIN_PACKAGES and can_fork():
         # Most results come from the cache: the catalogs (every skill's entry, the overlap
         # search) take as long as fetching them, so a forked process judges the catalogs
-        # meanwhile, reading the entries itself (from the store; changed skills afresh).
-        background = Background(partial(_as_plain_data, partial(catalogs, known={})))
+        # meanwhile, reading the entries itself (from the store; changed skills afresh),
+        # and runs the rules that are never cached, which leaves the two even.
+        background = Background(partial(_as_plain_data, partial(_background_phase, catalogs, packages, always_rules, settings)))
+        always_rules = []  # run there
     entries = store if catalog_rules and background is None else False
     lint_one = partial(_lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries)
     items = [(package, None) for package in packages]
@@ -120,8 +122,16 @@ def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict
     return diagnostics, warnings, errors
 
 
+def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list[Rule], settings: Settings) -> tuple:
+    """A warm run's background work: the catalog phase, and the rules no cache keeps, on every skill."""
+    diagnostics, warnings, errors = catalogs(known={})
+    for package in packages:
+        diagnostics.extend(lint_package(package, always_rules, settings, errors))
+    return diagnostics, warnings, errors
+
+
 def _as_plain_data(phase) -> tuple:
-    """The catalog phase's result as marshal-able data (what crosses from a background process)."""
+    """A phase's (diagnostics, warnings, errors) as marshal-able data (what crosses from a background process)."""
     from .cache import encode
 
     diagnostics, warnings, errors = phase()

@@ -200,3 +200,33 @@ def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch)
     changed = json.loads(run_cli(*args)[1])
     fresh = json.loads(run_cli("check", "--no-cache", "--output-format", "json", str(tmp_path / "skills"))[1])
     assert changed == fresh and any(d["code"] == "SL511" for d in changed["diagnostics"])  # two skills named skill-002
+
+
+@linux_fork
+def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, monkeypatch):
+    """SL520 (never cached: it counts a whole skills root) runs in the background process of a warm run."""
+    import skilllint.cache as cache_module
+    from skilllint import engine
+    from skilllint.catalog import entries as entries_module
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
+    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
+    root = tmp_path / ".agents" / "skills"
+    for i in range(engine.BACKGROUND_MIN_PACKAGES):
+        folder = f".drafts/skill-{i:03d}" if i % 4 == 0 else f"skill-{i:03d}"  # Codex skips dot folders
+        write_skill(root, folder, f"---\nname: skill-{i:03d}\ndescription: Does task {i}. Use when asked for task {i}.\n---\n# T\n")
+    ran_in = []
+    real_lint_package = engine.lint_package
+
+    def spying(package, rules, *args, **kwargs):
+        if any(rule.code == "SL520" for rule in rules):
+            ran_in.append(os.getpid())
+        return real_lint_package(package, rules, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_package", spying)
+    args = ("check", "--target", "codex", "--cache-dir", str(tmp_path / "cache"), "--output-format", "json", str(tmp_path))
+    cold = run_cli(*args, "--jobs", "1")
+    assert set(ran_in) == {PARENT}  # in this process (and no earlier results: no background process)
+    warm = run_cli(*args)
+    assert warm == cold and {d["code"] for d in json.loads(warm[1])["diagnostics"]} >= {"SL520"}
+    assert len(ran_in) == engine.BACKGROUND_MIN_PACKAGES  # not again here: the child's count is its own
