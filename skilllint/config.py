@@ -209,6 +209,7 @@ class Settings:
     cache_dir: str | None = None
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
+    _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
 
     # -- selection -------------------------------------------------------------
@@ -275,7 +276,16 @@ class Settings:
                 # Look for .claude-plugin/plugin.json no higher than the project
                 # (config) folder, or the linted tree when the skill lies outside it.
                 stop = self.base if is_within(self.base, package.root) else package.lint_root
-                ids = infer_targets(package.root, stop_at=stop, manifests=self._manifest_folders)
+                # What the location implies depends on the folders above the skill alone, unless
+                # the skill's own folder is named `skills` (.claude/skills is a location): siblings
+                # share one answer (a pre-commit run asks for 1,000 of them).
+                parent, name = os.path.split(key)
+                shared = (parent, str(stop)) if name != "skills" else None
+                ids = self._targets_by_parent.get(shared) if shared else None
+                if ids is None:
+                    ids = infer_targets(package.root, stop_at=stop, manifests=self._manifest_folders)
+                    if shared:
+                        self._targets_by_parent[shared] = ids
             cached = tuple(TARGETS[t] for t in ids)
             self._targets_cache[key] = cached
         return cached

@@ -386,3 +386,21 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     assert not isinstance(_spec_of_lines(["*.log"]), _FolderNames)  # anything else: pathspec
     assert not isinstance(_spec_of_lines(["/build/"]), _FolderNames)
     assert not isinstance(_spec_of_lines(["!keep/"]), _FolderNames)
+
+
+def test_siblings_share_an_inference_but_a_folder_named_skills_does_not(repo):
+    """Settings.targets_for answers siblings from one inference per parent folder; a skill whose own
+    folder is named `skills` is a location of its own (.claude/skills) and is inferred apart."""
+    for folder in (".claude/skills/a", ".claude/skills/b", "plugin/skills/c", "plugin/skills/d", "elsewhere/skills/e"):
+        skill(repo, folder)
+    (repo / "plugin" / ".claude-plugin").mkdir(parents=True)
+    (repo / "plugin" / ".claude-plugin" / "plugin.json").write_text('{"name": "plugin"}\n', encoding="utf-8")
+    skill(repo, ".claude/other")  # inferred first (discovery sorts), with the same parent as:
+    skill(repo, ".claude/skills")  # a SKILL.md in the skills root itself, a location of its own
+    skill(repo, "elsewhere/skills")
+    found = sl111_targets(repo, ".")
+    assert found[".claude/skills/a"] == found[".claude/skills/b"] == {"claude-code"}
+    assert found["plugin/skills/c"] == found["plugin/skills/d"] == {"claude-code"}
+    assert found["elsewhere/skills/e"] == {"agentskills"}
+    assert found[".claude/other"] == {"agentskills"} and found[".claude/skills"] == {"claude-code"}
+    assert found["elsewhere/skills"] == {"agentskills"}
