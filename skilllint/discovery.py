@@ -51,6 +51,7 @@ class Found:
     explicit: bool = False  # given directly on the command line
     missing_skill_md: bool = False  # found only as a folder expected to be a skill (SL001)
     real: str | None = None  # the real path of ``root``, once resolved
+    names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
 @dataclass
@@ -326,7 +327,7 @@ def _walk(
         names = [entry.name for entry in entries]
         if _has_skill_md(names):
             hits += 1
-            _add(result, packaged, Found(Path(folder), lint_root, explicit=folder == start_text), real)
+            _add(result, packaged, Found(Path(folder), lint_root, explicit=folder == start_text, names=names), real)
         else:
             parent = os.path.dirname(folder)
             if os.path.basename(parent) == "skills" and os.path.basename(os.path.dirname(parent)) in SKILLS_ROOT_PARENTS:

@@ -98,11 +98,20 @@ class SkillPackage:
     discovers (a symlink's own name counts for the name/folder check).
     """
 
-    def __init__(self, root: Path, lint_root: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES, real_root: str | None = None):
+    def __init__(
+        self,
+        root: Path,
+        lint_root: Path | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        real_root: str | None = None,
+        listing: list[str] | None = None,
+    ):
         self.root = root
         self.lint_root = lint_root or root
         self.max_bytes = max_bytes
         self._real_root = real_root  # discovery knows it: resolving it again costs an lstat per path component
+        if listing is not None:  # discovery listed the folder (sorted): a pre-commit run's 1,000 siblings need not again
+            self.__dict__["listing"] = listing
         self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
         self._splits: dict[str, frontmatter.Split] = {}
         self._views: dict[tuple[str, str], FrontmatterView] = {}

@@ -152,3 +152,26 @@ def test_kept_answers_are_bounded_and_this_runs_come_first(tmp_path, monkeypatch
     store.save()
     saved = json.loads((tmp_path / "cache" / FILENAME).read_text())["kept"]
     assert list(saved)[:2] == ["old-4", "new"] and len(saved) == 3
+
+
+def test_siblings_are_not_listed_again_after_discovery(tmp_path, settled, monkeypatch):
+    """Discovery hands each skill folder's listing to its package: a pre-commit run's siblings
+    are listed once (by the walk), not again to find their SKILL.md."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for i in range(30):
+        write_skill(repo / ".agents" / "skills", f"skill-{i:02}", f"---\nname: skill-{i:02}\ndescription: Skill {i}. Use when asked.\n---\n")
+    import sys
+
+    listed = []
+    real_listdir = os.listdir
+
+    def listdir(path="."):
+        if sys._getframe(1).f_globals["__name__"] == "skilllint.package":  # SkillPackage.listing, not a rule's walk
+            listed.append(os.fspath(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    lint_json(".agents/skills/skill-00/SKILL.md", "--target", "codex", "--select", "SL5", cwd=repo)
+    siblings = [p for p in listed if os.path.basename(p) != "skill-00"]  # the linted skill came as a file
+    assert siblings == [], siblings[:3]

@@ -124,7 +124,7 @@ def load_roots(roots: list[CatalogRoot], settings, max_bytes: int, taken: set[st
         for item in discovered.packages:
             if item.missing_skill_md or not _claim(item, taken):
                 continue
-            found.append(ScopedPackage(SkillPackage(item.root, item.lint_root, max_bytes, item.real), root.scope, root.targets))
+            found.append(ScopedPackage(SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names), root.scope, root.targets))
     return found, warnings
 
 
@@ -163,7 +163,7 @@ def load_siblings(
     for item in found:
         if item.missing_skill_md or not _claim(item, taken):
             continue
-        siblings.append(SkillPackage(item.root, item.lint_root, max_bytes, item.real))
+        siblings.append(SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names))
     return siblings
 
 
