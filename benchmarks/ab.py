@@ -1,0 +1,85 @@
+"""skilllint at another revision against this checkout, on one command, runs alternating.
+
+    python benchmarks/ab.py [--base HEAD] [--runs 20] [--cwd DIR] -- check --output-format json --cache-dir /tmp/c-{v} PATH
+
+On a shared or virtual machine a single timing swings by a third, so one change
+is judged by alternating the two versions many times and comparing the medians
+(and minima) of wall time and CPU time. ``{v}`` in an argument becomes ``base``
+or ``work``, so each version keeps its own cache (a cache written by other code
+is never read: the code is part of its key). The base revision is checked out
+in a temporary git worktree and removed afterwards; both trees are compiled to
+bytecode first, as an installed copy is.
+
+Not a test: run it by hand; figures depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of ``python -m skilllint ARGS``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "skilllint", *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="HEAD", help="the revision to compare this checkout with (default: HEAD)")
+    parser.add_argument("--runs", type=int, default=20, help="runs of each version, alternating (default: 20)")
+    parser.add_argument("--cwd", default=".", help="the folder to run skilllint in")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="skilllint's arguments, after --")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("give skilllint's arguments after --")
+    with tempfile.TemporaryDirectory(prefix="skilllint-ab-") as scratch:
+        base = Path(scratch) / "base"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--quiet", "--detach", str(base), args.base], check=True)
+        try:
+            trees = {"base": base, "work": ROOT}
+            for tree in trees.values():
+                compileall.compile_dir(str(tree / "skilllint"), quiet=1)
+            cwd = Path(args.cwd).resolve()
+            for name, tree in trees.items():  # one unmeasured run each: caches filled, files in the page cache
+                run_once(tree, [a.replace("{v}", name) for a in command], cwd)
+            walls: dict[str, list[float]] = {name: [] for name in trees}
+            cpus: dict[str, list[float]] = {name: [] for name in trees}
+            for _ in range(args.runs):
+                for name, tree in trees.items():
+                    wall, cpu = run_once(tree, [a.replace("{v}", name) for a in command], cwd)
+                    walls[name].append(wall)
+                    cpus[name].append(cpu)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    print(f"{args.runs} alternating runs each; base = {args.base}, work = this checkout")
+    for name in walls:
+        print(
+            f"{name:>5}: wall median {statistics.median(walls[name]):.3f} s, min {min(walls[name]):.3f} s | "
+            f"CPU median {statistics.median(cpus[name]):.3f} s, min {min(cpus[name]):.3f} s"
+        )
+    ratio = statistics.median(walls["work"]) / statistics.median(walls["base"])
+    print(f"work / base (median wall): {ratio:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
