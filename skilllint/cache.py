@@ -21,6 +21,7 @@ settings. A hit returns the package's diagnostics as they were.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -130,10 +131,8 @@ def write_atomic(path: str, text: str) -> None:
             handle.write(text)
         os.replace(temporary, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
 
 
