@@ -85,7 +85,7 @@ def lint_paths(
         # for the skills that changed (a fork costs more than a cached skill).
         items = [(package, _look_up(cache, package, settings)) for package in packages]
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
-    pending = PendingMap(lint_one, items, worker_count(misses, jobs))
+    pending = PendingMap(lint_one, items, worker_count(misses, jobs), _result_as_plain_data, _ResultFromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     for package, (diagnostics, errors, fields, warnings) in zip(packages, pending.results()):
         result.diagnostics.extend(diagnostics)
@@ -144,6 +144,27 @@ def _from_plain_data(data) -> tuple:
     encoded, warnings, errors = data
     paths: dict = {}
     return [decode(item, paths) for item in encoded], list(warnings), list(errors)
+
+
+def _result_as_plain_data(result: tuple) -> tuple:
+    """What :func:`_lint_with_cache` returned, as marshal-able data (what crosses from a worker)."""
+    from .cache import encode
+
+    diagnostics, errors, fields, warnings = result
+    return [encode(d) for d in diagnostics], errors, fields, warnings
+
+
+class _ResultFromPlainData:
+    """The inverse of :func:`_result_as_plain_data`; one Path object per path over all results."""
+
+    def __init__(self) -> None:
+        self.paths: dict = {}
+
+    def __call__(self, data: tuple) -> tuple:
+        from .cache import decode
+
+        encoded, errors, fields, warnings = data
+        return [decode(item, self.paths) for item in encoded], errors, fields, warnings
 
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:

@@ -11,8 +11,8 @@ unsafe there with system frameworks loaded), in a process with other threads (th
 language server), or when the tree is small, everything runs in the main process:
 a fork costs a few milliseconds, a package a few more.
 
-A worker that fails or dies (killed, out of memory) does not lose its share:
-the main process lints it itself and says so in ``failures``.
+A worker that fails or dies (killed, out of memory) loses nothing: the main
+process lints whatever no worker sent back itself, and says so in ``failures``.
 
 :class:`Background` runs one function in a forked process meanwhile (the
 catalogs of a warm run, while the main process fetches the skills' results).
@@ -20,12 +20,16 @@ catalogs of a warm run, while the main process fetches the skills' results).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import marshal
 import os
+import signal
+import struct
 import sys
 import threading
 import traceback
+from functools import partial
 from typing import Callable, Sequence
 
 # Below this many packages per worker the forks cost more than they save.
@@ -55,61 +59,100 @@ def worker_count(packages: int, jobs: int | None) -> int:
     return max(1, min(usable_cpus(), MAX_WORKERS, packages // MIN_PACKAGES_PER_WORKER))
 
 
+def _same(value):
+    return value
+
+
 class PendingMap:
     """``function`` applied to every item, in worker processes when ``workers`` > 1.
 
     Start it, do other work, then call :meth:`results` for the list in item order.
+
+    Workers take the next batch of items when they finish one (from a pipe the main
+    process filled before forking), so one worker's run of large skills does not leave
+    the other idle. What a worker sends back must be plain data: ``to_plain`` turns a
+    value into what :mod:`marshal` writes and ``from_plain`` turns it back. Plain
+    ``os.fork``, pipes and marshal, as :class:`Background`: ``multiprocessing`` costs
+    ~15 ms to import and pickle is slower than marshal.
     """
 
-    def __init__(self, function: Callable, items: Sequence, workers: int) -> None:
+    def __init__(
+        self,
+        function: Callable,
+        items: Sequence,
+        workers: int,
+        to_plain: Callable = _same,
+        from_plain: Callable = _same,
+    ) -> None:
         self.function = function
         self.items = items
+        self.from_plain = from_plain
         self.failures: list[str] = []
-        self._workers: list[tuple] = []  # (process, connection, indices)
+        self._workers: list[tuple[int, int]] = []  # (pid, read end of its results pipe)
+        self._frozen = False
         if workers > 1:
-            self._start(workers)
+            self._start(workers, to_plain)
 
-    def _start(self, workers: int) -> None:
-        from multiprocessing import get_context  # only here: importing it costs more than a small tree's lint
-
-        context = get_context("fork")
-        for number in range(workers):
-            # interleaved shares: neighbouring skills are alike in size, so each worker gets its part of every kind
-            indices = range(number, len(self.items), workers)
-            receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_work, args=(self.function, self.items, indices, sender), daemon=True)
-            try:
-                process.start()
-            except OSError as exc:  # no more processes: the main process lints this share
-                self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
-                receiver.close()
-                sender.close()
-                continue
-            sender.close()  # the worker holds its own copy: EOF on `receiver` means it is gone
-            self._workers.append((process, receiver, indices))
+    def _start(self, workers: int, to_plain: Callable) -> None:
+        batches = _batches(len(self.items))
+        try:
+            task_read, task_write = os.pipe()
+        except OSError as exc:
+            self.failures.append(f"could not start worker processes ({exc}); linted in the main process")
+            return
+        # Every batch is in the pipe before the first fork (one write of at most a page,
+        # which a pipe always holds), and no process keeps its write end, so a worker that
+        # finds the pipe empty (EOF) knows all work is taken. A read of one record takes
+        # exactly one: Linux serialises reads of a pipe, and the records were written whole.
+        try:
+            os.write(task_write, b"".join(_TASK.pack(start, stop) for start, stop in batches))
+        finally:
+            os.close(task_write)
+        gc.freeze()  # see Background: the collector's writes would copy the shared pages
+        self._frozen = True
+        try:
+            for _ in range(workers):
+                try:
+                    read_fd, write_fd = os.pipe()
+                except OSError as exc:
+                    self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
+                    break
+                try:
+                    pid = os.fork()
+                except OSError as exc:  # no more processes: the others (or the main process) do its part
+                    os.close(read_fd)
+                    os.close(write_fd)
+                    self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
+                    break
+                if pid == 0:
+                    os.close(read_fd)
+                    for _, other in self._workers:  # only the main process reads results
+                        os.close(other)
+                    _run_and_send(partial(_work, self.function, to_plain, self.items, task_read), write_fd)  # never returns
+                os.close(write_fd)
+                self._workers.append((pid, read_fd))
+        finally:
+            os.close(task_read)
 
     def results(self) -> list:
         results: list = [None] * len(self.items)
         done = [False] * len(self.items)
         try:
-            pending = {connection: (process, indices) for process, connection, indices in self._workers}
-            if pending:
-                from multiprocessing.connection import wait  # only with workers: 7 ms to import
-            while pending:
-                for connection in wait(list(pending)):
-                    process, indices = pending.pop(connection)
-                    try:
-                        status, payload = connection.recv()
-                    except Exception:  # EOF, a broken pipe, a torn message: the worker is gone
-                        process.join()
-                        status, payload = "died", f"exit code {process.exitcode}"
-                    connection.close()
-                    if status == "ok":
-                        for index, value in zip(indices, payload):
-                            results[index] = value
-                            done[index] = True
-                    else:
-                        self.failures.append(f"a worker process failed ({payload}); its skills were linted in the main process")
+            while self._workers:
+                pid, fd = self._workers[0]
+                # One pipe after the other: a worker that finished first waits with its
+                # results in its pipe, which costs nothing, as all must be in before results().
+                with os.fdopen(fd, "rb", closefd=False) as pipe:
+                    data = pipe.read()
+                _, status = os.waitpid(pid, 0)
+                self._workers.pop(0)
+                os.close(fd)
+                outcome, message, indices, values = _received(data, status)
+                for index, value in zip(indices, values):
+                    results[index] = self.from_plain(value)
+                    done[index] = True
+                if outcome != "ok":
+                    self.failures.append(f"a worker process failed ({message}); its skills were linted in the main process")
         finally:
             self._stop()
         for index, item in enumerate(self.items):
@@ -118,24 +161,60 @@ class PendingMap:
         return results
 
     def _stop(self) -> None:
-        for process, connection, _ in self._workers:
-            if process.is_alive():
-                process.terminate()
-            process.join()
-            connection.close()
+        """End and reap workers not waited for (results() was interrupted)."""
+        for pid, fd in self._workers:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+            os.close(fd)
         self._workers = []
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
 
-def _work(function: Callable, items: Sequence, indices: range, connection) -> None:
+def _received(data: bytes, status: int) -> tuple:
+    """(outcome, message, indices, values) from what a worker sent and its exit status."""
     try:
-        payload = ("ok", [function(items[index]) for index in indices])
-    except BaseException as exc:  # noqa: BLE001 - reported to the main process, which redoes the share
-        payload = ("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
-    try:
-        connection.send(payload)
-    except Exception as exc:  # an unpicklable result: say so instead of dying silently
-        connection.send(("error", f"could not send results: {type(exc).__name__}: {exc}"))
-    connection.close()
+        kind, payload = marshal.loads(data)  # our own child's bytes, never a file's
+    except Exception:  # nothing or a torn message: the worker died
+        return "died", f"exit code {os.waitstatus_to_exitcode(status)}", (), ()
+    if kind != "ok":  # _run_and_send could not send the values (not plain data)
+        return "error", payload, (), ()
+    return payload
+
+
+# A batch of items: [start, stop) as two unsigned 32-bit numbers.
+_TASK = struct.Struct("=II")
+# At most this many batches: all go into the task pipe in one write of at most 4 KiB,
+# what a pipe holds even when the user's allowance of pipe pages is spent.
+_MAX_BATCHES = 512
+
+
+def _batches(count: int) -> list[tuple[int, int]]:
+    """Consecutive batches covering ``count`` items: single items up to _MAX_BATCHES,
+    then as many items a batch as keeps the number of batches within it."""
+    size = max(1, -(-count // _MAX_BATCHES))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def _work(function: Callable, to_plain: Callable, items: Sequence, task_fd: int) -> tuple:
+    """A worker: take batches until none is left; (outcome, message, indices, plain values)."""
+    indices: list[int] = []
+    values: list = []
+    while True:
+        record = os.read(task_fd, _TASK.size)
+        if len(record) < _TASK.size:
+            return "ok", "", indices, values
+        start, stop = _TASK.unpack(record)
+        for index in range(start, stop):
+            try:
+                value = to_plain(function(items[index]))
+            except BaseException as exc:  # noqa: BLE001 - reported; the main process redoes what is not sent
+                return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}", indices, values
+            indices.append(index)
+            values.append(value)
 
 
 class Background:

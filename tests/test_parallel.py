@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 import pytest
 
@@ -69,6 +70,42 @@ def test_a_failed_worker_loses_nothing(function):
     (failure,) = pending.failures
     assert "linted in the main process" in failure
     assert ("seven" in failure) if function is fail_in_a_worker else ("exit code 9" in failure)
+
+
+def slow_first(n):
+    if n == 0:
+        time.sleep(1.0)
+    return n, os.getpid()
+
+
+@linux_fork
+def test_workers_take_work_as_they_go():
+    """A worker held up by one slow item does not keep a fixed share waiting: the other takes the rest."""
+    pending = PendingMap(slow_first, list(range(50)), 2)
+    results = pending.results()
+    assert [n for n, _ in results] == list(range(50)) and pending.failures == []
+    slow_worker = results[0][1]
+    assert PARENT not in {pid for _, pid in results}
+    assert sum(1 for _, pid in results if pid == slow_worker) < 10
+
+
+def lock_in_a_worker(n):
+    return threading.Lock() if os.getpid() != PARENT else n * n
+
+
+@linux_fork
+def test_a_value_that_cannot_cross_is_made_here():
+    pending = PendingMap(lock_in_a_worker, list(range(10)), 2)
+    assert pending.results() == [n * n for n in range(10)]
+    assert pending.failures and all("could not send" in f for f in pending.failures)
+
+
+@pytest.mark.parametrize("count", [0, 1, 511, 512, 513, 10_000, 100_001])
+def test_batches_cover_every_item_once_and_fit_the_task_pipe(count):
+    batches = parallel._batches(count)
+    assert [i for start, stop in batches for i in range(start, stop)] == list(range(count))
+    assert len(batches) * parallel._TASK.size <= 4096  # one write a pipe always holds
+    assert all(stop - start == 1 for start, stop in batches) if count <= 512 else True
 
 
 def _tree(base, count):
