@@ -43,6 +43,7 @@ class ResultCache:
         self._folders: set[str] = set()  # result folders made by this process
         self.salt = _settings_salt(settings)
         self._entries = None
+        self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
         self.usable = True
 
@@ -110,6 +111,11 @@ class ResultCache:
         # a string: Path arithmetic was a fifth of a warm run's lookups
         return f"{self._folder}{os.sep}{key[:2]}{os.sep}{key[2:]}.json"
 
+    def token_counts(self) -> TokenCounts | None:
+        if self._token_counts is None and self.usable:
+            self._token_counts = TokenCounts(self.directory)
+        return self._token_counts
+
     def catalog_entries(self):
         """The skills' catalog entries of earlier runs (:mod:`skilllint.catalog.entries`), kept beside the results."""
         from .catalog.entries import CatalogEntries
@@ -118,6 +124,81 @@ class ResultCache:
             salt = hashlib.sha256(json.dumps([FORMAT, __version__, _CODE_STAMP]).encode()).hexdigest()
             self._entries = CatalogEntries(self.directory, salt) if self.usable else None
         return self._entries
+
+
+class TokenCounts:
+    """Token counts of text parts by content hash (the store of :func:`skilllint.tokens.use_count_store`),
+    kept in one file beside the results: an edited long skill needs only its edited parts counted.
+
+    A key names the encoding and the part's sha256, so an entry is right for any
+    code and settings. Worker processes hand their new counts to the main process
+    (:meth:`take_new`, :meth:`add`), which alone saves; a concurrent run's counts
+    may be lost (the last to save wins), never mixed, as the file is written whole.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / TOKEN_COUNTS_FILE
+        self._stored: dict[str, int] | None = None
+        self._used: dict[str, int] = {}  # asked for or counted in this run: kept first
+        self._new: dict[str, int] = {}  # counted here since the last take_new()
+        self._changed = False
+
+    def get(self, key: str) -> int | None:
+        count = self._used.get(key)
+        if count is None:
+            count = self.load().get(key)
+            if count is not None:
+                self._used[key] = count
+        return count
+
+    def put(self, key: str, count: int) -> None:
+        self._new[key] = count
+        self.add({key: count})
+
+    def take_new(self) -> dict[str, int]:
+        """The counts made in this process since the last call (what a worker sends back)."""
+        new, self._new = self._new, {}
+        return new
+
+    def add(self, counts: dict[str, int]) -> None:
+        stored = self.load()
+        for key, count in counts.items():
+            if stored.get(key) != count:
+                self._changed = True
+            self._used[key] = count
+
+    def save(self) -> None:
+        if not self._changed:
+            return
+        kept = dict(self._used)
+        for key, count in self.load().items():
+            if len(kept) >= MAX_TOKEN_COUNTS:
+                break
+            kept.setdefault(key, count)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(str(self.path), json.dumps({"format": 1, "counts": kept}))
+        except OSError:
+            pass  # a read-only tree: the next run counts again
+        self._changed = False
+
+    def load(self) -> dict[str, int]:
+        if self._stored is None:
+            self._stored = {}
+            try:
+                with open(self.path, encoding="utf-8") as handle:
+                    data = json.load(handle)
+                counts = data.get("counts") if isinstance(data, dict) and data.get("format") == 1 else None
+                if isinstance(counts, dict):
+                    # a count is a whole number, never a bool (JSON true would load as one)
+                    self._stored = {k: v for k, v in counts.items() if type(v) is int and v >= 0}
+            except (OSError, ValueError):
+                pass  # absent or torn: every part is counted again
+        return self._stored
+
+
+TOKEN_COUNTS_FILE = "token-counts.json"
+MAX_TOKEN_COUNTS = 50_000  # parts of ~1-2 KB: some 75 MB of text, in a file of ~3 MB
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from . import suppress
+from . import suppress, tokens
 from .catalog.context import CatalogContext, complete_catalogs
 from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
@@ -44,8 +44,21 @@ def lint_paths(
     jobs: int | None = None,
 ) -> LintResult:
     """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.cache.ResultCache`)
-    returns the package-rule findings of unchanged skills from an earlier run; ``jobs``
-    is the number of worker processes (None: as many as the tree and the CPUs are worth)."""
+    returns the package-rule findings of unchanged skills from an earlier run, and keeps
+    token counts of text parts; ``jobs`` is the number of worker processes (None: as many
+    as the tree and the CPUs are worth)."""
+    counts = cache.token_counts() if cache is not None else None
+    tokens.use_count_store(counts)
+    try:
+        result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts)
+    finally:
+        tokens.use_count_store(None)
+    if counts is not None:
+        counts.save()
+    return result
+
+
+def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs: int | None, counts) -> LintResult:
     found = discover(
         paths,
         cwd,
@@ -78,7 +91,9 @@ def lint_paths(
         background = Background(partial(_as_plain_data, partial(_background_phase, catalogs, packages, always_rules, settings)))
         always_rules = []  # run there
     entries = store if catalog_rules and background is None else False
-    lint_one = partial(_lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries)
+    lint_one = partial(
+        _lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries, counts=counts
+    )
     items = [(package, None) for package in packages]
     if warm:
         # An earlier run left results: look them up here first, and fork workers only
@@ -87,7 +102,9 @@ def lint_paths(
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
     pending = PendingMap(lint_one, items, worker_count(misses, jobs), _result_as_plain_data, _ResultFromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
-    for package, (diagnostics, errors, fields, warnings) in zip(packages, pending.results()):
+    for package, (diagnostics, errors, fields, warnings, new_counts) in zip(packages, pending.results()):
+        if new_counts:  # counted in a worker: the main process saves them
+            counts.add(new_counts)
         result.diagnostics.extend(diagnostics)
         result.internal_errors.extend(errors)
         result.warnings.extend(warnings)
@@ -150,8 +167,8 @@ def _result_as_plain_data(result: tuple) -> tuple:
     """What :func:`_lint_with_cache` returned, as marshal-able data (what crosses from a worker)."""
     from .cache import encode
 
-    diagnostics, errors, fields, warnings = result
-    return [encode(d) for d in diagnostics], errors, fields, warnings
+    diagnostics, *rest = result
+    return [encode(d) for d in diagnostics], *rest
 
 
 class _ResultFromPlainData:
@@ -163,8 +180,8 @@ class _ResultFromPlainData:
     def __call__(self, data: tuple) -> tuple:
         from .cache import decode
 
-        encoded, errors, fields, warnings = data
-        return [decode(item, self.paths) for item in encoded], errors, fields, warnings
+        encoded, *rest = data
+        return [decode(item, self.paths) for item in encoded], *rest
 
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:
@@ -173,10 +190,12 @@ def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | No
     return key, cache.get(key) if key else None
 
 
-def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries) -> tuple:
+def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
-    is not False: the store of earlier runs, or None) and warnings (a listing cut at the
-    entry limit; the cache never keeps such a package), from the cache where it has them.
+    is not False: the store of earlier runs, or None), warnings (a listing cut at the
+    entry limit; the cache never keeps such a package) and the token counts made for it
+    (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None), from the cache
+    where it has them.
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The
@@ -198,7 +217,8 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     fields = None if entries is False else _catalog_fields(package, settings, entries)
     inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
     warning = inventory.truncation_warning() if inventory is not None else None
-    return diagnostics, errors, fields, [warning] if warning else []
+    new_counts = (counts.take_new() or None) if counts is not None else None
+    return diagnostics, errors, fields, [warning] if warning else [], new_counts
 
 
 def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:

@@ -17,10 +17,16 @@ the text; a lone surrogate becomes U+FFFD, also 3 bytes):
 * upper: every token covers at least one byte, so ``count <= n``;
 * lower: no token covers more bytes than the longest mergeable token of the
   (hash-pinned) rank file, so ``count >= ceil(n / max_token_bytes)``;
-* prefix: split at a "safe point" (see ``_SAFE_SPLIT``), the count of a text is
-  the count of the part before plus the count of the part after, so
-  ``count <= count(prefix) + bytes(rest)``. A text a little over the byte
-  bound is usually ruled out after tokenizing only part of it.
+* parts: split at "safe points" (see ``_SAFE_SPLIT``), the count of a text is
+  the sum of the counts of its parts, so ``count <= counted parts + bytes of
+  the others``. A text a little over the byte bound is usually ruled out after
+  tokenizing only part of it.
+
+The parts are chosen by their content (:func:`_content_chunks`), so an edit
+changes only the parts it touches; with a count store (:func:`use_count_store`,
+the result cache's) the counts of the others are known from earlier runs, and a
+pre-commit run on a long skill whose edit keeps it under the limit needs no
+tokenizer at all.
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import zlib
 from collections import OrderedDict
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:  # only for annotations; must not import tiktoken at runtime
     import tiktoken
@@ -43,6 +50,7 @@ __all__ = [
     "encoding_loaded",
     "get_encoding",
     "tokens_exceed",
+    "use_count_store",
 ]
 
 DEFAULT_ENCODING = "o200k_base"
@@ -135,10 +143,31 @@ _COUNT_CACHE_LOCK = threading.Lock()
 # ``\s*[\r\n]`` alternative matches to the point either way. tests/test_tokens.py
 # checks the sums against whole-text counts on random texts and the corpus.
 _SAFE_SPLIT = re.compile(r"\n(?=[A-Za-z])")
-# Only texts of at most this many times ``limit`` bytes are tried prefix-wise;
-# longer ones are practically always over (no corpus body comes close to a third
-# of a token per byte), so the partial work would be wasted.
-_PREFIX_TRY_FACTOR = 3
+# Content-defined parts: a safe point at least _MIN_CHUNK characters past the last cut is a
+# cut when the CRC-32 of the _CHUNK_WINDOW characters after it has its low _CHUNK_BITS bits
+# zero. Whether a point is a cut depends on the text near it only (and on where the last cut
+# fell), so an edit moves the cuts around it and nowhere else; the corpus's long bodies come
+# out in parts of ~1-2 KB.
+_MIN_CHUNK = 256
+_CHUNK_WINDOW = 32
+_CHUNK_BITS = 3
+
+
+class CountStore(Protocol):
+    """Counts of texts by key, kept between runs (the result cache's token-count file)."""
+
+    def get(self, key: str) -> int | None: ...
+
+    def put(self, key: str, count: int) -> None: ...
+
+
+_STORE: CountStore | None = None
+
+
+def use_count_store(store: CountStore | None) -> None:
+    """Keep the counts of text parts in ``store`` (None: in this process only)."""
+    global _STORE
+    _STORE = store
 
 
 def _check_name(name: str) -> _EncodingSpec:
@@ -289,20 +318,24 @@ def _count(text: str, data: bytes, encoding: str, key: tuple[str, bytes] | None 
         return cached
     # Tokenize outside the lock so long texts don't serialise other callers.
     count = len(get_encoding(encoding).encode_ordinary(text))
+    _remember(key, count)
+    return count
+
+
+def _remember(key: tuple[str, bytes], count: int) -> None:
     with _COUNT_CACHE_LOCK:
         _COUNT_CACHE[key] = count
         _COUNT_CACHE.move_to_end(key)
         while len(_COUNT_CACHE) > _COUNT_CACHE_MAX:
             _COUNT_CACHE.popitem(last=False)
-    return count
 
 
 def _safe_chunks(text: str, first: int = 0, step: int = 0) -> list[str]:
     """``text`` cut at safe points (see ``_SAFE_SPLIT``) into consecutive parts.
 
     Each part but the last is cut at the first safe point at least ``first``
-    characters (then ``step`` characters) past its start. For tests; the
-    counting code walks the same points lazily.
+    characters (then ``step`` characters) past its start. For tests: any such
+    cuts add up, whichever of the points :func:`_content_chunks` picks.
     """
     parts: list[str] = []
     start, want = 0, first
@@ -316,38 +349,69 @@ def _safe_chunks(text: str, first: int = 0, step: int = 0) -> list[str]:
         start, want = end, step
 
 
-def _rules_out_by_prefix(text: str, n_bytes: int, limit: int, encoding: str) -> bool:
-    """True if ``count(prefix) + bytes(rest) <= limit`` for some safe split.
+def _content_chunks(text: str) -> list[str]:
+    """``text`` cut at content-chosen safe points (see ``_MIN_CHUNK``) into consecutive parts."""
+    parts: list[str] = []
+    start = 0
+    for match in _SAFE_SPLIT.finditer(text, _MIN_CHUNK - 1):
+        point = match.start() + 1
+        if point - start < _MIN_CHUNK:
+            continue
+        window = text[point : point + _CHUNK_WINDOW].encode("utf-8", "surrogatepass")
+        if zlib.crc32(window) & ((1 << _CHUNK_BITS) - 1):
+            continue
+        parts.append(text[start:point])
+        start = point
+    parts.append(text[start:])
+    return parts
 
-    Tokenizes growing prefixes, each step only as far as the remaining
-    excess requires. False means "undecided", not "over".
+
+def _chunk_key(data: bytes, encoding: str) -> str:
+    return f"{encoding}:{hashlib.sha256(data).hexdigest()[:32]}"
+
+
+def _count_by_parts(text: str, limit: int, encoding: str) -> int | None:
+    """The whole-text count, or None when the parts prove it is at most ``limit``.
+
+    Parts whose count the store holds cost nothing; the others are tokenized in
+    order until ``counted + bytes of the rest <= limit`` decides. With a store,
+    every part is counted once the tokenizer is needed at all: a later run on an
+    edited text then knows all but the edited parts, and their bytes usually
+    decide without the tokenizer (~0.3 s to build).
     """
+    store = _STORE
+    pending: list[tuple[str, int, str | None]] = []  # (part, its bytes, its store key)
+    known = rest = 0
+    for part in _content_chunks(text):
+        data = _utf8(part)
+        key = _chunk_key(data, encoding) if store is not None else None
+        stored = store.get(key) if key is not None else None
+        if stored is None:
+            pending.append((part, len(data), key))
+            rest += len(data)
+        else:
+            known += stored
+    if known + rest <= limit:
+        return None
+    if not pending:
+        return known  # every part's count was kept: the exact total
     encode = get_encoding(encoding).encode_ordinary
-    counted, rest, start, length = 0, n_bytes, 0, len(text)
-    while True:
-        excess = counted + rest - limit
-        if excess <= 0:
-            return True
-        if counted > limit:
-            return False
-        # At least ``excess`` more bytes must be tokenized; a character is at
-        # least one byte, so look for a safe point that many characters on.
-        match = _SAFE_SPLIT.search(text, min(start + excess, length) - 1)
-        if match is None:
-            return False  # the rest has no safe point: only a whole count decides
-        end = match.start() + 1
-        part = text[start:end]
-        counted += len(encode(part))
-        rest -= len(_utf8(part))
-        start = end
+    for part, size, key in pending:
+        count = len(encode(part))
+        if key is not None:
+            store.put(key, count)
+        known, rest = known + count, rest - size
+        if store is None and known + rest <= limit:
+            return None
+    return known
 
 
 def _over(text: str, limit: int, encoding: str, *, need_count: bool) -> int | None:
     """The whole-text count if it is over ``limit``, else None (checked ``encoding``).
 
-    Bounds decide first; the whole text is tokenized (once, then memoised) only
-    when they cannot. Without ``need_count`` a text the lower bound proves over
-    returns ``limit + 1`` instead of its count.
+    Bounds decide first; parts of the text are tokenized (counts memoised, and
+    kept in the count store) only when they cannot. Without ``need_count`` a text
+    the lower bound proves over returns ``limit + 1`` instead of its count.
     """
     data = _utf8(text)
     n_bytes = len(data)
@@ -360,9 +424,10 @@ def _over(text: str, limit: int, encoding: str, *, need_count: bool) -> int | No
     key = _cache_key(data, encoding)
     count = _cached(key)
     if count is None:
-        if n_bytes <= _PREFIX_TRY_FACTOR * limit and _rules_out_by_prefix(text, n_bytes, limit, encoding):
+        count = _count_by_parts(text, limit, encoding)
+        if count is None:
             return None
-        count = _count(text, data, encoding, key)
+        _remember(key, count)
     return count if count > limit else None
 
 

@@ -4,7 +4,8 @@ import json
 import os
 import time
 
-from skilllint.cache import decode, encode
+from skilllint import tokens
+from skilllint.cache import MAX_TOKEN_COUNTS, TOKEN_COUNTS_FILE, TokenCounts, decode, encode
 from skilllint.diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 
 from conftest import run_cli, write_skill
@@ -28,9 +29,11 @@ def check(repo, *args):
 
 
 def entries(repo):
-    """The result files (catalog-entries.json beside them keeps catalog entries and answers)."""
+    """The result files (catalog-entries.json beside them keeps catalog entries and answers,
+    token-counts.json the token counts of long texts' parts)."""
     folder = repo / ".skilllint_cache"
-    return sorted(p for p in folder.rglob("*.json") if p.name != "catalog-entries.json") if folder.exists() else []
+    kept = ("catalog-entries.json", TOKEN_COUNTS_FILE)
+    return sorted(p for p in folder.rglob("*.json") if p.name not in kept) if folder.exists() else []
 
 
 def make_repo(tmp_path):
@@ -145,3 +148,77 @@ def test_outside_a_repository_nothing_is_written_unless_asked(tmp_path):
     age(tmp_path)
     check(tmp_path)
     assert list((tmp_path / "cache-here").rglob("*.json"))
+
+
+# -- token counts of text parts -------------------------------------------------------------
+
+
+def test_token_counts_are_kept_between_runs(tmp_path):
+    store = TokenCounts(tmp_path)
+    assert store.get("o200k_base:aa") is None
+    store.put("o200k_base:aa", 7)
+    store.save()
+    again = TokenCounts(tmp_path)
+    assert again.get("o200k_base:aa") == 7 and again.get("o200k_base:bb") is None
+    again.save()  # nothing new: not rewritten
+    assert json.loads((tmp_path / TOKEN_COUNTS_FILE).read_text()) == {"format": 1, "counts": {"o200k_base:aa": 7}}
+
+
+def test_a_worker_hands_its_new_counts_to_the_main_process(tmp_path):
+    worker, main = TokenCounts(tmp_path), TokenCounts(tmp_path)
+    worker.put("k1", 3)
+    worker.put("k2", 4)
+    assert worker.take_new() == {"k1": 3, "k2": 4} and worker.take_new() == {}
+    main.add({"k1": 3, "k2": 4})
+    main.save()
+    assert TokenCounts(tmp_path).load() == {"k1": 3, "k2": 4}
+
+
+def test_a_torn_or_foreign_count_file_is_ignored(tmp_path):
+    path = tmp_path / TOKEN_COUNTS_FILE
+    for text in ["{", "[]", '{"format": 2, "counts": {"k": 1}}', '{"format": 1, "counts": []}']:
+        path.write_text(text)
+        assert TokenCounts(tmp_path).load() == {}
+    path.write_text(json.dumps({"format": 1, "counts": {"ok": 2, "neg": -1, "bool": True, "text": "3", "float": 1.5}}))
+    assert TokenCounts(tmp_path).load() == {"ok": 2}
+
+
+def test_the_count_file_is_bounded_and_keeps_this_runs_counts_first(tmp_path, monkeypatch):
+    import skilllint.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "MAX_TOKEN_COUNTS", 3)
+    (tmp_path / TOKEN_COUNTS_FILE).write_text(json.dumps({"format": 1, "counts": {f"old{i}": i for i in range(5)}}))
+    store = TokenCounts(tmp_path)
+    assert store.get("old4") == 4
+    store.put("new", 9)
+    store.save()
+    kept = TokenCounts(tmp_path).load()
+    assert len(kept) == 3 and kept["old4"] == 4 and kept["new"] == 9
+    assert MAX_TOKEN_COUNTS >= 10_000
+
+
+def long_body(seed: str, lines: int = 150) -> str:
+    """Over 5,000 bytes (SL202 cannot decide by bytes) and well under 5,000 tokens."""
+    return "".join(f"Step {i} of {seed}: run the check and read the report it prints.\n" for i in range(lines))
+
+
+def test_an_edited_long_skill_is_judged_from_kept_counts_without_the_tokenizer(tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for name in ("alpha", "beta"):
+        write_skill(repo / "skills", name, f"---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\n{long_body(name)}")
+    age(repo)
+    first = check(repo)
+    assert TokenCounts(repo / ".skilllint_cache" / "v1").load()  # the parts' counts were kept
+    skill = repo / "skills" / "alpha" / "SKILL.md"
+    skill.write_text(skill.read_text().replace("Step 75 of alpha", "Step seventy-five of alpha"))
+    age(repo)
+    monkeypatch.setattr(tokens, "_ENCODINGS", {})  # as in a new process: nothing built,
+    monkeypatch.setattr(tokens, "_COUNT_CACHE", type(tokens._COUNT_CACHE)())  # nothing memoised
+    assert check(repo) == first  # still under the limit: no finding either way
+    assert not tokens.encoding_loaded("o200k_base")  # the edited part's bytes sufficed
+    # over a (configured) limit, the exact count: the kept parts' counts plus the edited part's
+    (repo / "skilllint.toml").write_text("[rules.SL202]\nmax-tokens = 200\n")
+    over = {d["path"]: d["message"] for d in check(repo) if d["code"] == "SL202"}
+    expected = tokens.count_tokens(skill.read_text().split("---\n", 2)[2])
+    assert over["skills/alpha/SKILL.md"].startswith(f"the body is {expected:,} tokens")

@@ -314,7 +314,7 @@ def test_count_tokens_over_reports_the_whole_text_count() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The prefix bound: counts add up across safe points, so a text can be ruled
+# The parts bound: counts add up across safe points, so a text can be ruled
 # out after tokenizing part of it. Every decision it makes must equal the
 # decision of an exact whole-text count.
 
@@ -341,10 +341,12 @@ def interesting_limits(text: str, encoding: str, *, few: bool = False) -> list[i
     """Limits where each bound is on the edge of deciding, and between them."""
     n = exact(text, encoding)
     n_bytes = len(tokens._utf8(text))
-    try_from = -(-n_bytes // tokens._PREFIX_TRY_FACTOR)  # smallest limit the prefix bound is tried for
-    raw = {n - 1, n, n_bytes - 1, n_bytes, try_from - 1, try_from}
+    parts = tokens._content_chunks(text)
+    # where the bound after the first part (its count + the other parts' bytes) is on the edge
+    first_bound = exact(parts[0], encoding) + n_bytes - len(tokens._utf8(parts[0]))
+    raw = {n - 1, n, n_bytes - 1, n_bytes, first_bound - 1, first_bound}
     if not few:
-        raw |= {0, 1, n + 1, (n + n_bytes) // 2, try_from + 1}
+        raw |= {0, 1, n + 1, (n + n_bytes) // 2, first_bound + 1}
     return sorted(limit for limit in raw if limit >= 0)
 
 
@@ -367,7 +369,7 @@ def test_prefix_bound_tokenizes_only_part_of_the_text(monkeypatch: pytest.Monkey
     text = "".join(f"Line {i} says something ordinary about the skill.\n" for i in range(200))
     n_bytes = len(text.encode())
     limit = n_bytes // 2
-    assert exact(text, "o200k_base") < limit < n_bytes <= tokens._PREFIX_TRY_FACTOR * limit
+    assert exact(text, "o200k_base") < limit < n_bytes
     real = get_encoding("o200k_base")
     seen: list[int] = []
 
@@ -424,6 +426,59 @@ def test_corpus_counts_add_up_across_safe_points(corpus: Path, encoding: str) ->
     for text in corpus_texts(corpus):
         check_additivity(text, encoding, 0, 0)  # every safe point
         check_additivity(text, encoding, 1000, 700)
+        parts = tokens._content_chunks(text)
+        assert sum(exact(part, encoding) for part in parts) == exact(text, encoding)
+
+
+def test_content_chunks_cut_at_safe_points_chosen_by_content(corpus: Path) -> None:
+    for text in corpus_texts(corpus):
+        parts = tokens._content_chunks(text)
+        assert "".join(parts) == text
+        for before, after in zip(parts, parts[1:]):
+            assert before.endswith("\n") and after[:1].isascii() and after[:1].isalpha()
+            assert len(before) >= tokens._MIN_CHUNK
+    assert tokens._content_chunks("") == [""]
+
+
+def test_an_edit_changes_only_the_parts_around_it(corpus: Path) -> None:
+    """What makes kept part counts worth keeping: the cuts depend on the text near them."""
+    changed = []
+    for text in corpus_texts(corpus):
+        if len(text) < 8000:
+            continue
+        lines = text.split("\n")
+        lines[len(lines) // 2] += " (edited)"
+        before = set(tokens._content_chunks(text))
+        after = tokens._content_chunks("\n".join(lines))
+        changed.append(sum(1 for part in after if part not in before))
+        assert len(after) - changed[-1] >= len(before) - 3  # the edit moved at most a few cuts
+    assert len(changed) > 50 and sorted(changed)[len(changed) // 2] <= 1
+
+
+class DictStore(dict):
+    """A count store (tokens.CountStore) in memory."""
+
+    def put(self, key: str, count: int) -> None:
+        self[key] = count
+
+
+def test_a_count_store_answers_for_the_parts_it_holds(fresh_state: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "".join(f"Line {i} says something ordinary about the skill.\n" for i in range(300))
+    n, n_bytes = count_tokens(text), len(text.encode())
+    store = DictStore()
+    monkeypatch.setattr(tokens, "_STORE", store)
+    clear_count_cache()
+    assert count_tokens_over(text, n_bytes // 2) is None  # under: with a store every part is counted
+    assert sum(store.values()) == n and len(store) == len(tokens._content_chunks(text)) > 3
+    monkeypatch.setattr(tokens, "get_encoding", lambda name=DEFAULT_ENCODING: pytest.fail("tokenizer used"))
+    clear_count_cache()
+    assert count_tokens_over(text, n - 1) == n  # over: the exact count, from the store alone
+    clear_count_cache()
+    assert count_tokens_over(text, n) is None
+    # one part edited: the others' counts and its bytes decide
+    edited = text.replace("Line 150 says", "Line one hundred and fifty says")
+    clear_count_cache()
+    assert count_tokens_over(edited, n_bytes // 2) is None
 
 
 @pytest.mark.parametrize("encoding", SUPPORTED_ENCODINGS)
