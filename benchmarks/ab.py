@@ -1,6 +1,6 @@
 """skilllint at another revision against this checkout, on one command, runs alternating.
 
-    python benchmarks/ab.py [--base HEAD] [--runs 20] [--cwd DIR] -- check --output-format json --cache-dir /tmp/c-{v} PATH
+    python benchmarks/ab.py [--base HEAD] [--runs 20] [--cwd DIR] [--before CMD] -- check --output-format json --cache-dir /tmp/c-{v} PATH
 
 On a shared or virtual machine a single timing swings by a third, so one change
 is judged by alternating the two versions many times and comparing the medians
@@ -8,7 +8,9 @@ is judged by alternating the two versions many times and comparing the medians
 or ``work``, so each version keeps its own cache (a cache written by other code
 is never read: the code is part of its key). The base revision is checked out
 in a temporary git worktree and removed afterwards; both trees are compiled to
-bytecode first, as an installed copy is.
+bytecode first, as an installed copy is. ``--before`` is a shell command run,
+untimed, before every run (``{v}`` replaced too): ``rm -rf /tmp/c-{v}`` times
+cold runs with a cache, an ``echo >> SKILL.md`` the run after an edit.
 
 Not a test: run it by hand; figures depend on the machine and its load.
 """
@@ -46,6 +48,7 @@ def main() -> int:
     parser.add_argument("--base", default="HEAD", help="the revision to compare this checkout with (default: HEAD)")
     parser.add_argument("--runs", type=int, default=20, help="runs of each version, alternating (default: 20)")
     parser.add_argument("--cwd", default=".", help="the folder to run skilllint in")
+    parser.add_argument("--before", default="", help="a shell command to run, untimed, before every run ({v} too)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="skilllint's arguments, after --")
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -65,6 +68,8 @@ def main() -> int:
             cpus: dict[str, list[float]] = {name: [] for name in trees}
             for _ in range(args.runs):
                 for name, tree in trees.items():
+                    if args.before:
+                        subprocess.run(args.before.replace("{v}", name), shell=True, cwd=cwd, check=True)
                     wall, cpu = run_once(tree, [a.replace("{v}", name) for a in command], cwd)
                     walls[name].append(wall)
                     cpus[name].append(cpu)

@@ -25,7 +25,10 @@ Trees: the real corpus, and generated catalogs of 200, 1,000 and 10,000 skills
 (``benchmarks/catalog_scale.py``'s generator: corpus descriptions, one repository
 with ``.agents/skills/skill-NNNNN/SKILL.md``). The pre-commit case: one changed
 skill inside the 1,000-skill repository, checked from the repository root by
-path (skilllint loads the catalog's siblings as context).
+path (skilllint loads the catalog's siblings as context). That skill has a long
+body (a corpus body of 12-16 KB, under SL202's 5,000 tokens: the byte bound
+cannot clear it), and a last row edits it before every run: a commit's case,
+where the siblings are cached and the changed skill is not.
 
 Reported per tool and tree: wall time of the first run (cold) and the median of
 the next N (warm), peak RSS of the process, what the tool says it checked and
@@ -190,11 +193,14 @@ def summarise(tool: str, out: bytes, code: int | None = None) -> tuple[str, str]
     return "?", "?"
 
 
-def measure(tree: str, tool: str, command: list[str], cwd: Path, runs: int, slow: float = float("inf")) -> Measurement:
+def measure(tree: str, tool: str, command: list[str], cwd: Path, runs: int, slow: float = float("inf"), before=None) -> Measurement:
+    """``before(index)``, when given, runs untimed before every run after the first."""
     result = Measurement(tree, tool, command)
     outputs = []
     try:
         for index in range(runs + 1):
+            if before is not None and index:
+                before(index)
             seconds, peak, code, out = run_once(command, cwd)
             result.runs_s.append(round(seconds, 3))
             result.peak_mib = max(result.peak_mib, round(peak, 1))
@@ -296,6 +302,13 @@ def benchmark(args) -> list[Measurement]:
             trees.append((f"catalog {size:,}", generate(base, size, texts)))
         if args.precommit and 1000 not in sizes:
             generate(base / "precommit", 1000, texts)
+        precommit_repo = base / "repo-1000" if 1000 in sizes else base / "precommit" / "repo-1000"
+        changed = Path(".agents") / "skills" / "skill-00500"
+        if args.precommit:
+            (precommit_repo / changed / "SKILL.md").write_text(
+                "---\nname: skill-00500\ndescription: Drafts documents with the user. Use when asked to co-author a document.\n---\n"
+                + long_body(corpus)
+            )
         if sizes or args.precommit:
             # skilllint neither caches nor keeps the entry of a file changed in the last 2 s (racy, as
             # git says): wait until the files just written are as settled as a repository's are.
@@ -305,12 +318,33 @@ def benchmark(args) -> list[Measurement]:
                 rows.append(measure(name, tool, command, base, args.runs, args.slow))
                 print(f"  {name}: {tool}: cold {rows[-1].cold_s:.2f} s", file=sys.stderr)
         if args.precommit:
-            repo = base / "repo-1000" if 1000 in sizes else base / "precommit" / "repo-1000"
-            skill = Path(".agents") / "skills" / "skill-00500"
-            for tool, command in one_skill_commands(skill, tools, base / "cache-precommit"):
-                rows.append(measure("pre-commit: 1 of 1,000", tool, command, repo, args.runs, args.slow))
+            commands = one_skill_commands(changed, tools, base / "cache-precommit")
+            for tool, command in commands:
+                rows.append(measure("pre-commit: 1 of 1,000", tool, command, precommit_repo, args.runs, args.slow))
                 print(f"  pre-commit: {tool}: cold {rows[-1].cold_s:.2f} s", file=sys.stderr)
+            # the same cache, warm; each run after the first lints the skill just edited
+            skill_md = precommit_repo / changed / "SKILL.md"
+
+            def edit(index: int) -> None:
+                with open(skill_md, "a", encoding="utf-8") as handle:
+                    handle.write(f"\nNote {index}: the review asked for one more sentence here.\n")
+
+            tool, command = commands[0]
+            rows.append(measure("pre-commit: edited each run", tool, command, precommit_repo, args.runs, args.slow, before=edit))
+            print(f"  pre-commit, edited: {tool}: median {rows[-1].warm_s} s", file=sys.stderr)
     return rows
+
+
+def long_body(corpus: Path) -> str:
+    """A corpus SKILL.md body of 12-16 KB and under 4,500 tokens (o200k_base), else a made-up one."""
+    from skilllint.tokens import count_tokens
+
+    for path in sorted(corpus.rglob("SKILL.md")) if corpus.is_dir() else []:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        body = text.split("---\n", 2)[2] if text.startswith("---\n") and text.count("---\n") >= 2 else ""
+        if 12_000 <= len(body.encode()) <= 16_000 and count_tokens(body) <= 4_500:
+            return body
+    return "".join(f"Step {i}: read the draft, then ask the user what to change and why.\n" for i in range(200))
 
 
 # ----------------------------------------------------------------------------- --profile
@@ -327,7 +361,8 @@ def profile(args) -> dict:
     from skilllint.cli import main
 
     corpus = Path(args.corpus).resolve()
-    argv = ["check", "--output-format", "json", "--no-cache", "--exit-zero", str(corpus)]
+    # --jobs 1: the profiler and the timers below see this process only, not forked workers
+    argv = ["check", "--output-format", "json", "--no-cache", "--exit-zero", "--jobs", "1", str(corpus)]
     sink = io.StringIO()
     # Warm-up (imports, token tables), then the profiled run.
     _quiet(lambda: main(argv), sink)
@@ -373,7 +408,7 @@ def profile(args) -> dict:
               (yamltree, "parse", "YAML parse (yamltree.parse)"),
               (markdown, "parse", "Markdown parse (markdown.parse)"),
               (markdown, "scan_links", "link scan (markdown.scan_links)"),
-              (tokens, "count_tokens", "token counts (tokens.count_tokens)")]
+              (tokens, "_over", "token counts (tokens._over)")]
     shared_originals = [(module, name, getattr(module, name)) for module, name, _ in shared]
     for (module, name, label), (_, _, original) in zip(shared, shared_originals):
         setattr(module, name, _plain_timer(original, label, spent, calls))
