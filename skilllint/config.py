@@ -211,6 +211,8 @@ class Settings:
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
+    # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: engine._plan
+    _rule_plans: dict[tuple, list] = field(default_factory=dict)
 
     # -- selection -------------------------------------------------------------
 
