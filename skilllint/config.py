@@ -174,9 +174,14 @@ def config_schema(registry: Registry) -> dict:
 
 
 def validate_config(data: dict, registry: Registry, source: str) -> None:
+    from .schemacheck import is_valid
+
+    schema = config_schema(registry)
+    if is_valid(schema, data):
+        return  # jsonschema (~50 ms to import) only to say what is wrong, or for what the quick check cannot tell
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(config_schema(registry))
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
@@ -314,7 +319,7 @@ def load_settings(
         found = find_config(cwd)
     data = found[1] if found else {}
     source = str(found[0]) if found else "configuration"
-    if data:  # nothing to validate in an absent or empty configuration (and jsonschema takes 0.1 s to import)
+    if data:  # nothing to validate in an absent or empty configuration
         validate_config(data, registry, source)
     settings = Settings(registry=registry, base=found[0].parent if found else cwd, config_path=found[0] if found else None)
     _apply(settings, data, source)
