@@ -85,8 +85,9 @@ class _Ignore:
         self.base = base
         self.use_gitignore = use_gitignore
         self.defaults = _FolderNames(DEFAULT_EXCLUDE)
-        # pathspec (~10 ms to import) only for patterns the user wrote or a .gitignore met
-        self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _gitignore_spec(patterns)
+        # pathspec (~10 ms to import) only for patterns that are more than folder names
+        # (`drafts/`, `node_modules/`), in the configuration or a .gitignore met
+        self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines(patterns) or self.defaults
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
         self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
         # Folders named on the command line although an exclude pattern covers them.
@@ -144,7 +145,8 @@ def _gitignore_spec(lines):
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-_FOLDER_NAME_LINE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*/")
+# `name/` for a folder name of letters, digits, `.`, `_` and `-` (not all dots: `../` is no name)
+_FOLDER_NAME_LINE = re.compile(r"(?!\.+/)[A-Za-z0-9._-]+/")
 
 
 def _spec_of_lines(lines: list[str]):

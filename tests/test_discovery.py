@@ -368,7 +368,7 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
 
     from skilllint.discovery import _FolderNames, _spec_of_lines
 
-    names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build"]
+    names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build", ".git", ".venv", "-x"]
     lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
     paths = st.tuples(st.lists(st.sampled_from(names), min_size=1, max_size=4), st.booleans())
 
@@ -386,6 +386,28 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     assert not isinstance(_spec_of_lines(["*.log"]), _FolderNames)  # anything else: pathspec
     assert not isinstance(_spec_of_lines(["/build/"]), _FolderNames)
     assert not isinstance(_spec_of_lines(["!keep/"]), _FolderNames)
+    assert not isinstance(_spec_of_lines(["../"]), _FolderNames) and not isinstance(_spec_of_lines(["./"]), _FolderNames)
+
+
+def test_configured_excludes_of_folder_names_need_no_pathspec(tmp_path):
+    """`exclude = ["drafts/"]` in the configuration: matched as pathspec would, without importing it."""
+    import subprocess
+    import sys
+
+    for folder in ("skills/keep", "skills/drafts/old", "drafts/top", "skills/nested/vendor/x"):
+        write_skill(tmp_path, folder, f"---\nname: {folder.rsplit('/', 1)[-1]}\ndescription: D. Use when x.\n---\n")
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from skilllint.discovery import discover\n"
+        f"found = discover(['.'], Path({str(tmp_path)!r}), exclude=['drafts/', 'vendor/'])\n"
+        f"print(sorted(str(f.root.relative_to(Path({str(tmp_path)!r}))) for f in found.packages))\n"
+        "print('pathspec' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert out.splitlines() == ["['skills/keep']", "False"]
+    found = discover(["."], tmp_path, exclude=["drafts/", "vendor/", "*.tmp"])  # not only names: pathspec, same answer
+    assert [str(f.root.relative_to(tmp_path)) for f in found.packages] == ["skills/keep"]
 
 
 def test_siblings_share_an_inference_but_a_folder_named_skills_does_not(repo):
