@@ -31,13 +31,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# `python -m skilllint` as from a console script: `-m` would put the working folder first on
+# sys.path, and when that is this checkout both "versions" would run this checkout's code.
+RUN_TREE = ["-c", "import runpy, sys; del sys.path[0]; runpy.run_module('skilllint', run_name='__main__', alter_sys=True)"]
+
+
+def imported_from(tree: Path, cwd: Path) -> Path:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    code = "import sys; del sys.path[0]; import skilllint; print(skilllint.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True).stdout
+    return Path(out.strip()).resolve()
+
+
 def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and its children) of ``python -m skilllint ARGS``."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "skilllint", *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run([sys.executable, *RUN_TREE, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -62,6 +74,10 @@ def main() -> int:
             for tree in trees.values():
                 compileall.compile_dir(str(tree / "skilllint"), quiet=1)
             cwd = Path(args.cwd).resolve()
+            for tree in trees.values():  # each version must run its own code, whatever the folder
+                imported = imported_from(tree, cwd)
+                if not imported.is_relative_to(tree):
+                    sys.exit(f"ab.py: from {cwd}, the {tree} run imports skilllint from {imported}")
             for name, tree in trees.items():  # one unmeasured run each: caches filled, files in the page cache
                 run_once(tree, [a.replace("{v}", name) for a in command], cwd)
             walls: dict[str, list[float]] = {name: [] for name in trees}
