@@ -150,14 +150,44 @@ _FOLDER_NAME_LINE = re.compile(r"(?!\.+/)[A-Za-z0-9._-]+/")
 
 
 def _spec_of_lines(lines: list[str]):
-    """A .gitignore's matcher; None when it has no pattern, and without pathspec (~10 ms
-    to import) when every pattern names a folder (``build/``, ``__pycache__/``)."""
+    """A .gitignore's matcher; None when it has no pattern, and without pathspec (~12 ms
+    to import) when every pattern names a folder (``build/``, ``__pycache__/``) or is a
+    one-name glob (``*.pyc``, ``/.venv/``): what most .gitignore files hold."""
     patterns = [line for line in lines if line.strip() and not line.startswith("#")]
     if not patterns:
         return None
     if all(_FOLDER_NAME_LINE.fullmatch(line) for line in patterns):
         return _FolderNames(patterns)
+    if all(_ONE_NAME_LINE.fullmatch(line) and "**" not in line for line in patterns):
+        return _OneNameGlobs(patterns)
     return _gitignore_spec(lines)
+
+
+# One name, maybe anchored (`/build`), maybe a folder (`dist/`), with `*` and `?` but no other
+# gitignore syntax (negation, escapes, ranges, inner slashes, `**`, surrounding spaces), and
+# neither `*` alone nor all dots (pathspec treats those apart).
+_ONE_NAME_LINE = re.compile(r"/?(?!\*/?$)(?!\.+/?$)[^\s/\\\[\]!#][^\s/\\\[\]]*/?")
+
+
+class _OneNameGlobs:
+    """Patterns of :data:`_ONE_NAME_LINE`'s form, matched as pathspec's GitIgnoreSpec does:
+    translated by its rules for a one-segment pattern and tried at the start of the path."""
+
+    def __init__(self, patterns) -> None:
+        self.regex = re.compile("|".join(_one_name_regex(p) for p in patterns))
+
+    def match_file(self, rel: str) -> bool:
+        """``rel``: relative with ``/`` separators, ending in ``/`` for a folder (as for pathspec)."""
+        return self.regex.match(rel) is not None
+
+
+def _one_name_regex(pattern: str) -> str:
+    anchored = pattern.startswith("/")
+    folder = pattern.endswith("/")
+    name = pattern.strip("/")
+    glob = "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in name)
+    # unanchored: at any depth; a folder pattern: the folder and what is below it; else also a file
+    return ("(?:" if anchored else "(?:(?:.+/)?") + glob + ("/)" if folder else "(?:/|$))")
 
 
 class _FolderNames:

@@ -389,6 +389,41 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     assert not isinstance(_spec_of_lines(["../"]), _FolderNames) and not isinstance(_spec_of_lines(["./"]), _FolderNames)
 
 
+def test_one_name_globs_match_as_pathspec_matches_them():
+    """`*.pyc`, `/.venv/`, `*.egg-info/`, `build`: matched without pathspec, with its answers."""
+    import pathspec
+    from hypothesis import example, given, settings
+    from hypothesis import strategies as st
+
+    from skilllint.discovery import _FolderNames, _OneNameGlobs, _spec_of_lines
+
+    name = st.text(alphabet="ab.*?-_é", min_size=1, max_size=4)
+    line = st.tuples(st.booleans(), name, st.booleans()).map(lambda t: ("/" if t[0] else "") + t[1] + ("/" if t[2] else ""))
+    component = st.sampled_from(["a", "b", "ab", ".a", "a.b", "x-y", "aa", "é", "_", "-a", "a?", "*"])
+    paths = st.tuples(st.lists(component, min_size=1, max_size=4), st.booleans())
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.lists(line, min_size=1, max_size=4), st.lists(paths, min_size=1, max_size=8))
+    @example(["*"], [(["a"], False)])
+    @example(["*/"], [(["a", "b"], False)])
+    @example(["/*"], [(["a"], True)])
+    @example([".."], [(["a"], False)])
+    def agree(ignore_lines, probes):
+        mine = _spec_of_lines(ignore_lines)
+        reference = pathspec.GitIgnoreSpec.from_lines(ignore_lines)
+        simple = isinstance(mine, (_FolderNames, _OneNameGlobs))
+        for parts, is_dir in probes:
+            rel = "/".join(parts) + ("/" if is_dir else "")
+            assert mine.match_file(rel) == reference.match_file(rel), (ignore_lines, rel, type(mine).__name__)
+        if any("**" in x or x.strip("/") == "*" or set(x.strip("/")) == {"."} for x in ignore_lines):
+            assert not simple  # what pathspec treats apart goes to pathspec
+
+    agree()
+    assert isinstance(_spec_of_lines(["__pycache__/", "*.pyc", "/.venv/", "*.egg-info/", ".DS_Store"]), _OneNameGlobs)
+    for other in (["!keep.pyc"], ["docs/*.md"], ["[Bb]uild/"], ["\\#x"], ["a "], ["**/x"]):
+        assert not isinstance(_spec_of_lines(other), (_FolderNames, _OneNameGlobs)), other
+
+
 def test_configured_excludes_of_folder_names_need_no_pathspec(tmp_path):
     """`exclude = ["drafts/"]` in the configuration: matched as pathspec would, without importing it."""
     import subprocess
