@@ -170,11 +170,7 @@ class TokenCounts:
     def save(self) -> None:
         if not self._changed:
             return
-        kept = dict(self._used)
-        for key, count in self.load().items():
-            if len(kept) >= MAX_TOKEN_COUNTS:
-                break
-            kept.setdefault(key, count)
+        kept = used_first(self._used, self.load(), MAX_TOKEN_COUNTS)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(str(self.path), json.dumps({"format": 1, "counts": kept}))
@@ -199,6 +195,16 @@ class TokenCounts:
 
 TOKEN_COUNTS_FILE = "token-counts.json"
 MAX_TOKEN_COUNTS = 50_000  # parts of ~1-2 KB: some 75 MB of text, in a file of ~3 MB
+
+
+def used_first(used: dict, stored: dict, limit: int) -> dict:
+    """What a bounded store file keeps: this run's entries, then earlier ones while there is room."""
+    kept = dict(used)
+    for key, value in stored.items():
+        if len(kept) >= limit:
+            break
+        kept.setdefault(key, value)
+    return kept
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -27,7 +27,7 @@ import os
 import time
 from pathlib import Path
 
-from ..cache import write_atomic
+from ..cache import used_first, write_atomic
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
 
@@ -80,11 +80,7 @@ class CatalogEntries:
     def save(self) -> None:
         if not self._new and not (self._kept is not None and self._kept.changed):
             return
-        kept = dict(self._used)
-        for key, fields in self.load().items():
-            if len(kept) >= MAX_KEPT:
-                break
-            kept.setdefault(key, fields)
+        kept = used_first(self._used, self.load(), MAX_KEPT)
         answers = self._kept.to_save() if self._kept is not None else {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -164,12 +160,7 @@ class KeptAnswers(dict):
         super().__setitem__(key, value)
 
     def to_save(self) -> dict:
-        answers = {key: self[key] for key in self.used if key in self}
-        for key, value in self.items():
-            if len(answers) >= MAX_ANSWERS:
-                break
-            answers.setdefault(key, value)
-        return answers
+        return used_first({key: self[key] for key in self.used if key in self}, self, MAX_ANSWERS)
 
 
 MAX_ANSWERS = 256  # answers of other runs kept (other subsets of the tree, other thresholds)
