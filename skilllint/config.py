@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from .records import field, record
 from pathlib import Path
 from typing import Any
 
@@ -192,7 +192,7 @@ def validate_config(data: dict, registry: Registry, source: str) -> None:
         raise ConfigError(f"{source}: {where}: {message}")
 
 
-@dataclass
+@record
 class Settings:
     """Configuration merged with the command line."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .records import field, record
 from enum import IntEnum
 from pathlib import Path
 
@@ -23,7 +23,7 @@ class Severity(IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     """A 1-based, end-exclusive range in a file (end_column points past the text)."""
 
@@ -37,7 +37,7 @@ class Span:
         return cls(line, column, line, column)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edit:
     """Replace ``span`` of ``path`` with ``text`` (the text exactly as it lands:
     a fix that adds lines writes the file's own line ending).
@@ -58,7 +58,7 @@ class Edit:
     end: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     """A fix a rule attaches to its finding: ``message`` is a short imperative
     title ("move `version` under `metadata`"), ``applicability`` is ``"safe"``
@@ -71,7 +71,7 @@ class Fix:
     edits: tuple[Edit, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Related:
     """Another place the finding points to (an LSP related location, a SARIF relatedLocation)."""
 
@@ -80,7 +80,7 @@ class Related:
     span: Span
 
 
-@dataclass
+@record
 class Finding:
     """What a rule yields. The engine turns it into a :class:`Diagnostic`.
 
@@ -98,7 +98,7 @@ class Finding:
     related: tuple[Related, ...] = ()
 
 
-@dataclass
+@record
 class Diagnostic:
     """One finding on a file, as reported: the rule, the targets that share it, where, and its fix."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from .records import field, record
 from pathlib import Path
 
 from .fsafe import is_within
@@ -42,7 +42,7 @@ class DiscoveryError(Exception):
     """A path given on the command line cannot be linted (exit 2)."""
 
 
-@dataclass
+@record
 class Found:
     """A skill folder to lint, and how it was found."""
 
@@ -54,7 +54,7 @@ class Found:
     names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
-@dataclass
+@record
 class Discovery:
     """The packages found under the paths given, and what the user must be told about the search."""
 

@@ -5,7 +5,7 @@ suppression, per-file ignores and sorting."""
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass, field
+from .records import field, record
 from functools import partial
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from .registry import Rule, RuleContext
 BACKGROUND_MIN_PACKAGES = 48
 
 
-@dataclass
+@record
 class LintResult:
     """What a run found, and what it must tell the user besides."""
 

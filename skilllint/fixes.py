@@ -24,7 +24,7 @@ import os
 import re
 import stat
 from collections import Counter
-from dataclasses import dataclass, field
+from .records import field, record
 from pathlib import Path
 from typing import Iterable
 
@@ -184,7 +184,7 @@ def applicable(fix: Fix | None, unsafe: bool) -> bool:
 # -- the fix loop ------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class FixRun:
     """What ``--fix`` / ``--diff`` did."""
 

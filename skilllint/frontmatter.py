@@ -20,12 +20,12 @@ Rust's ``lines()``), so CRLF never changes the split; none strips a BOM.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .records import record
 
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Split:
     """Where one splitter finds the frontmatter.
 
@@ -45,7 +45,7 @@ class Split:
     close_column: int = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourceText:
     """SKILL.md decoded, with the facts that parsing rules need."""
 

@@ -14,7 +14,7 @@ import os
 import stat
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from .records import record
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -25,7 +25,7 @@ class UnsafeFile(Exception):
     """The path is not a regular file we may read (link, FIFO, device, socket, gone)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReadResult:
     """The bytes read from a file, its size on disk, and whether the cap cut it."""
 

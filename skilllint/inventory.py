@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-from dataclasses import dataclass, field
+from .records import field, record
 from typing import NamedTuple
 from pathlib import Path
 
@@ -22,7 +22,7 @@ MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LinkInfo:
     """Where a symbolic link leads, judged without following it out of the package.
 
@@ -70,7 +70,7 @@ def kind_of_mode(mode: int) -> str:
 SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
 
 
-@dataclass
+@record
 class PackageInventory:
     """Every entry of a skill package as one walk with lstat found it."""
 

@@ -39,7 +39,7 @@ import os
 import posixpath
 import re
 import weakref
-from dataclasses import dataclass, field
+from .records import field, record
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +89,7 @@ _COMMENTED_COLOR = re.compile(r"#[0-9A-Fa-f]{3,8}\b")
 WHOLE_FILE = frozenset({"unreadable", "not-utf8", "syntax", "not-mapping", "duplicate", "type", "policy-type"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Issue:
     """One thing Codex does not read as written.
 
@@ -110,7 +110,7 @@ class Issue:
         return self.kind in WHOLE_FILE
 
 
-@dataclass
+@record
 class OpenAIYaml:
     """What skilllint learned about the skill's agents/openai.yaml."""
 

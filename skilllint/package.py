@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 import unicodedata
-from dataclasses import dataclass, field
+from .records import field, record
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from .targets import Target
 SKILL_MD = "SKILL.md"
 
 
-@dataclass
+@record
 class FrontmatterView:
     """The frontmatter as one parser (one target) sees it."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from .records import field, record
 from functools import lru_cache
 from urllib.parse import unquote
 
@@ -39,7 +39,7 @@ _PLACEHOLDER_STEMS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reference:
     source: str  # package-relative posix path of the mentioning file
     line: int  # 1-based position of the mention in that file
@@ -60,7 +60,7 @@ class Reference:
         return self.kind in ("link", "image", "definition")
 
 
-@dataclass
+@record
 class ReferenceGraph:
     references: list[Reference] = field(default_factory=list)
     scanned: dict[str, int] = field(default_factory=dict)  # file -> depth (SKILL.md is 0)

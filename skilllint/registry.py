@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from .records import field, record
 from typing import Any, ClassVar, Iterator
 
 from .diagnostics import Finding, Severity
@@ -37,7 +37,7 @@ def severities(spec: str) -> dict[str, Severity]:
     return table
 
 
-@dataclass
+@record
 class RuleContext:
     """What a rule sees besides the package: its targets and options."""
 

@@ -32,7 +32,7 @@ import os
 import re
 import sys
 import traceback
-from dataclasses import dataclass, field
+from .records import field, record
 from pathlib import Path
 from typing import Iterable
 
@@ -68,7 +68,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-@dataclass
+@record
 class Project:
     """Where documents are linted from: settings, the skills found, caches."""
 

@@ -12,7 +12,7 @@ No codes means every code. A code also matches as a prefix (``SL1``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from .records import field, record
 
 _MD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b(.*?)-->")
 _YAML = re.compile(r"#\s*skilllint:\s*disable(?:=([A-Za-z0-9_, ]+))?\s*$")
@@ -25,7 +25,7 @@ def _codes(text: str) -> set[str]:
     return codes or {ALL}
 
 
-@dataclass
+@record
 class Suppressions:
     """Which codes are silenced on which lines of one file (1-based)."""
 

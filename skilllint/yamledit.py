@@ -35,7 +35,7 @@ import io
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
+from .records import record
 from typing import Any, Callable
 
 from . import lazyre, yamltree
@@ -50,7 +50,7 @@ ROUNDTRIP_MAX_CHARS = 64 * 1024  # larger frontmatter: textual edits only (ruame
 # -- the frontmatter as text and tree --------------------------------------------------------
 
 
-@dataclass
+@record
 class Frontmatter:
     """The canonical frontmatter of a SKILL.md that fixes may edit: YAML text
     between the fences (file lines 2 … close-1) that parses to a block mapping

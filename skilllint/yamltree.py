@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass, field
+from .records import field, record
 from typing import Any, Iterator
 
 from . import lazyre
@@ -42,7 +42,7 @@ class YamlError(Exception):
         self.problem = problem or message
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Node:
     """One YAML node. Positions are 0-based (line, column) in the YAML text."""
 
@@ -67,7 +67,7 @@ class Node:
         return self.kind == "scalar" and self.style is None and self.tag is None
 
 
-@dataclass
+@record
 class Document:
     """The parsed frontmatter: the root node plus facts the rules need."""
 

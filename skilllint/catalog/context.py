@@ -18,7 +18,7 @@ catalog in, and neither is ever reported on (its findings are not the run's):
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from ..records import field, record
 from pathlib import Path
 
 from ..config import ConfigError
@@ -32,7 +32,7 @@ class CatalogRootError(ConfigError):
     """A configured catalog root is unusable (exit 2 with this message)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CatalogRoot:
     """A configured folder of installed skills that joins the catalogs."""
 
@@ -41,7 +41,7 @@ class CatalogRoot:
     targets: tuple[str, ...] | None = None  # None: whichever targets the skills' location implies
 
 
-@dataclass
+@record
 class CatalogContext:
     """What completes the linted skills' catalogs."""
 
@@ -63,7 +63,7 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
     return completion
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScopedPackage:
     """A skill loaded for a catalog's sake, with the scope its root gives it."""
 

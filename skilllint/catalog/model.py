@@ -37,7 +37,7 @@ surface uses is not defined.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 from pathlib import Path
 
 from ..fsafe import is_within
@@ -70,7 +70,7 @@ def name_key(target: str, name: str) -> str:
     return name if target == "codex" else name.casefold()
 
 
-@dataclass
+@record
 class CatalogSkill:
     """A skill as one surface lists it in one catalog."""
 
@@ -86,7 +86,7 @@ class CatalogSkill:
     first_body_line: str = ""
 
 
-@dataclass
+@record
 class Catalog:
     """The skills one surface lists together (one target, one root)."""
 

@@ -78,7 +78,7 @@ import hashlib
 import math
 import re
 from collections.abc import MutableMapping, Sequence
-from dataclasses import dataclass
+from ..records import record
 from functools import lru_cache
 
 __all__ = [
@@ -126,7 +126,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _ALNUM = re.compile(r"[0-9a-z]+")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overlap:
     """One SL510 finding: skill ``index`` and its closest ``partner``."""
 

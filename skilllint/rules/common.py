@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Finding, Severity, Span
@@ -13,7 +13,7 @@ from ..targets import Target
 SKILLS_REF = "skills-ref"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Outcome:
     """One target's verdict on one problem.
 

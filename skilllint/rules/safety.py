@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from ..records import record
 from pathlib import Path
 from typing import Iterator
 
@@ -32,7 +32,7 @@ LINE_ONE = Span(1, 1, 1, 1)
 # -- links ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Trace:
     """The hops a link takes, replayed on the inventory (for messages and notes)."""
 
@@ -402,7 +402,7 @@ def is_placeholder_user(name: str) -> bool:
     return any(part in folded for part in _PLACEHOLDER_PARTS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HomePath:
     """A path into a home folder, as written in the text."""
 

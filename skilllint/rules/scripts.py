@@ -23,7 +23,7 @@ import re
 import shlex
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from ..records import field, record
 from pathlib import Path
 
 from .. import lazyre
@@ -64,7 +64,7 @@ LANGUAGE_NAMES = {"python": "Python", "shell": "shell", "js": "JavaScript", "pow
 # -- the package's scripts ------------------------------------------------------------
 
 
-@dataclass
+@record
 class Script:
     """A file of the package that SL701/SL703 read as a script, in its language."""
 
@@ -160,7 +160,7 @@ def _read_bytes(package, rel: str, cap: int) -> bytes | None:
 # -- masking: comments and strings blanked, positions kept -------------------------------
 
 
-@dataclass
+@record
 class Masked:
     """A script's text with comments and string contents blanked, and the strings apart."""
 
@@ -410,7 +410,7 @@ _PREFIX_WORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until",
 _ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
 
 
-@dataclass
+@record
 class Command:
     """One simple shell command: its words (raw text) and where its name starts."""
 
@@ -481,7 +481,7 @@ def command_words(text: str, command: Command) -> list[str]:
 
 # -- SL701 ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Prompt:
     """Where a script waits for an answer on standard input, and how."""
 
@@ -718,7 +718,7 @@ _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Invocation:
     """A command line in SKILL.md that runs a file of the package."""
 
@@ -961,7 +961,7 @@ _PIPX_VALUE_OPTIONS = frozenset({"--python", "--pip-args", "--index-url", "-i", 
 _FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "nightly", "*", "x", ""})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unpinned:
     """A runner (npx, uvx, pipx run ...) told to fetch a package at no fixed version."""
 
@@ -1112,7 +1112,7 @@ def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
 _RUNNER_NAMES = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RunnerUse:
     """Where an unpinned runner call is written in a script."""
 

@@ -9,7 +9,7 @@ contract for those).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 SPEC_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
 
@@ -33,7 +33,7 @@ CLAUDE_CODE_KEYS = SPEC_KEYS | frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Target:
     """A surface's profile: how it splits, parses and validates a skill and where it looks for one."""
 
