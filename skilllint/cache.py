@@ -194,7 +194,7 @@ class TokenCounts:
 
 
 TOKEN_COUNTS_FILE = "token-counts.json"
-MAX_TOKEN_COUNTS = 50_000  # parts of ~1-2 KB: some 75 MB of text, in a file of ~3 MB
+MAX_TOKEN_COUNTS = 50_000  # parts of ~430 characters: some 20 MB of text, in a file of ~2.5 MB
 
 
 def used_first(used: dict, stored: dict, limit: int) -> dict:

@@ -131,26 +131,32 @@ _COUNT_CACHE: OrderedDict[tuple[str, bytes], int] = OrderedDict()
 _COUNT_CACHE_LOCK = threading.Lock()
 
 
-# A safe point is a position right after "\n" and before an ASCII letter.
-# Tokens never cross it, so counts add up across it: both encodings first
-# split the text with a regex (pat_str) and encode each piece on its own, and
-# for both patterns the piece holding that "\n" ends there (no alternative
-# puts a newline and a following letter in one piece; the whitespace and
-# punctuation alternatives end greedily at the letter), while the pieces on
-# either side are found the same in the part alone: nothing looks behind, and
-# the only look-aheads (``\s+(?!\S)``, cl100k's ``\s++$``) could differ just
-# for a whitespace run ending at the point, which the higher-priority
-# ``\s*[\r\n]`` alternative matches to the point either way. tests/test_tokens.py
-# checks the sums against whole-text counts on random texts and the corpus.
-_SAFE_SPLIT = re.compile(r"\n(?=[A-Za-z])")
+# A safe point is a position right after "\n" and before a character that is
+# neither whitespace nor "/". Tokens never cross it, so counts add up across it:
+# both encodings first split the text with a regex (pat_str) and encode each
+# piece on its own, and for both patterns the piece holding that "\n" ends
+# there: the alternatives that can hold a newline are whitespace runs (which
+# stop before a non-space) and punctuation runs, which may end in newlines but
+# only o200k's may go on past one, with "/" (``[\r\n/]*``); the optional
+# leading character of the letter alternatives is never a newline. The pieces
+# on either side are found the same in the part alone: nothing looks behind,
+# and the only look-aheads (``\s+(?!\S)``, cl100k's ``\s++$``) could differ
+# just for a whitespace run ending at the point, which the higher-priority
+# ``\s*[\r\n]`` alternative matches to the point either way. Python's ``\s``
+# holds every Unicode White_Space character (and four more), so no point is
+# taken before a character tiktoken's regex treats as a space.
+# tests/test_tokens.py checks the sums against whole-text counts on random texts
+# and the corpus.
+_SAFE_SPLIT = re.compile(r"\n(?=[^\s/])")
 # Content-defined parts: a safe point at least _MIN_CHUNK characters past the last cut is a
 # cut when the CRC-32 of the _CHUNK_WINDOW characters after it has its low _CHUNK_BITS bits
 # zero. Whether a point is a cut depends on the text near it only (and on where the last cut
-# fell), so an edit moves the cuts around it and nowhere else; the corpus's long bodies come
-# out in parts of ~1-2 KB.
-_MIN_CHUNK = 256
+# fell), so an edit moves the cuts around it and nowhere else. The corpus's long SKILL.md files
+# come out in parts of ~430 characters (median 295): small parts leave little unknown after an
+# edit (bytes of the edited part bound its count), while each part costs a hash and a store entry.
+_MIN_CHUNK = 128
 _CHUNK_WINDOW = 32
-_CHUNK_BITS = 3
+_CHUNK_BITS = 2
 
 
 class CountStore(Protocol):

@@ -356,10 +356,10 @@ def check_additivity(text: str, encoding: str, first: int, step: int) -> None:
     assert sum(exact(part, encoding) for part in parts) == exact(text, encoding)
 
 
-def test_safe_chunks_cut_only_after_a_newline_before_a_letter() -> None:
-    text = "# Title\nBody line\n\n  indented\n- item\nNext\r\nWin\n"
+def test_safe_chunks_cut_only_after_a_newline_before_neither_a_space_nor_a_slash() -> None:
+    text = "# Title\nBody line\n\n  indented\n- item\nNext\r\nWin\n/path\n\u00a0nbsp\n\x85nel\n#"
     parts = tokens._safe_chunks(text)
-    assert parts == ["# Title\n", "Body line\n\n  indented\n- item\n", "Next\r\n", "Win\n"]
+    assert parts == ["# Title\n", "Body line\n\n  indented\n", "- item\n", "Next\r\n", "Win\n/path\n\u00a0nbsp\n\x85nel\n", "#"]
     assert tokens._safe_chunks(text, first=10**6) == [text]
     assert tokens._safe_chunks("") == [""]
 
@@ -392,7 +392,8 @@ def test_prefix_bound_tokenizes_only_part_of_the_text(monkeypatch: pytest.Monkey
 ALPHABET = st.sampled_from(list(
     "\n\n\n\r \t  \x0b\x0c\u00a0\u2028\u3000'sStTdDmMlLvVrReE"
     "aAzZbqxQ0123456789.,;:!?/#-*_`()[]{}<>\"|&éÉßıİ\u0301\u0300日本語ﾃ"
-) + ["😀", "\ud800", "'s", "'LL", "\n\n", "  \n", " \n", "\r\n", "/\n", ".\n", "\nA", "\nb", "\n\u00e9", "\n1", "\n "])
+) + ["😀", "\ud800", "'s", "'LL", "\n\n", "  \n", " \n", "\r\n", "/\n", ".\n", "\nA", "\nb", "\n\u00e9", "\n1", "\n ",
+    "\n#", "\n-", "\n|", "\n'", "\n'S", "\n\u0301", "\n\x85", "\n\x1c", "\n/", "\n*", "\n`", ".\n/", "-\n-", "\n\u2028"])
 TEXTS = st.lists(ALPHABET, max_size=120).map("".join)
 
 
@@ -435,7 +436,7 @@ def test_content_chunks_cut_at_safe_points_chosen_by_content(corpus: Path) -> No
         parts = tokens._content_chunks(text)
         assert "".join(parts) == text
         for before, after in zip(parts, parts[1:]):
-            assert before.endswith("\n") and after[:1].isascii() and after[:1].isalpha()
+            assert before.endswith("\n") and not after[:1].isspace() and after[:1] != "/"
             assert len(before) >= tokens._MIN_CHUNK
     assert tokens._content_chunks("") == [""]
 
