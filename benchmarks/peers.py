@@ -31,7 +31,9 @@ cannot clear it), and a last row edits it before every run: a commit's case,
 where the siblings are cached and the changed skill is not.
 
 Reported per tool and tree: wall time of the first run (cold) and the median of
-the next N (warm), peak RSS of the process, what the tool says it checked and
+the next N (warm; the tools take turns run by run, since this kind of machine's
+speed drifts within minutes and a tool measured in a block of its own would be
+compared across different minutes), peak RSS of the process, what the tool says it checked and
 found, and skilllint's time divided by the peer's (below 1: skilllint is faster).
 Peak RSS comes from GNU ``/usr/bin/time`` where present, else from a small
 runner process's ``os.wait4``: ``ru_maxrss`` of a child includes the high-water
@@ -194,30 +196,53 @@ def summarise(tool: str, out: bytes, code: int | None = None) -> tuple[str, str]
 
 
 def measure(tree: str, tool: str, command: list[str], cwd: Path, runs: int, slow: float = float("inf"), before=None) -> Measurement:
-    """``before(index)``, when given, runs untimed before every run after the first."""
-    result = Measurement(tree, tool, command)
-    outputs = []
-    try:
-        for index in range(runs + 1):
+    """One tool on one tree; ``before(index)``, when given, runs untimed before every run after the first."""
+    return measure_together(tree, [(tool, command)], cwd, runs, slow, before)[0]
+
+
+def measure_together(tree: str, commands: list[tuple[str, list[str]]], cwd: Path, runs: int, slow: float = float("inf"), before=None) -> list[Measurement]:
+    """Every tool's cold run, then the warm runs taken in turns (tool 1, tool 2, ..., tool 1, ...).
+
+    In turns, because this machine's speed drifts by a third within minutes: when each tool's
+    runs came in one block, a ratio compared one tool's quiet minute with another's busy one.
+    """
+    results = [Measurement(tree, tool, command) for tool, command in commands]
+    outputs: list[list[bytes]] = [[] for _ in commands]
+    live = list(range(len(commands)))
+
+    def once(i: int, index: int) -> None:
+        result = results[i]
+        try:
             if before is not None and index:
                 before(index)
-            seconds, peak, code, out = run_once(command, cwd)
-            result.runs_s.append(round(seconds, 3))
-            result.peak_mib = max(result.peak_mib, round(peak, 1))
-            result.exit_code = code
-            outputs.append(out)
-            if index == 0 and seconds > slow:
-                result.error = f"cold run over {slow:g} s: no warm runs"
-                break
-    except (OSError, subprocess.SubprocessError, ValueError) as exc:
-        result.error = f"{type(exc).__name__}: {exc}"
-        return result
-    result.cold_s = result.runs_s[0]
-    result.warm_s = round(statistics.median(result.runs_s[1:]), 3) if len(result.runs_s) > 1 else None
-    result.checked, result.found = summarise(tool, outputs[-1], result.exit_code)
-    if result.exit_code not in (0, 1) and not result.error:
-        result.error = f"exit {result.exit_code}"
-    return result
+            seconds, peak, code, out = run_once(result.command, cwd)
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:
+            result.error = f"{type(exc).__name__}: {exc}"
+            live.remove(i)
+            return
+        result.runs_s.append(round(seconds, 3))
+        result.peak_mib = max(result.peak_mib, round(peak, 1))
+        result.exit_code = code
+        outputs[i].append(out)
+        if index == 0 and seconds > slow:
+            result.error = f"cold run over {slow:g} s: no warm runs"
+            live.remove(i)
+
+    for i in list(live):
+        once(i, 0)
+        print(f"  {tree}: {results[i].tool}: cold {results[i].runs_s[0] if results[i].runs_s else '-'} s", file=sys.stderr)
+    for index in range(1, runs + 1):
+        for i in list(live):
+            once(i, index)
+    for result, out in zip(results, outputs):
+        if not result.runs_s:
+            continue
+        result.cold_s = result.runs_s[0]
+        result.warm_s = round(statistics.median(result.runs_s[1:]), 3) if len(result.runs_s) > 1 else None
+        result.checked, result.found = summarise(result.tool, out[-1], result.exit_code)
+        if result.exit_code not in (0, 1) and not result.error:
+            result.error = f"exit {result.exit_code}"
+    return results
 
 
 def tree_commands(tree: Path, tools: dict[str, bool], cache: Path) -> list[tuple[str, list[str]]]:
@@ -280,7 +305,7 @@ def print_table(rows: list[Measurement], runs: int) -> None:
             shown = ", ".join("-" if r is None else f"{r:.2f}" for r in ratio)
         note = f"  [{row.error}]" if row.error else ""
         print(f"{row.tree:<24} {row.tool:<26} {row.checked:>15} {row.found:>15} {row.cold_s:>8.2f} {warm:>8} {row.peak_mib:>9.0f}  {shown}{note}")
-    print(f"(cold: first run; warm: median of the next {runs}; skilllint's cache is a fresh --cache-dir per tree)")
+    print(f"(cold: first run; warm: median of the next {runs}, the tools taking turns; skilllint's cache is a fresh --cache-dir per tree)")
 
 
 def benchmark(args) -> list[Measurement]:
@@ -300,9 +325,8 @@ def benchmark(args) -> list[Measurement]:
             texts = corpus_descriptions(corpus) if corpus.is_dir() else [f"Does task {i}. Use when the user asks for task {i}." for i in range(50)]
         for size in sizes:
             trees.append((f"catalog {size:,}", generate(base, size, texts)))
-        if args.precommit and 1000 not in sizes:
-            generate(base / "precommit", 1000, texts)
-        precommit_repo = base / "repo-1000" if 1000 in sizes else base / "precommit" / "repo-1000"
+        # a repository of its own: the changed skill's long body must not change the catalog rows
+        precommit_repo = generate(base / "precommit", 1000, texts) if args.precommit else None
         changed = Path(".agents") / "skills" / "skill-00500"
         if args.precommit:
             (precommit_repo / changed / "SKILL.md").write_text(
@@ -314,14 +338,10 @@ def benchmark(args) -> list[Measurement]:
             # git says): wait until the files just written are as settled as a repository's are.
             time.sleep(2.5)
         for name, tree in trees:
-            for tool, command in tree_commands(tree, tools, base / f"cache-{len(rows)}"):
-                rows.append(measure(name, tool, command, base, args.runs, args.slow))
-                print(f"  {name}: {tool}: cold {rows[-1].cold_s:.2f} s", file=sys.stderr)
+            rows.extend(measure_together(name, tree_commands(tree, tools, base / f"cache-{len(rows)}"), base, args.runs, args.slow))
         if args.precommit:
             commands = one_skill_commands(changed, tools, base / "cache-precommit")
-            for tool, command in commands:
-                rows.append(measure("pre-commit: 1 of 1,000", tool, command, precommit_repo, args.runs, args.slow))
-                print(f"  pre-commit: {tool}: cold {rows[-1].cold_s:.2f} s", file=sys.stderr)
+            rows.extend(measure_together("pre-commit: 1 of 1,000", commands, precommit_repo, args.runs, args.slow))
             # the same cache, warm; each run after the first lints the skill just edited
             skill_md = precommit_repo / changed / "SKILL.md"
 
