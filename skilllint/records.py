@@ -9,23 +9,25 @@ subset of options skilllint uses, with one ``exec`` a class:
 * ``@record``, ``@record(frozen=True)``, ``@record(eq=False)``;
 * fields from the class's own annotations, in order, with a default, or
   ``field(default=..., default_factory=..., repr=..., compare=..., hash=...)``;
-* ``__init__`` (a factory runs per instance), ``__repr__`` (``Name(a=1, ...)``),
+* ``__init__`` (a factory runs per instance; then ``__post_init__()`` if the class
+  has one), ``__repr__`` (``Name(a=1, ...)``),
   ``__eq__`` (same class, equal compared fields), ``__hash__`` as dataclasses
   sets it (fields' hash when frozen, unhashable when mutable with ``eq``),
   frozen instances raising :class:`FrozenInstanceError`, ``__match_args__``;
   methods the class defines itself are kept.
 
-Not supported (the decorator refuses rather than guessing): base classes with
-fields, ``ClassVar``/``InitVar``/``KW_ONLY`` annotations, ``__post_init__``,
-other options. ``tests/test_records.py`` checks the behaviour against
-``dataclasses`` on the same classes.
+:func:`as_dict` is ``dataclasses.asdict`` for records. Not supported (the
+decorator refuses rather than guessing): base classes with fields,
+``ClassVar``/``InitVar``/``KW_ONLY`` annotations, other options.
+``tests/test_records.py`` checks the behaviour against ``dataclasses`` on the
+same classes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FrozenInstanceError", "field", "record"]
+__all__ = ["FrozenInstanceError", "as_dict", "field", "record"]
 
 _MISSING = object()
 
@@ -69,8 +71,6 @@ def record(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True)
 def _fields(cls: type) -> list[Field]:
     if any(getattr(base, "__record_fields__", None) or hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
         raise TypeError(f"{cls.__name__}: a record cannot inherit fields")
-    if "__post_init__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__}: __post_init__ is not supported")
     fields: list[Field] = []
     for name, annotation in cls.__dict__.get("__annotations__", {}).items():
         text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
@@ -113,6 +113,8 @@ def _process(cls: type, frozen: bool, eq: bool) -> type:
             parameters.append(f.name)
             value = f.name
         body.append(f"__object_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+    if "__post_init__" in cls.__dict__:
+        body.append("self.__post_init__()")
     namespace["__object_setattr"] = object.__setattr__
     shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in fields if f.repr)
     compared = "".join(f"self.{f.name}," for f in fields if f.compare)
@@ -160,3 +162,18 @@ def _process(cls: type, frozen: bool, eq: bool) -> type:
         cls.__match_args__ = tuple(names)
     cls.__record_fields__ = tuple(names)
     return cls
+
+
+def as_dict(value: Any) -> Any:
+    """``dataclasses.asdict`` for records: fields into dicts, recursively, through
+    lists, tuples and dicts (other values as they are: records hold immutable ones)."""
+    names = getattr(type(value), "__record_fields__", None)
+    if names is not None:
+        return {name: as_dict(getattr(value, name)) for name in names}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple, as dataclasses.asdict treats it
+        return type(value)(*(as_dict(item) for item in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(as_dict(item) for item in value)
+    if isinstance(value, dict):
+        return {as_dict(key): as_dict(item) for key, item in value.items()}
+    return value

@@ -106,7 +106,6 @@ def test_cached_property_works_on_a_frozen_record():
     [
         lambda: records.record(type("Late", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1})),
         lambda: records.record(type("Mutable", (), {"__annotations__": {"a": "list"}, "a": []})),
-        lambda: records.record(type("Post", (), {"__annotations__": {"a": "int"}, "__post_init__": lambda self: None})),
         lambda: records.record(type("Var", (), {"__annotations__": {"a": "ClassVar[int]"}})),
     ],
 )
@@ -143,3 +142,39 @@ def test_a_run_imports_neither_dataclasses_nor_inspect(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_post_init_runs_after_the_fields_are_set():
+    def post(field):
+        def check(self):
+            if self.a < 0:
+                raise ValueError("negative")
+
+        return {"__name__": "Checked", "__annotations__": {"a": "int"}, "__post_init__": check}
+
+    for cls in both(post, frozen=True):
+        assert cls(1).a == 1
+        with pytest.raises(ValueError):
+            cls(-1)
+
+
+def test_as_dict_is_asdict():
+    from typing import NamedTuple
+
+    class Pair(NamedTuple):
+        x: int
+        y: int
+
+    def inner(field):
+        return {"__name__": "Inner", "__annotations__": {"n": "int", "pair": "Pair"}, "pair": Pair(1, 2)}
+
+    real_inner, mine_inner = both(inner, frozen=True)
+
+    def outer(field, item=None):
+        return {"__name__": "Outer", "__annotations__": {"items": "tuple", "names": "list", "table": "dict"}}
+
+    real_outer, mine_outer = both(outer, frozen=True)
+    real = real_outer((real_inner(1), real_inner(2)), ["a"], {"k": real_inner(3)})
+    mine = mine_outer((mine_inner(1), mine_inner(2)), ["a"], {"k": mine_inner(3)})
+    assert records.as_dict(mine) == dataclasses.asdict(real)
+    assert type(records.as_dict(mine)["items"][0]["pair"]) is Pair

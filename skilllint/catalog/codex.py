@@ -44,7 +44,7 @@ budget.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from ..records import as_dict, field, record
 from typing import Iterable, NamedTuple, Optional, Union
 
 __all__ = [
@@ -118,7 +118,7 @@ SCOPE_RANK = {"system": 0, "admin": 1, "repo": 2, "user": 3, None: 4}
 # --------------------------------------------------------------------------- budget
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tokens:
     """A budget in approximate tokens (``ceil(utf8_bytes / 4)`` per line)."""
 
@@ -130,7 +130,7 @@ class Tokens:
         return self.n
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Characters:
     """A budget in Unicode scalar values per line."""
 
@@ -188,7 +188,7 @@ def line_cost(budget: Budget, line: str) -> int:
 # --------------------------------------------------------------------------- entries and options
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CatalogEntry:
     """One discovered skill as the catalog sees it.
 
@@ -212,7 +212,7 @@ class CatalogEntry:
             raise ValueError(f"unknown Codex skill scope {self.scope!r}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderOptions:
     """Which Codex generation to model. :data:`R1` is the default."""
 
@@ -255,7 +255,7 @@ R2_EXTENSION = RenderOptions(
 # --------------------------------------------------------------------------- receipt
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SkillReceipt:
     name: str
     path: str
@@ -271,7 +271,7 @@ class SkillReceipt:
         return self.description_chars - self.chars_shown
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExcludedEntry:
     name: str
     path: str
@@ -279,7 +279,7 @@ class ExcludedEntry:
     reason: str  # "disabled" or "implicit-invocation-disabled"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderReceipt:
     total_count: int
     included_count: int
@@ -297,7 +297,7 @@ class RenderReceipt:
     options: str = "R1"
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = as_dict(self)
         for skill in data["skills"]:
             skill["truncated_chars"] = skill["description_chars"] - skill["chars_shown"]
         return data
