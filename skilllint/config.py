@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
-from .records import field, record
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Severity
 from .fsafe import is_within
+from .records import field, record
 from .registry import Registry, Rule
 from .targets import TARGET_IDS, TARGETS, Target, infer_targets, resolve_target_names
 

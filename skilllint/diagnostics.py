@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .records import field, record
 from enum import IntEnum
 from pathlib import Path
+
+from .records import field, record
 
 
 class Severity(IntEnum):

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-from .records import field, record
 from pathlib import Path
 
 from .fsafe import is_within
+from .records import field, record
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
 DEFAULT_EXCLUDE = (

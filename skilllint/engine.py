@@ -5,7 +5,6 @@ suppression, per-file ignores and sorting."""
 from __future__ import annotations
 
 import traceback
-from .records import field, record
 from functools import partial
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from .diagnostics import Diagnostic, Finding, Severity
 from .discovery import discover
 from .package import SkillPackage
 from .parallel import Background, PendingMap, can_fork, worker_count
+from .records import field, record
 from .registry import Rule, RuleContext
 
 

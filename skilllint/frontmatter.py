@@ -20,6 +20,7 @@ Rust's ``lines()``), so CRLF never changes the split; none strips a BOM.
 from __future__ import annotations
 
 import re
+
 from .records import record
 
 BOM = "\ufeff"

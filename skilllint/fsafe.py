@@ -14,9 +14,10 @@ import os
 import stat
 from contextlib import contextmanager
 from contextvars import ContextVar
-from .records import record
 from pathlib import Path
 from typing import Iterator, Mapping
+
+from .records import record
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-from .records import field, record
 from typing import NamedTuple
 from pathlib import Path
+
+from .records import field, record
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from .records import field, record
 from functools import lru_cache
 
 from . import lazyre
+from .records import field, record
 
 
 @record(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import stat
 import unicodedata
-from .records import field, record
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from . import frontmatter, yamltree
 from .diagnostics import Span
 from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, read_capped
+from .records import field, record
 from .targets import Target
 
 SKILL_MD = "SKILL.md"

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from .records import field, record
 from functools import lru_cache
 from urllib.parse import unquote
 
 from . import lazyre, markdown
 from .fsafe import UnsafeFile, read_capped
+from .records import field, record
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from .records import field, record
 from typing import Any, ClassVar, Iterator
 
 from .diagnostics import Finding, Severity
+from .records import field, record
 from .targets import TARGETS, Target
 
 CODE_PATTERN = re.compile(r"^[A-Z]{1,5}[0-9]{3,4}$")

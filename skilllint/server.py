@@ -32,7 +32,6 @@ import os
 import re
 import sys
 import traceback
-from .records import field, record
 from pathlib import Path
 from typing import Iterable
 
@@ -47,6 +46,7 @@ from .diagnostics import Diagnostic, Severity, Span
 from .discovery import DiscoveryError, Found, discover, package_of_file
 from .fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
+from .records import field, record
 
 SOURCE = "skilllint"
 DEBOUNCE_SECONDS = 0.2

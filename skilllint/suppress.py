@@ -12,6 +12,7 @@ No codes means every code. A code also matches as a prefix (``SL1``).
 from __future__ import annotations
 
 import re
+
 from .records import field, record
 
 _MD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b(.*?)-->")

@@ -35,12 +35,12 @@ import io
 import json
 import re
 from collections import Counter
-from .records import record
 from typing import Any, Callable
 
 from . import lazyre, yamltree
 from .diagnostics import Fix
 from .fixes import LineIndex, edit, edits_between
+from .records import record
 
 SEMANTICS = ("yaml11", "yaml12", "strict")
 WIDTH = 1 << 30  # ruamel's line width: never re-wrap a long value

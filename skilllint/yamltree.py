@@ -15,11 +15,10 @@ copied), and the views expand aliases under a fixed node budget, so a
 from __future__ import annotations
 
 import datetime
-import re
-from .records import field, record
 from typing import Any, Iterator
 
 from . import lazyre
+from .records import field, record
 
 MAX_DEPTH = 64
 """Deepest nesting of collections accepted; frontmatter never needs more."""

@@ -38,6 +38,7 @@ def test_the_same_methods_as_dataclasses(options):
     for cls in (real, mine):
         one, two = cls(1), cls(1, "x", [], (), 5)
         assert (one.a, one.b, one.c, one.d, one.e) == (1, "x", [], (), None)
+        assert (two.a, two.b, two.c, two.d, two.e) == (1, "x", [], (), 5)
         assert cls(1).c is not cls(1).c  # a factory runs per instance
         assert cls(a=2, b="y").b == "y"
     assert repr(mine(1, "y", [2])).replace("Sample", "X") == repr(real(1, "y", [2])).replace("Sample", "X")

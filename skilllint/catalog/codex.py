@@ -44,8 +44,9 @@ budget.
 
 from __future__ import annotations
 
-from ..records import as_dict, field, record
 from typing import Iterable, NamedTuple, Optional, Union
+
+from ..records import as_dict, field, record
 
 __all__ = [
     "APPROX_BYTES_PER_TOKEN",

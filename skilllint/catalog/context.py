@@ -18,7 +18,6 @@ catalog in, and neither is ever reported on (its findings are not the run's):
 from __future__ import annotations
 
 import os
-from ..records import field, record
 from pathlib import Path
 
 from ..config import ConfigError
@@ -26,6 +25,7 @@ from ..discovery import DiscoveryError, discover
 from ..fsafe import is_within
 from ..package import SkillPackage
 from .model import SCOPES, catalog_key
+from ..records import field, record
 
 
 class CatalogRootError(ConfigError):

@@ -37,12 +37,12 @@ surface uses is not defined.
 
 from __future__ import annotations
 
-from ..records import field, record
 from pathlib import Path
 
 from ..fsafe import is_within
 from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
+from ..records import field, record
 from ..targets.claude_code import read_bool
 
 SURFACE_ROOTS = {

@@ -78,8 +78,9 @@ import hashlib
 import math
 import re
 from collections.abc import MutableMapping, Sequence
-from ..records import record
 from functools import lru_cache
+
+from ..records import record
 
 __all__ = [
     "DEFAULT_THRESHOLD",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..records import record
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Finding, Severity, Span
 from ..package import FrontmatterView, SkillPackage
+from ..records import record
 from ..registry import RuleContext
 from ..targets import Target
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from ..records import record
 from pathlib import Path
 from typing import Iterator
 
@@ -25,6 +24,7 @@ from ..diagnostics import Finding, Related, Severity, Span
 from ..fsafe import is_within
 from ..inventory import MAX_LINK_HOPS
 from ..package import SkillPackage
+from ..records import record
 from ..registry import Rule, RuleContext, severities
 
 LINE_ONE = Span(1, 1, 1, 1)

@@ -23,12 +23,12 @@ import re
 import shlex
 import stat
 from collections.abc import Iterator
-from ..records import field, record
 from pathlib import Path
 
 from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
+from ..records import field, record
 from ..registry import Rule, RuleContext, severities
 
 MAX_SCRIPT_BYTES = 512 * 1024  # a script larger than this is generated or vendored: not scanned
