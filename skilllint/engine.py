@@ -408,6 +408,8 @@ def _plan(rules: list[Rule], settings: Settings, selected: tuple, sees_file: tup
                 needs = getattr(rule, "needs_skill_md", True)
                 needs = False if needs is False else "raw" if needs == "raw" else True
                 plan.append((rule, applicable, settings.options_for(type(rule)), needs))
+        if len(settings._rule_plans) >= 64:  # keys hold rule instances: a long-lived Settings must not collect them
+            settings._rule_plans.clear()
         settings._rule_plans[key] = plan
     return plan
 
