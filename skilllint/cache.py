@@ -13,6 +13,9 @@ settings. A hit returns the package's diagnostics as they were.
 * A file changed within the last two seconds makes its package uncacheable for
   now (as git treats "racily clean" files): two writes of the same size inside
   one timestamp tick would otherwise look unchanged.
+* Beside the results, ``token-counts.json`` keeps token counts of long texts'
+  parts by content hash (:class:`TokenCounts`), and ``catalog-entries.json``
+  each skill's catalog entry (:mod:`skilllint.catalog.entries`).
 * Entries are JSON, never pickle: a cache folder may come from anywhere (a
   cloned repository, an archive) and reading it must not run code. Each entry
   is one file written under a temporary name and renamed into place, so
