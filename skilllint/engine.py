@@ -88,7 +88,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         # search) take as long as fetching them, so a forked process judges the catalogs
         # meanwhile, reading the entries itself (from the store; changed skills afresh),
         # and runs the rules that are never cached, which leaves the two even.
-        background = Background(partial(_as_plain_data, partial(_background_phase, catalogs, packages, always_rules, settings)))
+        background = Background(partial(_background_phase, catalogs, packages, always_rules, settings))
         always_rules = []  # run there
     entries = store if catalog_rules and background is None else False
     lint_one = partial(
@@ -100,7 +100,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         # for the skills that changed (a fork costs more than a cached skill).
         items = [(package, _look_up(cache, package, settings)) for package in packages]
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
-    pending = PendingMap(lint_one, items, worker_count(misses, jobs), _result_as_plain_data, _ResultFromPlainData())
+    pending = PendingMap(lint_one, items, worker_count(misses, jobs), _as_plain_data, _FromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     for package, (diagnostics, errors, fields, warnings, new_counts) in zip(packages, pending.results()):
         if new_counts:  # counted in a worker: the main process saves them
@@ -112,7 +112,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
             known[id(package)] = fields
     if catalog_rules:
         if background is not None:
-            diagnostics, warnings, errors = _from_plain_data(background.result())
+            diagnostics, warnings, errors = _FromPlainData()(background.result())
         else:
             diagnostics, warnings, errors = catalogs(known=known)
         result.diagnostics.extend(diagnostics)
@@ -140,39 +140,24 @@ def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict
 
 
 def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list[Rule], settings: Settings) -> tuple:
-    """A warm run's background work: the catalog phase, and the rules no cache keeps, on every skill."""
+    """A warm run's background work: the catalog phase, and the rules no cache keeps, on every skill;
+    (diagnostics, warnings, errors) as plain data (it runs in a forked process)."""
     diagnostics, warnings, errors = catalogs(known={})
     for package in packages:
         diagnostics.extend(lint_package(package, always_rules, settings, errors))
-    return diagnostics, warnings, errors
+    return _as_plain_data((diagnostics, warnings, errors))
 
 
-def _as_plain_data(phase) -> tuple:
-    """A phase's (diagnostics, warnings, errors) as marshal-able data (what crosses from a background process)."""
-    from .cache import encode
-
-    diagnostics, warnings, errors = phase()
-    return [encode(d) for d in diagnostics], warnings, errors
-
-
-def _from_plain_data(data) -> tuple:
-    from .cache import decode
-
-    encoded, warnings, errors = data
-    paths: dict = {}
-    return [decode(item, paths) for item in encoded], list(warnings), list(errors)
-
-
-def _result_as_plain_data(result: tuple) -> tuple:
-    """What :func:`_lint_with_cache` returned, as marshal-able data (what crosses from a worker)."""
+def _as_plain_data(result: tuple) -> tuple:
+    """(diagnostics, *rest) as marshal-able data: what crosses from a worker or the background process."""
     from .cache import encode
 
     diagnostics, *rest = result
     return [encode(d) for d in diagnostics], *rest
 
 
-class _ResultFromPlainData:
-    """The inverse of :func:`_result_as_plain_data`; one Path object per path over all results."""
+class _FromPlainData:
+    """The inverse of :func:`_as_plain_data`; one Path object per path over all it decodes."""
 
     def __init__(self) -> None:
         self.paths: dict = {}

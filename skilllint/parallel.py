@@ -113,15 +113,8 @@ class PendingMap:
         try:
             for _ in range(workers):
                 try:
-                    read_fd, write_fd = os.pipe()
-                except OSError as exc:
-                    self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
-                    break
-                try:
-                    pid = os.fork()
+                    pid, read_fd, write_fd = _pipe_and_fork()
                 except OSError as exc:  # no more processes: the others (or the main process) do its part
-                    os.close(read_fd)
-                    os.close(write_fd)
                     self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
                     break
                 if pid == 0:
@@ -231,21 +224,14 @@ class Background:
         self.failure: str | None = None
         self._pid: int | None = None
         self._fd: int | None = None
-        try:
-            read_fd, write_fd = os.pipe()
-        except OSError as exc:
-            self.failure = f"could not start a background process ({exc}); ran in the main process"
-            return
         # Until the child is done, neither process lets the collector walk the objects they
         # share: each walk writes to every object's header, and a written page is copied
         # (copy-on-write), which cost the child as much as its work.
         gc.freeze()
         try:
-            pid = os.fork()
+            pid, read_fd, write_fd = _pipe_and_fork()
         except OSError as exc:
             gc.unfreeze()
-            os.close(read_fd)
-            os.close(write_fd)
             self.failure = f"could not start a background process ({exc}); ran in the main process"
             return
         if pid == 0:
@@ -271,6 +257,18 @@ class Background:
             return payload
         self.failure = f"a background process failed ({payload}); ran in the main process"
         return self.function()
+
+
+def _pipe_and_fork() -> tuple[int, int, int]:
+    """(pid, read end, write end): a new pipe and a forked process (pid 0 in the child).
+    OSError when either cannot be made, with nothing left open."""
+    read_fd, write_fd = os.pipe()
+    try:
+        return os.fork(), read_fd, write_fd
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise
 
 
 def _run_and_send(function: Callable, fd: int) -> None:
