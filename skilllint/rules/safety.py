@@ -379,6 +379,8 @@ _PLACEHOLDER_NAMES = frozenset(
         "you", "me", "me2", "i", "x", "xx", "xxx", "foo", "bar", "baz", "test", "tester", "dev", "developer",
         "john", "jane", "johndoe", "janedoe", "john doe", "jane doe", "jdoe", "jsmith", "john smith", "doe",
         "someuser", "anyone", "person", "profile", "admin", "alias", "account", "login", "who", "whoever",
+        # the stock cast of examples in computing texts (Alice sends to Bob, Eve listens)
+        "alice", "bob", "carol", "charlie", "dave", "eve", "mallory",
     }
 )
 # Fixed accounts of well-known environments: the same path on every machine of
