@@ -74,3 +74,14 @@ def test_argument_hint_written_as_a_flow_list_is_reported_for_claude_code(tmp_pa
     write_skill(tmp_path, "x", "---\nname: x\ndescription: D. Use when x.\nargument-hint: [apk-file]\n---\n")
     report = lint_json(str(tmp_path), "--select", "SL126", "--target", "claude-code", cwd=tmp_path)
     assert [(d["severity"], "quote it" in d["message"]) for d in report["diagnostics"]] == [("warning", True)]
+
+
+def test_sl104_names_every_character_class_that_is_not_allowed(tmp_path):
+    write_skill(tmp_path, "x", "---\nname: My Skill.v2\ndescription: D. Use when x.\n---\n")
+    report = lint_json(str(tmp_path), "--target", "agentskills,skills-ref", "--select", "SL104", cwd=tmp_path)
+    by_target = {d["targets"][0]: d["message"] for d in report["diagnostics"] if "may only hold" in d["message"]}
+    assert by_target["agentskills"].endswith(
+        "uppercase 'M' and 'S' (use 'm', 's') and a space and '.' are not allowed"
+    )
+    ref = [d["message"] for d in report["diagnostics"] if d["targets"] == ["skills-ref"]]
+    assert any("contains invalid characters" in m for m in ref)  # the validator's own words stay verbatim

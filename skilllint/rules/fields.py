@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .. import yamledit
 from ..diagnostics import Finding, Severity
@@ -208,11 +208,11 @@ class NameInvalidChars(Rule):
                             f"`name` '{name}' must be lowercase", span, ref_message=f"Skill name '{name}' must be lowercase", fix=fix()
                         )
                     )
-                bad = next((c for c in name if not (c.isalnum() or c == "-")), None)
-                if bad is not None:
+                bad = _distinct(c for c in name if not (c.isalnum() or c == "-"))
+                if bad:
                     outcomes.append(
                         Outcome(
-                            f"`name` '{name}': {_char(bad)} is not a letter, digit or hyphen",
+                            f"`name` '{name}': {_chars(bad)} {'is' if len(bad) == 1 else 'are'} not a letter, digit or hyphen",
                             span,
                             ref_message=f"Skill name '{name}' contains invalid characters. "
                             "Only letters, digits, and hyphens are allowed.",
@@ -222,15 +222,38 @@ class NameInvalidChars(Rule):
                 return outcomes or None
             if _KEBAB.match(name):
                 return None
-            bad = next(c for c in name if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-"))
-            hint = f" (use '{bad.lower()}')" if bad.lower() != bad and _KEBAB.match(bad.lower()) else ""
+            bad = _distinct(c for c in name if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-"))
+            upper = [c for c in bad if "A" <= c <= "Z"]
+            others = [c for c in bad if not "A" <= c <= "Z"]
+            parts = []
+            if upper:  # one class, with the letters to write instead
+                lower = ", ".join(f"'{c.lower()}'" for c in upper)
+                parts.append(f"uppercase {_chars(upper)} (use {lower})")
+            if others:
+                parts.append(_chars(others))
+            verb = "is" if len(bad) == 1 else "are"
             return Outcome(
-                f"`name` '{name}' may only hold lowercase a-z, 0-9 and hyphens; {_char(bad)} is not allowed{hint}",
+                f"`name` '{name}' may only hold lowercase a-z, 0-9 and hyphens; {' and '.join(parts)} {verb} not allowed",
                 span,
                 fix=fix(),
             )
 
         yield from for_targets(package, ctx, judge)
+
+
+def _distinct(chars: Iterable[str]) -> list[str]:
+    """Each character once, in the order of its first appearance."""
+    return list(dict.fromkeys(chars))
+
+
+def _chars(chars: list[str], most: int = 6) -> str:
+    """Name each offending character: a name such as `My Skill.v2` has a space, a
+    dot and capitals, and a message naming only the first leaves the author to
+    find the rest one run at a time."""
+    shown = [_char(c) for c in chars[:most]]
+    if len(chars) > most:
+        shown.append(f"{len(chars) - most} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def _char(c: str) -> str:
