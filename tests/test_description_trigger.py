@@ -142,3 +142,23 @@ def test_corpus_count() -> None:
     assert len(found) == 250
     paths = {d["path"] for d in found}
     assert not any("obra__superpowers" in p for p in paths)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Lints JavaScript. TRIGGERS - lint, eslint, style check",
+        "Lints JavaScript. Keywords: lint, eslint, prettier",
+        "Lints JavaScript. Trigger phrases – fix my lint errors",
+    ],
+)
+def test_an_explicit_trigger_list_states_when(description: str) -> None:
+    from skilllint.rules.catalog_trigger import find_trigger
+
+    assert find_trigger(description) is not None
+
+
+def test_a_keyword_inside_prose_is_no_trigger_list() -> None:
+    from skilllint.rules.catalog_trigger import find_trigger
+
+    assert find_trigger("Runs keyword-based search over key-value stores") is None

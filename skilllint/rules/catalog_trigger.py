@@ -46,6 +46,8 @@ _CUES: tuple[tuple[str, str], ...] = (
     ("before/after … (moment)", r"(?:^|[.;:!?—–(] ?)(?:before|after|during|while) \w+ing\b"
      r"|\bbefore (?:making|proposing|answering|committing|merging|deploying|shipping|releasing|submitting|implementing|starting) (?:a |an |any |the )?\w+"
      r"|\bduring (?:a |an |the )?(?:[\w.-]+ )?(?:migration|upgrade|incident|deployment|onboarding)s?\b"),
+    # An explicit list the author wrote for the router: "TRIGGERS - lint, eslint", "Keywords: …"
+    ("trigger list", r"\b(?:triggers?|trigger (?:words?|phrases?|terms?)|keywords?|key ?phrases?)[ \t]*(?::|[-—–][ \t])"),
     ("handles … requests", r"\b(?:handles?|routes?|serves?|responds? to) [\w/ -]{0,60}?\b(?:requests|questions|queries)\b"),
 )
 CUES: tuple[tuple[str, lazyre.LazyPattern], ...] = tuple((name, lazyre.compile(p, re.IGNORECASE)) for name, p in _CUES)
