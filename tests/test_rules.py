@@ -85,3 +85,27 @@ def test_sl104_names_every_character_class_that_is_not_allowed(tmp_path):
     )
     ref = [d["message"] for d in report["diagnostics"] if d["targets"] == ["skills-ref"]]
     assert any("contains invalid characters" in m for m in ref)  # the validator's own words stay verbatim
+
+
+def _sl131(tmp_path, frontmatter):
+    write_skill(tmp_path, "csv-cleaner", f"---\n{frontmatter}---\n# x\n")
+    report = lint_json(str(tmp_path), "--target", "codex", "--select", "SL131", cwd=tmp_path)
+    return [d["message"] for d in report["diagnostics"]]
+
+
+def test_sl131_reports_a_layout_the_one_line_catalog_loses(tmp_path):
+    listed = "description: |\n  Cleans CSV exports. Use when:\n  - dates are mixed\n  - columns shift\n"
+    assert _sl131(tmp_path, "name: csv-cleaner\n" + listed) == [
+        "`description` lays out a list on separate lines; Codex joins them into one run-on line"
+    ]
+
+
+def test_sl131_is_silent_on_wrapped_prose_and_doubled_spaces(tmp_path):
+    wrapped = "description: |\n  Cleans CSV exports before analysis. Use when a CSV has\n  mixed date  formats.\n\n  Also for TSV.\n"
+    assert _sl131(tmp_path, "name: csv-cleaner\n" + wrapped) == []
+
+
+def test_sl131_reports_any_collapse_in_a_name(tmp_path):
+    assert _sl131(tmp_path, "name: 'csv  cleaner'\ndescription: Cleans CSV. Use when asked.\n") == [
+        "`name` holds runs of whitespace; Codex collapses them to single spaces"
+    ]

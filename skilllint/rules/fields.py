@@ -954,13 +954,42 @@ class WhitespaceCollapsed(Rule):
                 if not isinstance(value, str):
                     continue
                 stripped = value.strip()
-                if stripped != collapse_whitespace(stripped):
+                if stripped == collapse_whitespace(stripped):
+                    continue
+                if key == "name":  # an identifier: any collapse changes what is shown
                     what = "newlines" if "\n" in stripped else "runs of whitespace"
-                    yield Finding(
-                        f"`{key}` holds {what}; Codex collapses them to single spaces",
-                        value_span(view, key, package),
-                        targets=(target.id,),
-                    )
+                    message = f"`name` holds {what}; Codex collapses them to single spaces"
+                else:
+                    lost = _lost_layout(stripped)
+                    if lost is None:
+                        continue  # wrapped prose or doubled spaces read the same on one line
+                    message = f"`description` lays out {lost} on separate lines; Codex joins them into one run-on line"
+                yield Finding(message, value_span(view, key, package), targets=(target.id,))
+
+
+def _lost_layout(text: str) -> str | None:
+    """What line structure a one-line rendering loses: list items, table rows or
+    headings start lines of their own, and a line ending in `:` introduces the
+    lines after it. Prose that is merely wrapped, or paragraphs that end in a full
+    stop, read the same once joined, so they are not a loss."""
+    lines = [line.strip() for line in text.splitlines()]
+    for before, line in zip(lines, lines[1:]):
+        if not line:
+            continue
+        if line[0] in "-*+•" and line[1:2] in (" ", "\t"):
+            return "a list"
+        if line[0].isdigit() and _ORDERED_ITEM.match(line):
+            return "a numbered list"
+        if line.startswith("|"):
+            return "a table"
+        if line.startswith("#"):
+            return "headings"
+        if before.endswith(":"):
+            return "lines introduced by a colon"
+    return None
+
+
+_ORDERED_ITEM = re.compile(r"[0-9]{1,3}[.)][ \t]")
 
 
 RULES = [
