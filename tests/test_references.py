@@ -129,6 +129,28 @@ def test_outside_paths_say_what_breaks(tmp_path):
     assert "absolute path" in messages[2]
 
 
+def test_root_relative_web_links_are_one_finding_per_file(tmp_path):
+    page = "# Scopes\n\n" + "".join(f"- [m{i}](/docs/api/rest/reference/m{i}/methods/)\n" for i in range(40))
+    body = "Read [the scopes](references/scopes.md).\n"
+    make(tmp_path, body, [("references/scopes.md", page)])
+    messages = [m for c, _, _, _, m in found(tmp_path, "SL302")]
+    assert len(messages) == 1
+    assert "`/docs/api/rest/reference/m0/methods/` is root-relative" in messages[0]
+    assert "(39 more root-relative links in this file)" in messages[0]
+    assert "absolute path" not in messages[0]
+
+
+def test_command_links_and_protocol_relative_urls_are_not_paths(tmp_path):
+    make(tmp_path, "Run [/deploy:staging](/deploy:staging) or see [docs](//example.com/x).\n")
+    assert found(tmp_path, "SL302") == []
+
+
+def test_a_file_system_root_is_still_an_absolute_path(tmp_path):
+    make(tmp_path, "See [config](/etc/app/config.yaml) and [notes](/Users/dana/notes.md).\n")
+    messages = [m for c, _, _, _, m in found(tmp_path, "SL302")]
+    assert len(messages) == 2 and all("absolute path" in m for m in messages)
+
+
 def test_a_path_through_an_escaping_link_is_outside(tmp_path):
     skill = make(tmp_path, "Read [the style guide](shared/style.md).\n")
     (tmp_path / "outside").mkdir()

@@ -253,8 +253,15 @@ class ReferenceOutsidePackage(Rule):
     severity = severities("error: all; warning: skills-ref")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
         for ref in package.references.references:
             if ref.status != "outside":
+                continue
+            kind = _rooted_kind(ref.path)
+            if kind == "not a path":
+                continue
+            if kind == "site":
+                rooted.setdefault(ref.source, []).append(ref)
                 continue
             yield Finding(
                 _outside_message(package, ref),
@@ -262,6 +269,47 @@ class ReferenceOutsidePackage(Rule):
                 path=_where(package, ref.source),
                 related=_reached_from(package, ref.source),
             )
+        for source, refs in rooted.items():
+            first = refs[0]
+            more = f" ({len(refs) - 1} more root-relative links in this file)" if len(refs) > 1 else ""
+            yield Finding(
+                f"{_NOUN[first.kind]} `{first.path}` is root-relative: the web site or repository viewer the text "
+                "was written for resolves it against its own root, but an agent reading the skill has no such root "
+                f"and finds no file there; write the full URL, or a path relative to this file{more}",
+                _span(first),
+                path=_where(package, source),
+                related=_reached_from(package, source),
+            )
+
+
+# The top-level folders of a file system (the Filesystem Hierarchy Standard's,
+# macOS's, and the dev-container and Codespaces workspace roots): a path that
+# starts with one names a place on a machine. Any other `/first/…` is a link
+# relative to the root of a web site or repository, copied with the text.
+_FILE_SYSTEM_ROOTS = frozenset(
+    {
+        "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
+        "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var",
+        "Applications", "Library", "System", "Users", "Volumes", "private", "cores", "nix", "snap",
+        "workspace", "workspaces",
+    }
+)
+
+
+def _rooted_kind(path: str) -> str:
+    """What a path that leaves the package is: ``machine`` (an absolute or home path),
+    ``site`` (relative to a web site's or repository's root), or ``not a path``
+    (a protocol-relative URL ``//host/…``, or a command link such as ``/plugin:skill``)."""
+    if not path.startswith("/"):
+        return "machine"  # `~/…`, `C:\…`, or `..` past the root (judged by the caller)
+    if path.startswith("//"):
+        return "not a path"
+    first = path[1:].split("/", 1)[0]
+    if ":" in first:
+        return "not a path"
+    if first in _FILE_SYSTEM_ROOTS or not first:
+        return "machine"
+    return "site"
 
 
 def _outside_message(package: SkillPackage, ref) -> str:
