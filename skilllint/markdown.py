@@ -83,7 +83,8 @@ def github_anchor(text: str) -> str:
     return _PUNCT.sub("", text).replace(" ", "-")
 
 
-_DEFINITION = lazyre.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
+# A label that opens with `^` is a footnote (GitHub, Pandoc, PHP Markdown Extra), not a link.
+_DEFINITION = lazyre.compile(r"^ {0,3}\[(?P<label>(?!\^)[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
 
 
 def parse(text: str, line_offset: int = 0) -> MarkdownDocument:

@@ -116,6 +116,12 @@ def test_a_close_name_is_suggested(tmp_path):
     assert "did you mean `scripts/fill_forms.py`?" in finding[4]
 
 
+def test_footnote_definitions_are_not_link_definitions(tmp_path):
+    body = "Keys rotate daily[^1][^policy].\n\n[^1]: See scripts/rotate.py upstream.\n[^policy]: references/policy.md of the old handbook\n"
+    make(tmp_path, body)
+    assert found(tmp_path) == []
+
+
 # -- SL302 ----------------------------------------------------------------------------
 
 

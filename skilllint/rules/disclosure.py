@@ -545,7 +545,7 @@ _HEADING = lazyre.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _BULLET = lazyre.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _QUOTE = lazyre.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _SENTENCE_END = lazyre.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
-_DEFINITION_LABEL = lazyre.compile(r"^ {0,3}\[([^\]]+)\]:")
+_DEFINITION_LABEL = lazyre.compile(r"^ {0,3}\[((?!\^)[^\]]+)\]:")  # `[^1]:` is a footnote
 _BOLD_LABEL = lazyre.compile(r"^\s*(\*\*|__)(.+?)\1")
 
 _CONDITION = lazyre.compile(
