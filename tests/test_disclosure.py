@@ -251,6 +251,30 @@ def test_sl304_what_counts_as_a_reference(tmp_path):
     assert unreferenced(tmp_path) == []
 
 
+def test_sl304_paths_a_script_joins_from_literals_are_referenced(tmp_path):
+    make_skill(
+        tmp_path,
+        "joins",
+        "\n# Joins\n\nRun `python scripts/detect.py` and `node scripts/render.js` on the input.\n",
+        {
+            "scripts/detect.py": "import os\nfrom pathlib import Path\n"
+            "configs = Path(__file__).parent / 'config' / 'pipelines'\n"
+            "schema = os.path.join(os.path.dirname(__file__), 'schemas', 'main.xsd')\n",
+            "scripts/render.js": "const dir = path.join(__dirname, '..', 'templates');\n",
+            "scripts/config/pipelines/rnaseq.yaml": "name: rnaseq\n",
+            "scripts/schemas/main.xsd": "<xs:schema/>\n",
+            "templates/report.html": "<html></html>\n",
+            "scripts/config/unused.yaml": "x: 1\n",
+        },
+    )
+    assert unreferenced(tmp_path) == ["scripts/config/unused.yaml"]
+
+
+def test_sl304_evals_are_the_authors_material(tmp_path):
+    make_skill(tmp_path, "evald", "\n# Evald\n\nNothing bundled is named here.\n", {"evals/evals.json": "[]\n"})
+    assert unreferenced(tmp_path) == []
+
+
 def test_sl304_a_file_does_not_reference_itself(tmp_path):
     make_skill(
         tmp_path,

@@ -347,6 +347,8 @@ def _exempt(rel: str) -> bool:
     name = parts[-1]
     if parts[0] == "agents":
         return True  # agents/openai.yaml and the like: read by a client, not referenced
+    if parts[0] == "evals" and len(parts) > 1:
+        return True  # evals/evals.json (skill-creator's layout): test prompts for the author, not for the agent
     if any(part.startswith(".") or part in _SUPPORT_FOLDERS for part in parts[:-1]):
         return True
     if name.startswith(".") or name.endswith(_BINARY_NOISE):
@@ -414,6 +416,12 @@ class _Mentions:
                         self.modules.update((joined, joined + ".py"))
                         self.packages.add(joined)
 
+        if "/" in text or "join" in text:
+            for path in _joined_literals(text):
+                for joined in (path, posixpath.normpath(posixpath.join(base, path)) if base else path):
+                    self.modules.add(joined)
+                    self.packages.add(joined)
+
     def covers(self, rel: str, texts: list[tuple[str, str]] | None = None) -> bool:
         # A file does not reference itself ("Usage: python fill_form_old.py").
         texts = [text for source, text in (self.texts if texts is None else texts) if source != rel]
@@ -437,6 +445,37 @@ class _Mentions:
                 return True
             folder = posixpath.dirname(folder)
         return False
+
+
+_STRING_LITERAL = lazyre.compile(r"""(["'])(\.\.?|[\w][\w.-]{0,127})\1""")
+_PATH_JOIN_CALL = lazyre.compile(r"\bjoin[ \t]*\([^()\"'\n]*$")  # inside os.path.join( / path.join(, before the first literal
+_JOIN_OPERATOR = lazyre.compile(r"[ \t]*[/,][ \t]*$")
+
+
+def _joined_literals(text: str) -> Iterator[str]:
+    """Paths a script builds from string literals: ``Path(__file__).parent / "config" /
+    "pipelines"``, ``os.path.join(here, "schemas", "main.xsd")``, ``path.join(__dirname,
+    'templates')``. Scripts load such folders and files at run time without writing
+    the path in one piece, so the pieces are joined here. Literals are found in one
+    pass and chained by what stands between neighbours: linear in the text."""
+    chain: list[str] = []
+    end = -1
+    for match in _STRING_LITERAL.finditer(text):
+        between = text[end:match.start()] if end >= 0 else ""
+        if chain and _JOIN_OPERATOR.match(between) and "\n" not in between:
+            chain.append(match.group(2))
+            end = match.end()
+            continue
+        if chain:
+            yield "/".join(chain)
+        chain = []
+        # the window is bounded, so looking back costs a constant per literal
+        before = text[max(0, match.start() - 64):match.start()].rstrip(" \t")
+        if (before.endswith("/") and not before.endswith("//")) or _PATH_JOIN_CALL.search(before):
+            chain = [match.group(2)]
+        end = match.end()
+    if chain:
+        yield "/".join(chain)
 
 
 def _named(text: str, name: str) -> bool:
