@@ -117,9 +117,36 @@ def test_a_close_name_is_suggested(tmp_path):
 
 
 def test_footnote_definitions_are_not_link_definitions(tmp_path):
-    body = "Keys rotate daily[^1][^policy].\n\n[^1]: See scripts/rotate.py upstream.\n[^policy]: references/policy.md of the old handbook\n"
+    body = "Keys rotate daily[^1][^policy].\n\n[^1]: See the upstream rotation tool.\n[^policy]: policy.md of the old handbook\n"
     make(tmp_path, body)
     assert found(tmp_path) == []
+
+
+def test_a_file_in_an_absent_skill_folder_is_missing(tmp_path):
+    body = "Follow `resources/implementation-playbook.md` step by step; run scripts/setup.sh first.\n"
+    make(tmp_path, body)
+    assert [(c, m.split("`")[1]) for c, _, _, _, m in found(tmp_path)] == [
+        ("SL301", "resources/implementation-playbook.md"),
+        ("SL301", "scripts/setup.sh"),
+    ]
+
+
+def test_an_absent_folder_alone_or_an_api_method_is_not_a_file(tmp_path):
+    make(tmp_path, "Put images in `assets/`; the server answers `resources/list` and `resources/read`.\n")
+    assert found(tmp_path) == []
+
+
+def test_examples_and_other_places_are_judged_per_mention(tmp_path):
+    body = (
+        "Bundle helpers, e.g. `scripts/rotate_pdf.py` for rotation.\n"
+        "**Examples**: `assets/logo.png` for brands, `assets/slides.pptx` for decks.\n"
+        "Save icons in your project's `assets/` folder (e.g. `assets/icons/wifi.xml`).\n"
+        "A `scripts/fill_form.py` script would be helpful here.\n"
+        "Read `references/checklist.md` before you start.\n"
+    )
+    make(tmp_path, body)
+    # the illustrations are not findings; the real reference beside them still is
+    assert [m.split("`")[1] for c, _, _, _, m in found(tmp_path)] == ["references/checklist.md"]
 
 
 # -- SL302 ----------------------------------------------------------------------------
