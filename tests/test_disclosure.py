@@ -186,6 +186,30 @@ def test_sl303_reports_each_file_once_and_not_when_skill_md_names_it(tmp_path):
     assert [d["message"].split("`")[1] for d in found] == ["references/x.md"]
 
 
+def test_sl303_a_bare_name_several_files_share_names_none_of_them(tmp_path):
+    make_skill(
+        tmp_path,
+        "shared-name",
+        "\n# Shared\n\nRead [references/index.md](references/index.md) first; `impl.md` has the details.\n",
+        {
+            "references/index.md": "# Index\n\n[api](api/impl.md) and [cli](cli/impl.md)\n",
+            "references/api/impl.md": "# API\n",
+            "references/cli/impl.md": "# CLI\n",
+        },
+    )
+    found = sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL303"))
+    assert found == ["references/api/impl.md", "references/cli/impl.md"]
+
+
+def test_sl303_wildcards_in_one_long_token_are_expanded_once(tmp_path):
+    from skilllint.rules.disclosure import _NamedBy
+
+    text = "`" + "ab*" * 100_000 + "`"
+    start = time.perf_counter()
+    _NamedBy(text).patterns
+    assert time.perf_counter() - start < 2.0  # once per token: linear (per marker: ~minutes)
+
+
 def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
     skill = make_skill(
         tmp_path,

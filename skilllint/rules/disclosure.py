@@ -91,7 +91,7 @@ class ReferenceTooDeep(Rule):
         skill_md = package.skill_md_name or "SKILL.md"
         nested = _nested(ctx, package)
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
-        named = _NamedBy(graph.texts.get(skill_md, ""))
+        named = _NamedBy(graph.texts.get(skill_md, ""), package.inventory)
         reported: set[str] = set()
         for reference in graph.references:
             target = reference.resolved
@@ -132,24 +132,26 @@ class _NamedBy:
     paths (`shared/managed-agents-*.md`, `{lang}/README.md`) and bare file names.
     Built on first use: most packages never ask."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, inventory=None) -> None:
         self.text = text
+        self.inventory = inventory
         self._patterns: list[re.Pattern] | None = None
+        self._name_counts: dict[str, int] | None = None
 
     @property
     def patterns(self) -> list[re.Pattern]:
         if self._patterns is None:
             self._patterns = []
-            text, seen = self.text, set()
+            text, covered = self.text, 0  # the text up to `covered` is in a token already taken
             for marker in _WILDCARD.finditer(text):
                 start, end = marker.start(), marker.end()
-                while start > 0 and text[start - 1] in _PATH_CHARS:
+                if start < covered:
+                    continue  # `a*b*c`: one token, expanded once (each marker expanding it was quadratic)
+                while start > covered and text[start - 1] in _PATH_CHARS:
                     start -= 1
                 while end < len(text) and text[end] in _PATH_CHARS:
                     end += 1
-                if start in seen:
-                    continue
-                seen.add(start)
+                covered = end
                 pattern = self._pattern(text[start:end].strip("./"))
                 if pattern is not None:
                     self._patterns.append(pattern)
@@ -167,9 +169,26 @@ class _NamedBy:
         return re.compile(fnmatch.translate(pattern).replace(".*", "[^/]*"))
 
     def names(self, rel: str) -> bool:
-        if _named(self.text, posixpath.basename(rel)):
-            return True
+        name = posixpath.basename(rel)
+        if self._unique(name):
+            if _named(self.text, name):
+                return True
+        elif _named(self.text, rel) or _named(self.text, "/".join(rel.split("/")[-2:])):
+            return True  # a name several files share names one only with its folder
         return any(p.fullmatch(rel) or p.fullmatch(rel.split("/", 1)[-1]) for p in self.patterns)
+
+
+    def _unique(self, name: str) -> bool:
+        """Whether one file of the package has this name: only then does SKILL.md's bare
+        `impl.md` tell the agent which file it means."""
+        if self.inventory is None:
+            return True
+        if self._name_counts is None:
+            self._name_counts = {}
+            for entry in self.inventory.files():
+                base = posixpath.basename(entry.rel)
+                self._name_counts[base] = self._name_counts.get(base, 0) + 1
+        return self._name_counts.get(name, 0) <= 1
 
 
 def _hops(count: int) -> str:
