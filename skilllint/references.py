@@ -263,7 +263,8 @@ def _not_the_skills(line: str, start: int) -> bool:
     made for each mention, never for a whole file."""
     window = line[max(0, start - 400):start]
     for match in reversed(list(_SENTENCE_BREAK.finditer(window))):
-        if not _ABBREVIATION_END.search(window, 0, match.start()):  # "e.g. `x`" is no sentence end
+        # "e.g. `x`" is no sentence end; the look-back is a few characters, not the window
+        if not _ABBREVIATION_END.search(window, max(0, match.start() - 4), match.start()):
             window = window[match.end():]
             break
     if _NOT_THE_SKILLS.search(window):

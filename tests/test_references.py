@@ -290,3 +290,4 @@ def test_rules_do_not_read_outside_the_package(tmp_path):
     (tmp_path / "secret.md").write_text("# Top\n")
     os.symlink("../../secret.md", skill / "references" / "out.md")
     assert codes(tmp_path, "SL301,SL307") == []
+

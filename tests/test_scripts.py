@@ -382,3 +382,17 @@ def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
     assert reported, "the scripts with text should give the script rules something to judge"
     empty = [p for p in reported if (corpus / p if not p.is_absolute() else p).stat().st_size == 0]
     assert empty == []
+
+
+def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
+    import time
+
+    from skilllint.package import SkillPackage
+
+    skill = make(tmp_path, {"scripts/x.sh": "#!/bin/sh\necho hi\n"})
+    (skill / "SKILL.md").write_text(
+        (skill / "SKILL.md").read_text(encoding="utf-8") + "\n" + "`a/b.md` " * 12_000 + "\n", encoding="utf-8"
+    )
+    start = time.perf_counter()
+    S.invocations(SkillPackage(skill))
+    assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s

@@ -193,12 +193,16 @@ class ReferenceMissing(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
+        guesses: dict[str, str | None] = {}  # one search per missing path, however often it is written
         for ref in package.references.references:
             if ref.status != "missing" or ref.case_match:
                 continue
             noun = _NOUN[ref.kind]
             message = f"{noun} {_written(ref)} does not exist in the skill package"
-            guess = _suggest(package, ref.resolved or ref.path)
+            wanted = ref.resolved or ref.path
+            if wanted not in guesses:
+                guesses[wanted] = _suggest(package, wanted)
+            guess = guesses[wanted]
             if guess:
                 message += f"; did you mean `{guess}`?"
             levels = None if ref.explicit else {t: Severity.WARNING for t in ctx.target_ids}

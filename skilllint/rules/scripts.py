@@ -853,7 +853,9 @@ def invocations(package) -> list[Invocation]:
                 continue
             word = first[0]
             words = content.split()
-            if len(words) < 2 and not _RUN_WORDS.search(text[: span.start()]):
+            # The verb stands right before the span: a bounded look-back keeps a line of
+            # thousands of spans linear (the whole prefix per span was quadratic).
+            if len(words) < 2 and not _RUN_WORDS.search(text[max(0, span.start() - 120) : span.start()]):
                 continue  # a path named in prose, not a command to run
             rel = resolve_command(word, package)
             if rel is not None and posixpath.splitext(rel)[1].lower() not in NOT_COMMANDS:
