@@ -408,3 +408,15 @@ def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):
     make_skill(tmp_path, "bare", "\n# Bare\n\nSee [errors].\n\n[errors]: references/api-errors.md\n", files)
     found = diagnostics(tmp_path, "SL310")
     assert [Path(d["path"]).parent.name for d in found] == ["bare"]
+
+
+
+def test_sl310_finds_a_mention_s_sentence_without_reading_the_whole_paragraph():
+    from skilllint.rules.disclosure import SENTINEL, _sentence
+
+    paragraph = "Run it now. " * 20_000 + SENTINEL + "Read `scripts/x.py` when it fails. And more."
+    start = time.perf_counter()
+    for _ in range(1_000):  # as for a paragraph of a thousand mentions
+        sentence = _sentence(paragraph)
+    assert sentence == "Read `scripts/x.py` when it fails."
+    assert time.perf_counter() - start < 10  # reading from the paragraph's start each time: ~40 s

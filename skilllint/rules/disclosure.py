@@ -881,9 +881,16 @@ def _cells(row: str) -> list[str]:
     return [cell.replace("\x00", "|") for cell in re.split(r"(?<!\\)\|", masked)]
 
 
+SENTENCE_WINDOW = 2000  # characters read on each side of a mention for its sentence
+
+
 def _sentence(text: str) -> str:
     """The sentence of ``text`` that holds the mention (marked by SENTINEL), without the mark."""
     offset = text.find(SENTINEL)
+    # A sentence longer than the window is cut at its edges: reading the whole paragraph for
+    # each mention made a paragraph of thousands of mentions quadratic.
+    lo = max(0, offset - SENTENCE_WINDOW)
+    text, offset = text[lo : offset + SENTENCE_WINDOW], offset - lo
     start = 0
     for match in _SENTENCE_END.finditer(text):
         if match.end() > offset:
