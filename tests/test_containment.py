@@ -331,7 +331,8 @@ def test_sl407_leaves_placeholders_shared_accounts_and_home_shortcuts_alone(tmp_
             "C:\\Users\\%USERNAME%\\x, C:/Users/userName/job.txt, /Users/myuserName/Downloads/a.png, /Users/.../x,",
             "/Users/you/memo.md, /Users/me/My Repo, C:\\Users\\example\\x.py, C:\\Users\\John Doe\\Documents, /home/jdoe/x.",
             "Environments: /home/vscode/.cargo, /home/runner/work/x, /Users/runner/work, /home/node/app,",
-            "/home/ubuntu/app, /Users/Shared/x, C:\\Users\\Public\\x, /home/linuxbrew/.linuxbrew/bin.",
+            "/home/ubuntu/app, /Users/Shared/x, C:\\Users\\Public\\x, /home/linuxbrew/.linuxbrew/bin, /home/claude/out.",
+            "Stock names: /Users/alice/.claude/x.md, /home/bob/x, /Users/john.doe/x, C:\\Users\\jane_doe\\x.",
             "Not home paths: https://www.iso.org/iso/home/standards/x, /var/home/alice/x, GET /Users/42/orders.",
         ]
     )

@@ -391,6 +391,7 @@ _ENVIRONMENT_ACCOUNTS = frozenset(
         "runner", "runneradmin", "vscode", "codespace", "codespaces", "node", "ubuntu", "ec2-user", "debian",
         "jovyan", "linuxbrew", "agent", "coder", "gitpod", "vagrant", "pi", "circleci", "travis", "docker",
         "app", "root", "nobody", "www-data",
+        "claude",  # claude.ai's code-execution sandbox works in /home/claude, where uploaded skills run
     }
 )
 
@@ -399,7 +400,8 @@ def is_placeholder_user(name: str) -> bool:
     folded = name.casefold().strip()
     if not folded or re.search(r"[<>{}$%*…]|\.\.", folded) or folded.isdigit():
         return True  # `<you>`, `${USER}`, `%USERNAME%`, `...`; a number is an id in a route (`/Users/42`)
-    if folded in _PLACEHOLDER_NAMES or folded in _ENVIRONMENT_ACCOUNTS:
+    spaced = re.sub(r"[._-]+", " ", folded)  # `john.doe`, `jane_doe` as `john doe`
+    if folded in _PLACEHOLDER_NAMES or folded in _ENVIRONMENT_ACCOUNTS or spaced in _PLACEHOLDER_NAMES:
         return True
     return any(part in folded for part in _PLACEHOLDER_PARTS)
 
