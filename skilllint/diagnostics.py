@@ -8,6 +8,15 @@ from pathlib import Path
 from .records import field, record
 
 
+def clipped(text: str, width: int = 120) -> str:
+    """Text from a linted file as a message quotes it: at most ``width`` characters, the
+    middle elided. A message that quotes a 400 KB path whole is a 400 KB message."""
+    if len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return text[:half] + "…" + text[len(text) - (width - 1 - half):]
+
+
 class Severity(IntEnum):
     INFO = 1
     WARNING = 2

@@ -604,3 +604,10 @@ def test_a_linked_config_file_is_not_followed_out_of_the_tree(hostile, tmp_path_
     with deadline(20), recording() as events:
         run_cli("check", ".", "--output-format", "concise", cwd=tree)
     assert all(os.path.realpath(path) != os.path.realpath(secret) for _, path in events)
+
+
+def test_sl407_quotes_a_huge_path_clipped(tmp_path):
+    isolate(tmp_path)
+    skill(tmp_path, "notes", "Data lives in /Users/kpatel/" + "a/" * 50_000 + "x.md here.")
+    [finding] = diagnostics("notes", cwd=tmp_path, select="SL407")
+    assert len(finding["message"]) < 600 and "`/Users/kpatel`" in finding["message"] and "…" in finding["message"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import lazyre
-from ..diagnostics import Finding, Related, Severity, Span
+from ..diagnostics import Finding, Related, Severity, Span, clipped
 from ..fsafe import is_within
 from ..inventory import MAX_LINK_HOPS
 from ..package import SkillPackage
@@ -456,14 +456,14 @@ class HardcodedUserPath(Rule):
             for home, hits in by_home.items():
                 first = hits[0]
                 message = (
-                    f"`{first.text}` is an absolute path in the home folder of one user (`{home}`): "
+                    f"`{clipped(first.text)}` is an absolute path in the home folder of one user (`{clipped(home)}`): "
                     "it exists only on that machine and names its owner"
                 )
                 message += f"; {_advice(package, first)}"
                 if len(hits) > 1:
-                    message += f" ({len(hits) - 1} more mention{'s' if len(hits) > 2 else ''} of `{home}` in this file)"
+                    message += f" ({len(hits) - 1} more mention{'s' if len(hits) > 2 else ''} of `{clipped(home)}` in this file)"
                 notes = [
-                    Related(f"also `{hit.text}`", path, Span(hit.line, hit.column, hit.line, hit.end_column))
+                    Related(f"also `{clipped(hit.text)}`", path, Span(hit.line, hit.column, hit.line, hit.end_column))
                     for hit in hits[1:6]
                 ]
                 if source != skill_md:
@@ -489,7 +489,7 @@ def _advice(package: SkillPackage, hit: HomePath) -> str:
         if package.inventory.resolve(inside)[0] == "ok":
             return f"write the path from the skill folder (`{inside}`)"
     if hit.home.startswith("/"):
-        shown = f"~/{hit.rest}" if hit.rest else "~"
+        shown = f"~/{clipped(hit.rest)}" if hit.rest else "~"
         return f"write `{shown}` or `$HOME/…`, or a path relative to the skill folder"
     return "write `%USERPROFILE%\\…` (or `~\\…` in PowerShell), or a path relative to the skill folder"
 
