@@ -21,7 +21,8 @@ the server lints as ``skilllint check .`` run there would, configuration
 discovered the same way, excluded skills left alone. Saving a configuration
 file reloads it. Errors never reach the client as a traceback: they become
 ``window/logMessage`` (the traceback, when there is one, goes to stderr, which
-editors keep in their language-server log).
+editors keep in their language-server log). Reading and writing messages is
+:mod:`skilllint.server_io`.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class SkillLintServer(LanguageServer):
         # uri -> (document version, [(finding, its LSP diagnostic)]) as last published
         self.published: dict[str, tuple[int | None, list[tuple[Diagnostic, lsp.Diagnostic]]]] = {}
         self._registry = None
+        self.shut_down = False
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -569,6 +571,13 @@ def build_server() -> SkillLintServer:
         if ls.open_documents():
             ls.safely(f"relinting after closing {uri}", ls.lint, uri, False)
 
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: SkillLintServer, params: None) -> None:
+        ls.shut_down = True
+        for handle in ls.pending.values():
+            handle.cancel()
+        ls.pending.clear()
+
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
@@ -584,5 +593,14 @@ def build_server() -> SkillLintServer:
 
 
 def main() -> int:
-    build_server().start_io()
-    return 0
+    """Serve on stdin and stdout. The exit status is the LSP specification's: 0 after
+    ``shutdown`` then ``exit``; 1 for ``exit`` without ``shutdown``, or when the client
+    closes the input without them."""
+    from .server_io import run_stdio
+
+    server = build_server()
+    try:
+        code = run_stdio(server, lambda message: server.log(message))
+    except BrokenPipeError:  # the client went away while we wrote
+        code = None
+    return code if code is not None else (0 if server.shut_down else 1)
