@@ -1,17 +1,313 @@
-"""The language server on hostile input and under load, end to end (a `skilllint server`
+"""The language server under load and on hostile input, end to end (a `skilllint server`
 subprocess, as in tests/test_lsp.py).
 
-Bounds: a healthy server answers in milliseconds; every bound here is seconds.
+A slow lint is made deterministic with a test-only plugin rule, installed for the
+server alone through the ``skilllint.rules`` entry-point group (a dist-info folder on
+its PYTHONPATH, outside the linted tree). On a line ``XL-SLOW n`` of SKILL.md it
+sleeps ``n`` seconds in C *holding the interpreter lock* (``ctypes.PyDLL``), as a
+backtracking regular expression does, so a lint in a thread of the server would
+block its event loop as surely as one on the loop; ``XL-FAIL`` raises, ``XL-DIE``
+kills the process the rule runs in. Each check writes ``start``/``end`` with its
+pid to a record file, so a test knows when the lint began, in which process, and
+whether it ran to the end.
+
+Bounds: a healthy server answers in milliseconds; every bound here is seconds, and
+the slow lint takes far longer than any bound, so a server that waits for it fails.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from test_lsp import ALPHA, HELLO, make_project, messages_in, notification, request, start_server
+from lsprotocol import types as lsp
+from test_lsp import ALPHA, BETA, HELLO, Session, codes, make_project, messages_in, notification, request, run, start_server
+
+SLOW_SECONDS = 40  # the slow lint; no test waits for it to end
+ANSWER_WITHIN = 5.0  # seconds for a request while it runs (a healthy server: well under 0.1)
+
+PLUGIN = '''
+import ctypes, os, re, signal
+
+from skilllint.diagnostics import Finding, Span
+from skilllint.registry import Rule, severities
+
+_HOLDING_THE_LOCK = ctypes.PyDLL(None)  # a PyDLL call keeps the interpreter lock, as re does
+_COMMAND = re.compile(r"XL-(SLOW|FAIL|DIE|MARK)(?: ([0-9]+))?")
+
+
+def _record(what):
+    with open(os.environ["XL_RECORD"], "a", encoding="utf-8") as handle:
+        handle.write(f"{what} {os.getpid()}\\n")
+
+
+class LoadTest(Rule):
+    code = "XL001"
+    name = "load-test"
+    summary = "test-only: slow, failing or dying on command"
+    severity = severities("warning: all")
+
+    def check(self, package, ctx):
+        _record("start")
+        for number, line in enumerate(package.source.lines, start=1):
+            command = _COMMAND.search(line)
+            if command is None:
+                continue
+            if command.group(1) == "SLOW":
+                _HOLDING_THE_LOCK.sleep(int(command.group(2)))
+            elif command.group(1) == "FAIL":
+                raise RuntimeError("the load-test rule failed on purpose")
+            elif command.group(1) == "DIE":
+                os.kill(os.getpid(), signal.SIGKILL)
+            yield Finding("marked", Span(number, 1, number, 8))
+        _record("end")
+
+
+RULES = [LoadTest]
+'''
+
+
+@pytest.fixture
+def load_rules(tmp_path) -> tuple[dict[str, str], Path]:
+    """(environment for the server, record file): the test-only rule, installed outside the project."""
+    site = tmp_path / "plugin-site"
+    dist = site / "skilllint_load_rules-0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: skilllint-load-rules\nVersion: 0\n")
+    (dist / "entry_points.txt").write_text("[skilllint.rules]\nXL = skilllint_load_rules:RULES\n")
+    (site / "skilllint_load_rules.py").write_text(PLUGIN)
+    record = tmp_path / "record.txt"
+    record.touch()
+    return {"PYTHONPATH": str(site), "XL_RECORD": str(record)}, record
+
+
+@pytest.fixture
+def project(tmp_path) -> dict[str, Path]:
+    root = tmp_path / "project"
+    root.mkdir()
+    return make_project(root)
+
+
+def records(record: Path) -> list[tuple[str, int]]:
+    return [(what, int(pid)) for what, pid in (line.split() for line in record.read_text().splitlines())]
+
+
+async def lint_started(record: Path, count: int = 1) -> int:
+    """The pid of the ``count``-th check that started (bounded wait)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        starts = [pid for what, pid in records(record) if what == "start"]
+        if len(starts) >= count:
+            return starts[count - 1]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no lint started; record: {records(record)}")
+
+
+async def gone(pid: int, within: float = 10.0) -> bool:
+    """Whether process ``pid`` is gone (killed and reaped: a zombie still answers signal 0)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def timed(awaitable) -> float:
+    """Seconds until ``awaitable`` answers; fails at ANSWER_WITHIN."""
+    start = time.perf_counter()
+    try:
+        await asyncio.wait_for(awaitable, ANSWER_WITHIN)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"no answer within {ANSWER_WITHIN} s while a lint runs") from None
+    return time.perf_counter() - start
+
+
+def hover(s: Session, uri: str, line: int = 0):
+    return s.client.text_document_hover_async(
+        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=0))
+    )
+
+
+def slow(text: str, seconds: int = SLOW_SECONDS) -> str:
+    return text + f"\nXL-SLOW {seconds}\n"
+
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="lints run in forked processes on Linux only")
+
+
+# -- a long lint: the server answers meanwhile, and a newer text stops it ---------------------
+
+
+@linux_only
+def test_requests_are_answered_while_a_lint_holds_the_interpreter_lock(project, load_rules):
+    env, record = load_rules
+
+    async def scenario():
+        async with Session(project["alpha"].parents[2], env) as s:
+            alpha = s.open(project["alpha"], slow(ALPHA))
+            pid = await lint_started(record)
+            latencies = []
+            for _ in range(3):
+                latencies.append(await timed(hover(s, alpha)))
+                action = s.client.text_document_code_action_async(
+                    lsp.CodeActionParams(
+                        text_document=lsp.TextDocumentIdentifier(uri=alpha),
+                        range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=1)),
+                        context=lsp.CodeActionContext(diagnostics=[]),
+                    )
+                )
+                latencies.append(await timed(action))
+            print(f"\nrequest latency while a {SLOW_SECONDS} s lint runs: max {max(latencies) * 1000:.0f} ms")
+            assert pid != s.client._server.pid  # the lint runs in a process of its own
+
+            # A newer text: the slow lint is killed, the new one published, the old never.
+            version = s.change(alpha, ALPHA)
+            assert await gone(pid)
+            assert codes(await s.published(alpha, version=version)) == []
+            assert [p.version for p in s.diagnostics[alpha]] == [version]
+            assert ("end", pid) not in records(record)
+
+    run(scenario)
+
+
+@linux_only
+def test_a_burst_of_changes_during_a_lint_is_linted_once(project, load_rules):
+    env, record = load_rules
+    bodies = [ALPHA + f"\nEdit {n}.\nXL-MARK\n" for n in range(60)]
+
+    async def scenario():
+        async with Session(project["alpha"].parents[2], env) as s:
+            alpha = s.open(project["alpha"], slow(ALPHA))
+            slow_pid = await lint_started(record)
+            start = time.perf_counter()
+            for body in bodies:
+                version = s.change(alpha, body)
+            found = await s.published(alpha, version=version)
+            took = time.perf_counter() - start
+            print(f"\n{len(bodies)} changes during a slow lint: published in {took:.2f} s")
+            assert took < ANSWER_WITHIN
+            assert codes(found) == ["XL001"]  # the last text's finding
+            assert [p.version for p in s.diagnostics[alpha]] == [version]  # no stale or intermediate version
+            assert await gone(slow_pid)
+            await asyncio.sleep(1.0)  # no lint of an intermediate text comes after
+            assert [p.version for p in s.diagnostics[alpha]] == [version]
+            starts = [pid for what, pid in records(record) if what == "start"]
+            assert len(starts) <= 3, starts  # the slow one, the burst's (a pause in sending may make two)
+
+    run(scenario)
+
+
+@linux_only
+def test_closing_a_document_during_its_lint_stops_the_lint(project, load_rules):
+    env, record = load_rules
+
+    async def scenario():
+        async with Session(project["alpha"].parents[2], env) as s:
+            # Alone: the lint has no one to publish to and stops.
+            alpha = s.open(project["alpha"], slow(ALPHA))
+            pid = await lint_started(record)
+            s.close(alpha)
+            assert await gone(pid)
+            await s.published(alpha, count=1)
+            assert not s.diagnostics[alpha][-1].diagnostics
+
+            # With a sibling open: alpha's package is linted again from the disk for it, and
+            # alpha is never published again.
+            beta = s.open(project["beta"])
+            assert codes(await s.published(beta, version=1)) == ["SL310"]
+            alpha = s.open(project["alpha"], slow(ALPHA))
+            pid = await lint_started(record, count=3)
+            published = len(s.diagnostics[alpha])
+            s.close(alpha)
+            assert await gone(pid)
+            await timed(hover(s, beta))
+            await asyncio.sleep(1.0)
+            assert len(s.diagnostics[alpha]) == published + 1 and not s.diagnostics[alpha][-1].diagnostics
+            assert codes(await s.published(beta)) == ["SL310"]
+
+    run(scenario)
+
+
+@linux_only
+def test_shutdown_during_a_long_lint_is_answered_and_stops_it(tmp_path, project, load_rules):
+    env, record = load_rules
+    root = project["alpha"].parents[2]
+    server = start_server(root, env)
+    uri = project["alpha"].as_uri()
+    opened = notification(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": slow(ALPHA)}}
+    )
+    try:
+        server.stdin.write(HELLO + opened)
+        server.stdin.flush()
+        pid = asyncio.run(lint_started(record))
+        start = time.perf_counter()
+        server.stdin.write(request(2, "shutdown") + notification("exit"))
+        server.stdin.close()
+        status = server.wait(timeout=60)
+        took = time.perf_counter() - start
+    finally:
+        if server.poll() is None:
+            server.kill()
+    out, err = server.stdout.read(), server.stderr.read()
+    print(f"\nshutdown + exit during a {SLOW_SECONDS} s lint: exit status {status} after {took:.2f} s")
+    assert status == 0 and took < ANSWER_WITHIN, err.decode(errors="replace")
+    assert {"jsonrpc": "2.0", "id": 2, "result": None} in messages_in(out)
+    assert asyncio.run(gone(pid))
+    assert ("end", pid) not in records(record)
+
+
+def test_where_the_server_cannot_fork_lints_run_in_a_thread_and_stale_ones_are_dropped(project, load_rules):
+    """A process with another thread must not fork (see skilllint.parallel.can_fork): a
+    thread started at interpreter start-up (sitecustomize, as a debugger or profiler
+    would) leaves the server that fallback. A lint overtaken by a newer text is not
+    stopped there, but its findings are never published."""
+    env, record = load_rules
+    (Path(env["PYTHONPATH"]) / "sitecustomize.py").write_text(
+        "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+    )
+
+    async def scenario():
+        async with Session(project["alpha"].parents[2], env) as s:
+            alpha = s.open(project["alpha"], slow(ALPHA + "XL-MARK\n", 3))
+            pid = await lint_started(record)
+            assert pid == s.client._server.pid  # in the server's own process
+            version = s.change(alpha, ALPHA)
+            assert codes(await s.published(alpha, version=version)) == []
+            assert [p.version for p in s.diagnostics[alpha]] == [version]
+            assert ("end", pid) in records(record)  # the overtaken lint ran to its end, unpublished
+
+    run(scenario)
+
+
+# -- a lint that fails: logged, and the server goes on ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [("XL-FAIL", "internal error in XL001"), pytest.param("XL-DIE", "the process died (signal SIGKILL)", marks=linux_only)],
+    ids=["rule-raises", "lint-process-dies"],
+)
+def test_a_failed_lint_is_logged_and_the_server_goes_on(project, load_rules, command, said):
+    env, _ = load_rules
+
+    async def scenario():
+        async with Session(project["alpha"].parents[2], env) as s:
+            beta = s.open(project["beta"], BETA + f"\n{command}\n")
+            message = await s.until(lambda: next((m for m in s.logs if said in m.message), None), f"a log line saying {said!r}")
+            assert message.type == lsp.MessageType.Error and "please report this bug" in message.message
+            await timed(hover(s, beta))
+            version = s.change(beta, BETA)
+            assert codes(await s.published(beta, version=version)) == ["SL310"]
+
+    run(scenario)
 
 
 # -- hostile framing: a message's length is the client's word ----------------------------------
