@@ -29,7 +29,7 @@ import struct
 import sys
 import threading
 import traceback
-from functools import partial
+from functools import lru_cache, partial
 from typing import Callable, Sequence
 
 # Below this many packages per worker the forks cost more than they save.
@@ -304,22 +304,24 @@ class Forked:
     interpreter lock until it returns), and a call made stale by a newer text is
     killed, not waited for. :meth:`result` returns the value, which must be plain
     data as for :class:`Background`, or raises :class:`ForkFailed`; cancelling the
-    awaiting task, or :meth:`stop`, kills the child. ``in_child`` runs in the child
-    before ``function`` (to close the parent's own descriptors, say). The caller
-    checks :func:`can_fork` first.
+    awaiting task, or :meth:`stop`, kills the child, and so does the end of the parent.
+    ``in_child`` runs in the child before ``function`` (to close the parent's own
+    descriptors, say). The caller checks :func:`can_fork` first.
     """
 
     def __init__(self, function: Callable, in_child: Callable | None = None) -> None:
         self.function = function
         self._pid: int | None = None
         self._fd: int | None = None
+        parent = os.getpid()
+        _prctl()  # looked up here once, not in every child
         try:
             pid, read_fd, write_fd = _pipe_and_fork()
         except OSError as exc:
             raise ForkFailed(f"could not start a process ({exc})") from None
         if pid == 0:
             os.close(read_fd)
-            _run_and_send(partial(_forked_child, function, in_child), write_fd)  # never returns
+            _run_and_send(partial(_forked_child, function, in_child, parent), write_fd)  # never returns
         os.close(write_fd)  # the child holds its own copy: EOF means it is done or gone
         os.set_blocking(read_fd, False)
         self._pid, self._fd = pid, read_fd
@@ -382,11 +384,36 @@ class Forked:
             _reap(pid)
 
 
-def _forked_child(function: Callable, in_child: Callable | None):
+def _forked_child(function: Callable, in_child: Callable | None, parent: int):
+    _die_with(parent)
     gc.freeze()  # the collector never walks (so never copies) the pages shared with the parent
     if in_child is not None:
         in_child()
     return function()
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends (Linux): a parent killed
+    outright (an editor ending its language server) leaves no work running behind it."""
+    prctl = _prctl()
+    if prctl is None:
+        return  # the child ends with its work
+    prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(1)
+
+
+@lru_cache(maxsize=None)
+def _prctl():
+    """libc's prctl, or None (not Linux, no ctypes)."""
+    if sys.platform != "linux":
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
 
 
 def _how_it_ended(status: int) -> str:

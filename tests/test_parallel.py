@@ -332,3 +332,34 @@ def test_cancelling_a_forked_call_kills_and_reaps_its_process():
         return False
 
     assert asyncio.run(scenario())
+
+
+@linux_fork
+def test_a_forked_call_ends_with_its_parent(tmp_path):
+    """A parent killed outright (an editor ending its language server) leaves no child working."""
+    import signal
+    import subprocess
+
+    script = (
+        "import asyncio, sys, time\n"
+        "from skilllint import parallel\n"
+        "forked = parallel.Forked(lambda: time.sleep(60))\n"
+        "print(forked._pid, flush=True)\n"
+        "asyncio.run(forked.result())\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/status", encoding="ascii") as status:
+                state = next(line.split()[1] for line in status if line.startswith("State:"))
+        except (FileNotFoundError, ProcessLookupError):
+            return  # gone
+        if state in ("Z", "X"):  # dead, waiting for whoever adopted it to reap it
+            return
+        time.sleep(0.05)
+    os.kill(child, signal.SIGKILL)
+    raise AssertionError("the child outlived its parent")
