@@ -23,6 +23,7 @@ class LazyPattern:
     def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
         self.pattern = pattern
         self._flags = flags
+        _MADE.append(self)
 
     def compiled(self) -> re.Pattern:
         compiled = self.__dict__.get("_compiled")
@@ -42,5 +43,18 @@ class LazyPattern:
         return f"LazyPattern({self.pattern!r}, {self._flags!r})"
 
 
+_MADE: list[LazyPattern] = []  # every pattern, for compile_all()
+
+
 def compile(pattern: str | bytes, flags: int = 0) -> LazyPattern:  # noqa: A001 (stands for re.compile)
     return LazyPattern(pattern, flags)
+
+
+def compile_all() -> None:
+    """Compile every pattern made so far: a process that forks a worker per task (the
+    language server) compiles them once, rather than each worker those it uses."""
+    for pattern in list(_MADE):
+        try:
+            pattern.compiled()
+        except re.error:  # raised again where it is used, as before
+            pass

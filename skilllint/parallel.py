@@ -29,7 +29,7 @@ import struct
 import sys
 import threading
 import traceback
-from functools import partial
+from functools import lru_cache, partial
 from typing import Callable, Sequence
 
 # Below this many packages per worker the forks cost more than they save.
@@ -290,3 +290,161 @@ def _run_and_send(function: Callable, fd: int) -> None:
         code = 1
     finally:
         os._exit(code)
+
+
+class ForkFailed(Exception):
+    """A :class:`Forked` call raised, could not send its value, died, or could not start."""
+
+
+class Forked:
+    """``function()`` in a forked process that an event loop awaits and that can be stopped.
+
+    For the language server: its loop goes on answering requests while the child
+    works (a thread would not do: a regular expression, or any C code, holds the
+    interpreter lock until it returns), and a call made stale by a newer text is
+    killed, not waited for. :meth:`result` returns the value, which must be plain
+    data as for :class:`Background`, or raises :class:`ForkFailed`; cancelling the
+    awaiting task, or :meth:`stop`, kills the child, and so does the end of the parent.
+    ``in_child`` runs in the child before ``function`` (to close the parent's own
+    descriptors, say). The caller checks :func:`can_fork` first.
+    """
+
+    def __init__(self, function: Callable, in_child: Callable | None = None) -> None:
+        self.function = function
+        self._pid: int | None = None
+        self._fd: int | None = None
+        parent = os.getpid()
+        _prctl()  # looked up here once, not in every child
+        try:
+            pid, read_fd, write_fd = _pipe_and_fork()
+        except OSError as exc:
+            raise ForkFailed(f"could not start a process ({exc})") from None
+        if pid == 0:
+            os.close(read_fd)
+            _run_and_send(partial(_forked_child, function, in_child, parent), write_fd)  # never returns
+        os.close(write_fd)  # the child holds its own copy: EOF means it is done or gone
+        os.set_blocking(read_fd, False)
+        self._pid, self._fd = pid, read_fd
+
+    async def result(self):
+        import asyncio
+
+        if self._fd is None:
+            raise ForkFailed("stopped before its result")
+        loop = asyncio.get_running_loop()
+        fd = self._fd
+        chunks: list[bytes] = []
+        eof = loop.create_future()
+
+        def readable() -> None:
+            try:
+                data = os.read(fd, 1 << 16)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                data = b""
+            if data:
+                chunks.append(data)
+            elif not eof.done():
+                eof.set_result(None)
+
+        loop.add_reader(fd, readable)
+        try:
+            await eof
+        except BaseException:  # cancelled: the value is no longer wanted
+            self.stop()
+            raise
+        loop.remove_reader(fd)
+        os.close(fd)
+        self._fd = None
+        # EOF: the child closed the pipe on its way out, so waiting for it is brief.
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = None
+        try:
+            outcome, payload = marshal.loads(b"".join(chunks))  # our own child's bytes, never a file's
+        except Exception:  # nothing or a torn message: the process died
+            raise ForkFailed(f"the process died ({_how_it_ended(status)})") from None
+        if outcome != "ok":
+            raise ForkFailed(payload)
+        return payload
+
+    def stop(self) -> None:
+        """Kill the child (if still running) and reap it; idempotent."""
+        if self._fd is not None:
+            with contextlib.suppress(Exception):  # no running loop, or it never watched the pipe
+                import asyncio
+
+                asyncio.get_running_loop().remove_reader(self._fd)
+            os.close(self._fd)
+            self._fd = None
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            _reap(pid)
+
+
+def _forked_child(function: Callable, in_child: Callable | None, parent: int):
+    _die_with(parent)
+    gc.freeze()  # the collector never walks (so never copies) the pages shared with the parent
+    if in_child is not None:
+        in_child()
+    return function()
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends (Linux): a parent killed
+    outright (an editor ending its language server) leaves no work running behind it."""
+    prctl = _prctl()
+    if prctl is None:
+        return  # the child ends with its work
+    prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(1)
+
+
+@lru_cache(maxsize=None)
+def _prctl():
+    """libc's prctl, or None (not Linux, no ctypes)."""
+    if sys.platform != "linux":
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+def _how_it_ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            return f"signal {signal.Signals(number).name}"
+        except ValueError:
+            return f"signal {number}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
+def _reap(pid: int, tries: int = 500) -> None:
+    """Collect a killed child. It is gone within milliseconds, unless it sits in an
+    uninterruptible read: then try again later from the event loop (if one runs)
+    rather than wait here, and give up after ~5 s (it stays a zombie)."""
+    import asyncio
+    import time
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    for left in range(tries, 0, -1):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done:
+            return
+        if loop is not None:
+            loop.call_later(0.01, _reap, pid, left - 1)
+            return
+        time.sleep(0.01)

@@ -21,7 +21,20 @@ the server lints as ``skilllint check .`` run there would, configuration
 discovered the same way, excluded skills left alone. Saving a configuration
 file reloads it. Errors never reach the client as a traceback: they become
 ``window/logMessage`` (the traceback, when there is one, goes to stderr, which
-editors keep in their language-server log).
+editors keep in their language-server log). Reading and writing messages is
+:mod:`skilllint.server_io`.
+
+Linting runs in a forked process (:class:`skilllint.parallel.Forked`), one per
+package at a time, so the event loop answers every request meanwhile, however
+long a lint takes: a thread would not do, as a regular expression or any other
+C code holds the interpreter lock until it returns. A newer text of a document
+kills the lint of its package under way and its findings are never published;
+a lint that fails or dies is logged and the server goes on. Where a process
+cannot fork (not Linux, or stdin read by a thread), lints run one at a time in
+a thread: the loop stays free while they run Python code, and a stale result is
+dropped. So that each forked lint starts warm, the server builds once what lints
+share (modules, patterns, the tokenizer once a lint needed it) and keeps what they
+read of the skills no editor has open.
 """
 
 from __future__ import annotations
@@ -31,7 +44,10 @@ import functools
 import os
 import re
 import sys
+import threading
 import traceback
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Iterable
 
@@ -46,10 +62,13 @@ from .diagnostics import Diagnostic, Severity, Span
 from .discovery import DiscoveryError, Found, discover, package_of_file
 from .fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
+from .parallel import ForkFailed, Forked, can_fork, usable_cpus
 from .records import field, record
 
 SOURCE = "skilllint"
 DEBOUNCE_SECONDS = 0.2
+MAX_KEPT_ANSWERS = 4096  # catalog answers kept per project: one per catalog (a folder and a target) and threshold
+WARM_UP_WAIT = 60.0  # seconds a lint waits for the warm-up; after that it runs in a thread
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,
@@ -83,6 +102,11 @@ class Project:
     packages: dict[str, tuple[tuple, SkillPackage]] = field(default_factory=dict)  # unopened siblings, by stamp
     package_diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     catalog: list[Diagnostic] = field(default_factory=list)
+    catalog_from_lint: int = 0  # the number of the lint that found ``catalog``: an older one's never replaces it
+    # (skill folder, target) -> (its files' stamps, its catalog entry): what lints in other
+    # processes read of the skills no editor has open, kept here for the next lint
+    entries: dict[tuple[str, str], tuple[str, list | None]] = field(default_factory=dict)
+    kept: dict = field(default_factory=dict)  # catalog rules' costly answers (RuleContext.kept), the same way
     excluded: set[str] = field(default_factory=set)  # skill folders discovery leaves out (until a reload)
     installed: list | None = None  # skills of configured catalog roots (None: not loaded yet)
 
@@ -99,6 +123,15 @@ class Project:
         self.found = {norm(item.root): item for item in result.packages if not item.missing_skill_md}
         self.real = {os.path.realpath(key): key for key in self.found}
         return list(result.warnings)
+
+    def remember(self, entries: dict, kept: dict) -> None:
+        """What a lint in another process read or worked out, for the next lints."""
+        self.entries.update(entries)
+        for answer, value in kept.items():
+            self.kept.pop(answer, None)
+            self.kept[answer] = value  # the newest last: the oldest go first
+        while len(self.kept) > MAX_KEPT_ANSWERS:
+            del self.kept[next(iter(self.kept))]
 
     def key_of(self, root: Path) -> str | None:
         """The discovered package at ``root`` (None: not found, e.g. excluded)."""
@@ -118,6 +151,13 @@ class SkillLintServer(LanguageServer):
         # uri -> (document version, [(finding, its LSP diagnostic)]) as last published
         self.published: dict[str, tuple[int | None, list[tuple[Diagnostic, lsp.Diagnostic]]]] = {}
         self._registry = None
+        self.lints: dict[tuple[str, str], asyncio.Task] = {}  # (project root, package) -> its lint under way
+        self.package_of: dict[str, tuple[str, str]] = {}  # uri -> (project root, package), as last linted
+        self.lints_started = 0
+        self.shut_down = False
+        self._slots = asyncio.Semaphore(max(1, usable_cpus()))  # lints at a time
+        self._lint_thread: ThreadPoolExecutor | None = None
+        self.warming: threading.Thread | None = None  # see _warm_up
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -200,6 +240,7 @@ class SkillLintServer(LanguageServer):
 
     def reset(self) -> None:
         """Forget settings and discovery (a configuration file was saved)."""
+        self.stop_all_lints()
         self.projects.clear()
 
     # -- linting -------------------------------------------------------------------
@@ -230,70 +271,146 @@ class SkillLintServer(LanguageServer):
             return None
         return project, key
 
-    def lint(self, uri: str, publish_self: bool = True) -> None:
-        """Lint the package holding ``uri`` and publish what changed."""
+    def lint(self, uri: str) -> None:
+        """Start linting the package holding ``uri``, stopping a lint of it under way;
+        what changed is published when it is done."""
         fs_path = to_fs_path(uri) if uri_scheme(uri) == "file" else None
         located = self.locate(Path(norm(fs_path))) if fs_path else None  # untitled buffers: nothing to lint
         if located is None:
-            if publish_self:
+            if uri in self.workspace.text_documents:
                 self.publish(uri, [])
             return
         project, key = located
-        errors: list[str] = []
-        old_catalog = project.catalog
-        with fsafe.overlay(self.overlay()):
-            found = project.found[key]
-            package = SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes)
-            from .engine import lint_package
+        job = (str(project.root), key)
+        self.package_of[uri] = job
+        self.stop_lint(job)
+        self.lints[job] = asyncio.get_running_loop().create_task(self.run_lint(project, key, job))
 
-            project.package_diagnostics[key] = lint_package(package, project.package_rules, project.settings, errors)
-            if project.catalog_rules:
-                project.catalog = self.lint_catalog(project, key, package, errors)
-        for error in errors:
+    def stop_lint(self, job: tuple[str, str] | None) -> None:
+        """Stop the lint of a (project root, package) under way, if any: its findings are never published."""
+        task = self.lints.pop(job, None) if job is not None else None
+        if task is not None:
+            task.cancel()  # kills its process: see Forked.result
+
+    def stop_all_lints(self) -> None:
+        for job in list(self.lints):
+            self.stop_lint(job)
+
+    async def run_lint(self, project: Project, key: str, job: tuple[str, str]) -> None:
+        try:
+            async with self._slots:
+                await self.warmed()
+                # The texts as they are when the lint starts: a change after this stops it.
+                versions = {uri: doc.version for uri, doc in self.open_documents().items()}
+                self.lints_started += 1
+                number = self.lints_started
+                work = partial(_lint_in_worker, project, key, self.catalog_packages(project, key), self.overlay())
+                try:
+                    found = await self.in_worker(work)
+                except ForkFailed as exc:
+                    self.log(f"internal error while linting {project.found[key].root}: {exc} (please report this bug)")
+                    return
+            self.apply(project, key, number, versions, found)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the editor gets a log line, never a traceback
+            self.failed(f"linting {project.root / key}", exc)
+        finally:
+            if self.lints.get(job) is asyncio.current_task():
+                del self.lints[job]
+
+    def warm(self, function) -> None:
+        """Run ``function`` in a thread unless one runs already (see _warm_up)."""
+        if self.warming is None or not self.warming.is_alive():
+            self.warming = threading.Thread(target=function, name="skilllint-warm-up", daemon=True)
+            self.warming.start()
+
+    async def warmed(self) -> None:
+        """Wait (a while) for the warm-up thread to end: a process forks only when it has
+        no other thread (a fork copies only the thread that forks; see can_fork)."""
+        thread = self.warming
+        if thread is None:
+            return
+        deadline = asyncio.get_running_loop().time() + WARM_UP_WAIT
+        while thread.is_alive() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
+        if not thread.is_alive():
+            thread.join()
+            self.warming = None
+
+    async def in_worker(self, work):
+        """``work()`` away from the event loop: in a forked process, else in a thread."""
+        if can_fork():
+            from .server_io import close_protocol_in_child
+
+            return await Forked(work, in_child=close_protocol_in_child).result()
+        if self._lint_thread is None:
+            self._lint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skilllint-lint")
+        return await asyncio.get_running_loop().run_in_executor(self._lint_thread, work)
+
+    def apply(self, project: Project, key: str, number: int, versions: dict, found: dict) -> None:
+        """Keep what a lint (``number``, from :func:`_lint_in_worker`) found and publish it to
+        the open documents it concerns whose text has not changed since it started (a
+        newer lint comes for those)."""
+        from . import tokens
+        from .cache import decode
+
+        if found["tokenizer"] and not tokens.encoding_loaded():
+            self.warm(_warm_up_tokenizer)
+        project.remember(found["entries"], found["kept"])
+        paths: dict = {}
+        project.package_diagnostics[key] = [decode(item, paths) for item in found["package"]]
+        changed: set[str] = set()
+        if found["catalog"] is not None and number > project.catalog_from_lint:
+            catalog = [decode(item, paths) for item in found["catalog"]]
+            changed = _changed_paths(project.catalog, catalog)
+            project.catalog, project.catalog_from_lint = catalog, number
+        for error in found["errors"]:
             first, _, rest = error.partition("\n")
             self.log(f"{first} (please report this bug)")
             if rest:
                 print(rest, file=sys.stderr)
-        changed = _changed_paths(old_catalog, project.catalog)
-        for other_uri, doc in self.open_documents().items():
-            doc_path = norm(doc.path)
-            mine = other_uri == uri
-            if mine and not publish_self:
+        for uri, doc in self.open_documents().items():
+            if versions.get(uri, -1) != doc.version:
                 continue
+            doc_path = norm(doc.path)
             owner = package_of_file(Path(doc_path))
             if owner is None:
                 continue
             if project.key_of(Path(norm(owner))) == key or (
                 (doc_path in changed or os.path.realpath(doc_path) in changed) and self.belongs(doc_path, project)
             ):
-                self.publish_document(other_uri, project)
+                self.publish_document(uri, project)
 
-    def lint_catalog(self, project: Project, key: str, package: SkillPackage, errors: list[str]) -> list[Diagnostic]:
-        """The catalog findings of every skill of the project, ``package`` as
-        just read and open documents from their buffers."""
-        from .catalog.context import CatalogContext, configured_roots, load_roots
-        from .engine import lint_catalogs
-
+    def catalog_packages(self, project: Project, key: str) -> list[tuple[str, SkillPackage | None]]:
+        """(package key, package) of each skill of the project for the catalogs: None for
+        the one linted, read afresh where a document is open (its buffer may have changed),
+        else kept while the skill is unchanged on disk. Loads the configured roots of
+        installed skills once per settings load."""
+        if not project.catalog_rules:
+            return []
         overlaid = {project.key_of(Path(norm(owner))) for owner in self.open_owners()}
-        packages = []
+        packages: list[tuple[str, SkillPackage | None]] = []
         for other, found in (project.found or {}).items():
             if other == key:
-                packages.append(package)
+                packages.append((other, None))
             elif other in overlaid:
-                packages.append(SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes))
+                packages.append((other, SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes)))
             else:
                 stamp = _stamp(found.root)
                 cached = project.packages.get(other)
                 if cached is None or cached[0] != stamp:
                     cached = project.packages[other] = (stamp, SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes))
-                packages.append(cached[1])
+                packages.append((other, cached[1]))
         if project.installed is None:  # configured roots of installed skills, read once per settings load
-            taken = {os.path.realpath(p.root) for p in packages}
+            from .catalog.context import configured_roots, load_roots
+
+            taken = {os.path.realpath(p.root) for _, p in packages if p is not None}
+            taken.add(os.path.realpath(project.found[key].root))
             project.installed, notes = load_roots(configured_roots(project.settings), project.settings, project.max_bytes, taken)
             for note in notes:
                 self.log(note, lsp.MessageType.Warning)
-        completion = CatalogContext(boundary=project.root, extra=project.installed)
-        return lint_catalogs(packages, project.catalog_rules, project.settings, errors, completion)
+        return packages
 
     def open_owners(self) -> set[str]:
         owners = set()
@@ -316,7 +433,8 @@ class SkillLintServer(LanguageServer):
             self.publish(uri, [])
             return
         if key not in project.package_diagnostics:
-            self.lint(uri)
+            if (str(project.root), key) not in self.lints:
+                self.lint(uri)
             return
         real = os.path.realpath(doc_path)
         mine = [
@@ -459,7 +577,9 @@ class SkillLintServer(LanguageServer):
         return f"# {rule.code} {rule.name}\n\n{rule.summary}\n\n(no rule-book page found)"
 
     def schedule(self, uri: str) -> None:
-        """Lint after a pause in typing: one lint for a burst of changes."""
+        """Lint after a pause in typing: one lint for a burst of changes. The lint of the
+        document's package under way reads a text that is no more: it stops now."""
+        self.stop_lint(self.package_of.get(uri))
         handle = self.pending.pop(uri, None)
         if handle is not None:
             handle.cancel()
@@ -483,6 +603,112 @@ class SkillLintServer(LanguageServer):
         except Exception as exc:  # noqa: BLE001 - the editor gets a log line, never a traceback
             self.failed(what, exc)
             return default
+
+
+def _warm_up() -> None:
+    """Build once, in the server, what each lint's process would otherwise build anew:
+    the modules rules import on first use, the YAML parser, the rules' regular
+    expressions. Runs in a thread at start-up; a failure here costs only time (each
+    lint builds what it needs)."""
+    try:
+        from . import engine, lazyre, references, rules, suppress, yamltree  # noqa: F401 - imported to be kept
+        from .catalog import context, entries, model, overlap  # noqa: F401
+
+        yamltree.parse("name: warm-up\n")
+        lazyre.compile_all()
+    except Exception:  # noqa: BLE001 - see above
+        traceback.print_exc(file=sys.stderr)
+
+
+def _warm_up_tokenizer() -> None:
+    """The tokenizer (tens of MiB, a second to build): built here once a lint needed it,
+    so that the next lints' processes inherit it."""
+    from . import tokens
+
+    try:
+        tokens.get_encoding()
+    except Exception:  # noqa: BLE001 - each lint reports it as its own rules do
+        pass
+
+
+def _lint_in_worker(
+    project: Project, key: str, packages: list[tuple[str, SkillPackage | None]], contents: dict[str, bytes]
+) -> dict:
+    """One lint where it runs (a forked process, or a thread), the open documents read
+    from ``contents``. Plain data: ``package``, the findings of package ``key``;
+    ``catalog``, those of the catalog rules (None: the project has none); findings as
+    :func:`skilllint.cache.encode` writes them; ``errors``, internal errors;
+    ``entries`` and ``kept``, what :meth:`Project.remember` keeps; ``tokenizer``, whether
+    this lint had the tokenizer."""
+    from . import tokens
+    from .cache import encode
+    from .catalog.context import CatalogContext
+    from .engine import lint_catalogs, lint_package
+
+    errors: list[str] = []
+    catalog = None
+    learned: dict = {}
+    kept = _Kept(project.kept)
+    with fsafe.overlay(contents):
+        found = project.found[key]
+        package = SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes)
+        diagnostics = lint_package(package, project.package_rules, project.settings, errors)
+        if project.catalog_rules:
+            members = [package if other == key else sibling for other, sibling in packages]
+            completion = CatalogContext(boundary=project.root, extra=project.installed)
+            reader = _entry_reader(project.entries, contents, learned)
+            catalog = lint_catalogs(members, project.catalog_rules, project.settings, errors, completion, reader, kept)
+            catalog = [encode(d) for d in catalog]
+    return {
+        "package": [encode(d) for d in diagnostics],
+        "catalog": catalog,
+        "errors": errors,
+        "entries": learned,
+        "kept": kept.new,
+        "tokenizer": tokens.encoding_loaded(),  # built for this lint (a long text): the server builds it too
+    }
+
+
+class _Kept(dict):
+    """Answers kept from earlier lints, and (``new``) those this one added."""
+
+    def __init__(self, known: dict) -> None:
+        super().__init__(known)
+        self.new: dict = {}
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.new[key] = value
+
+
+def _entry_reader(known: dict, contents: dict[str, bytes], learned: dict):
+    """Catalog entries from ``known`` for skills unchanged on disk and not open in the
+    editor, else read; what was read of such skills goes into ``learned`` (same form)."""
+    from .catalog.entries import entry_fields, entry_stamps, skill_from_fields
+    from .catalog.model import read_entry
+
+    open_folders = {os.path.dirname(path) for path in contents}  # overlay keys: normalised and real paths
+    stamps_of: dict[str, str | None] = {}
+
+    def holds_an_open_file(folder: str) -> bool:
+        return any(other == folder or other.startswith(folder + os.sep) for other in open_folders)
+
+    def read(package: SkillPackage, target):
+        root = str(package.root)
+        if holds_an_open_file(root) or holds_an_open_file(package.real_root):
+            return read_entry(package, target)  # its buffer, not the disk, counts
+        if root not in stamps_of:
+            stamps_of[root] = entry_stamps(package)
+        stamps = stamps_of[root]
+        kept = known.get((root, target.id))
+        if stamps is not None and kept is not None and kept[0] == stamps:
+            return skill_from_fields(package, kept[1])
+        skill = read_entry(package, target)
+        if stamps is not None:
+            learned[(root, target.id)] = (stamps, entry_fields(skill))
+        return skill
+
+    return read
 
 
 @functools.lru_cache(maxsize=None)
@@ -564,10 +790,21 @@ def build_server() -> SkillLintServer:
         if handle is not None:
             handle.cancel()
         ls.published.pop(uri, None)
+        ls.package_of.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         # Its buffer no longer counts: the disk's text does again, for the open siblings.
         if ls.open_documents():
-            ls.safely(f"relinting after closing {uri}", ls.lint, uri, False)
+            ls.safely(f"relinting after closing {uri}", ls.lint, uri)
+        else:
+            ls.stop_all_lints()  # nothing left to publish to
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: SkillLintServer, params: None) -> None:
+        ls.shut_down = True
+        for handle in ls.pending.values():
+            handle.cancel()
+        ls.pending.clear()
+        ls.stop_all_lints()
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
@@ -584,5 +821,15 @@ def build_server() -> SkillLintServer:
 
 
 def main() -> int:
-    build_server().start_io()
-    return 0
+    """Serve on stdin and stdout. The exit status is the LSP specification's: 0 after
+    ``shutdown`` then ``exit``; 1 for ``exit`` without ``shutdown``, or when the client
+    closes the input without them."""
+    from .server_io import run_stdio
+
+    server = build_server()
+    server.warm(_warm_up)
+    try:
+        code = run_stdio(server, lambda message: server.log(message))
+    except BrokenPipeError:  # the client went away while we wrote
+        code = None
+    return code if code is not None else (0 if server.shut_down else 1)

@@ -38,3 +38,11 @@ def test_dunder_probes_do_not_compile():
         pass
     else:
         raise AssertionError("an invalid pattern raises re.error when first used")
+
+
+def test_compile_all_compiles_every_pattern_made_and_leaves_a_bad_one_to_its_use():
+    made = [lazyre.compile(r"a+b"), lazyre.compile(r"["), lazyre.compile(rb"c")]
+    lazyre.compile_all()
+    assert "_compiled" in made[0].__dict__ and "_compiled" in made[2].__dict__
+    assert "_compiled" not in made[1].__dict__
+    assert made[0].fullmatch("aab")

@@ -5,10 +5,14 @@ server fails the test instead of blocking the run."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 # pygls is in the `test` extra: a missing pygls fails here rather than skipping the server's tests.
 from lsprotocol import types as lsp
@@ -63,8 +67,9 @@ def make_project(root: Path) -> dict[str, Path]:
 class Session:
     """A started server, an initialized client, and what the server sent."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, env: dict[str, str] | None = None):
         self.root = root
+        self.env = env or {}
         self.client = LanguageClient("skilllint-tests", "1")
         self.diagnostics: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
         self.logs: list[lsp.LogMessageParams] = []
@@ -87,7 +92,8 @@ class Session:
             self.shown.append(params)
 
     async def __aenter__(self) -> "Session":
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        path = os.pathsep.join(p for p in (str(ROOT), self.env.get("PYTHONPATH"), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, **self.env, "PYTHONPATH": path}
         await self.client.start_io(sys.executable, "-m", "skilllint", "server", cwd=str(self.root), env=env)
         uri = from_fs_path(str(self.root))
         await asyncio.wait_for(
@@ -463,3 +469,70 @@ def test_hostile_buffers_give_findings_not_errors(tmp_path):
             assert not [m.message for m in s.logs if m.type == lsp.MessageType.Error]
 
     print(f"\nLSP hostile-input scenario: {run(scenario):.2f} s")
+
+
+# -- the process, driven with raw frames -----------------------------------------------------
+
+
+def frame(message: dict | bytes) -> bytes:
+    """One LSP message as it goes down the pipe: a Content-Length header, a blank line, the JSON."""
+    body = message if isinstance(message, bytes) else json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def request(number: int, method: str, params=None) -> bytes:
+    return frame({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+
+
+def notification(method: str, params=None) -> bytes:
+    return frame({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+HELLO = request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}}) + notification("initialized", {})
+
+
+def start_server(cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """`python -m skilllint server` with pipes on all three streams."""
+    path = os.pathsep.join(p for p in (str(ROOT), (env or {}).get("PYTHONPATH"), os.environ.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-m", "skilllint", "server"],
+        cwd=cwd,
+        env={**os.environ, **(env or {}), "PYTHONPATH": path},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def messages_in(output: bytes) -> list[dict]:
+    """The messages a server wrote, in order."""
+    found = []
+    while output:
+        header, _, rest = output.partition(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+        found.append(json.loads(rest[:length]))
+        output = rest[length:]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("ending", "status"),
+    [
+        (request(2, "shutdown") + notification("exit"), 0),
+        (notification("exit"), 1),  # exit without shutdown
+        (request(2, "shutdown"), 0),  # the client closes the pipe after shutdown
+        (b"", 1),  # ... or without it
+    ],
+    ids=["shutdown-exit", "exit-alone", "shutdown-then-eof", "eof-alone"],
+)
+def test_exit_status_is_the_specification_s(tmp_path, ending, status):
+    """LSP: exit ends the process with 0 after a shutdown request, else 1. A client that
+    just goes away counts as an exit (with or without the shutdown it sent)."""
+    server = start_server(tmp_path)
+    out, err = server.communicate(HELLO + ending, timeout=60)
+    assert server.returncode == status, err.decode(errors="replace")
+    assert b"Traceback" not in err, err.decode(errors="replace")
+    answers = {m.get("id"): m for m in messages_in(out) if "id" in m}
+    assert "capabilities" in answers[1]["result"]
+    if b"shutdown" in ending:
+        assert answers[2] == {"jsonrpc": "2.0", "id": 2, "result": None}

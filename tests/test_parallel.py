@@ -267,3 +267,99 @@ def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, mon
     warm = run_cli(*args)
     assert warm == cold and {d["code"] for d in json.loads(warm[1])["diagnostics"]} >= {"SL520"}
     assert len(ran_in) == engine.BACKGROUND_MIN_PACKAGES  # not again here: the child's count is its own
+
+
+# -- Forked: one function in a forked process, awaited on an event loop, stoppable -----------
+
+
+def sleep_in_the_child():
+    time.sleep(60)
+    return "woke"
+
+
+@linux_fork
+def test_forked_returns_the_child_s_value_and_the_loop_runs_meanwhile():
+    import asyncio
+
+    async def scenario():
+        ticks = 0
+
+        async def tick():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.get_running_loop().create_task(tick())
+        value = await parallel.Forked(lambda: (time.sleep(0.5), os.getpid())[1]).result()
+        ticker.cancel()
+        return value, ticks
+
+    value, ticks = asyncio.run(scenario())
+    assert value != PARENT and ticks >= 10  # the loop went on while the child slept
+
+
+@linux_fork
+@pytest.mark.parametrize(
+    ("function", "said"),
+    [(fail_in_the_child, "ValueError: child only"), (die_in_the_child, "died (exit status 9)"), (not_plain_data_in_the_child, "could not send")],
+)
+def test_a_failed_forked_call_raises_what_happened(function, said):
+    import asyncio
+
+    with pytest.raises(parallel.ForkFailed, match=said.replace("(", r"\(").replace(")", r"\)")):
+        asyncio.run(parallel.Forked(function).result())
+
+
+@linux_fork
+def test_cancelling_a_forked_call_kills_and_reaps_its_process():
+    import asyncio
+
+    async def scenario():
+        forked = parallel.Forked(sleep_in_the_child)
+        pid = forked._pid
+        waiting = asyncio.get_running_loop().create_task(forked.result())
+        await asyncio.sleep(0.2)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        for _ in range(200):  # reaped: not even a zombie answers signal 0
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            await asyncio.sleep(0.01)
+        return False
+
+    assert asyncio.run(scenario())
+
+
+@linux_fork
+def test_a_forked_call_ends_with_its_parent(tmp_path):
+    """A parent killed outright (an editor ending its language server) leaves no child working."""
+    import signal
+    import subprocess
+
+    script = (
+        "import asyncio, sys, time\n"
+        "from skilllint import parallel\n"
+        "forked = parallel.Forked(lambda: time.sleep(60))\n"
+        "print(forked._pid, flush=True)\n"
+        "asyncio.run(forked.result())\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/status", encoding="ascii") as status:
+                state = next(line.split()[1] for line in status if line.startswith("State:"))
+        except (FileNotFoundError, ProcessLookupError):
+            return  # gone
+        if state in ("Z", "X"):  # dead, waiting for whoever adopted it to reap it
+            return
+        time.sleep(0.05)
+    os.kill(child, signal.SIGKILL)
+    raise AssertionError("the child outlived its parent")

@@ -107,13 +107,13 @@ class CatalogEntries:
         root = str(package.root)
         stamps = self._stamps.get(root, False)
         if stamps is False:
-            stamps = self._stamps[root] = _stamps(package)
+            stamps = self._stamps[root] = entry_stamps(package)
         if stamps is None:
             return None
         return hashlib.sha256(f"{stamps}\0{target_id}".encode()).hexdigest()
 
 
-def _stamps(package: SkillPackage) -> str | None:
+def entry_stamps(package: SkillPackage) -> str | None:
     """What an entry depends on, for every target at once; None when it cannot be kept now."""
     if package.skill_md_name is None:
         return None
