@@ -141,6 +141,43 @@ def test_fix_keeps_crlf_line_endings_and_a_bom_when_not_selected(tmp_path):
     assert (skill / "SKILL.md").read_bytes() == SAFE.encode()
 
 
+def test_fix_keeps_cr_only_line_endings(tmp_path):
+    skill = write_skill(tmp_path, "release-notes", BROKEN.replace("\n", "\r").encode())
+    code, out, err = run_cli("check", "--fix", "--output-format", "concise", "release-notes", cwd=tmp_path)
+    assert "Fixed 3 problems" in err
+    assert (skill / "SKILL.md").read_bytes() == SAFE.replace("\n", "\r").encode()
+
+
+# A file of mixed line endings: CR the most common (7), then CRLF (3), then LF (2).
+MIXED_ENDINGS = ["\n", "\r\n", "\r", "\r", "\r\n", "\r", "\r", "\r", "\n", "\r\n", "\r", "\r"]
+
+
+def test_fix_in_a_file_of_mixed_line_endings_writes_the_most_common_one(tmp_path):
+    """The lines a fix writes end in the file's most common line ending; the lines it
+    leaves alone keep theirs."""
+    lines = BROKEN.split("\n")[:-1]
+    assert len(lines) == len(MIXED_ENDINGS)
+    skill = write_skill(tmp_path, "release-notes", "".join(l + e for l, e in zip(lines, MIXED_ENDINGS)).encode())
+    run_cli("check", "--fix", "--ignore", "SL008", "release-notes", cwd=tmp_path)
+    kept = dict(zip(lines, MIXED_ENDINGS))  # the unchanged lines are unique in this text
+    expected = "".join(line + kept.get(line, "\r") for line in SAFE.split("\n")[:-1])
+    assert (skill / "SKILL.md").read_bytes() == expected.encode()
+
+
+def test_the_most_common_line_ending_of_a_file():
+    from skilllint.frontmatter import SourceText
+
+    for text, ending in [
+        ("a\rb\rc\r", "\r"),
+        ("a\r\nb\r\nc\n", "\r\n"),
+        ("a\r\nb\nc\rd\n", "\n"),
+        ("a\r\nb\rc\n", "\r\n"),  # a tie goes to CRLF, then LF
+        ("a\rb\n", "\n"),
+        ("no line break", "\n"),
+    ]:
+        assert SourceText.from_text(text).line_ending == ending, text
+
+
 # -- --diff --------------------------------------------------------------------------------------
 
 
