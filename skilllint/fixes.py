@@ -213,9 +213,9 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     for raw in paths or ["."]:
         path = Path(raw)
         path = Path(os.path.normpath(path if path.is_absolute() else cwd / path))
-        if path.is_dir():
+        if os.path.isdir(path):  # False where it cannot be looked at: discovery says why
             roots.append(path)
-        elif path.is_file():
+        elif os.path.isfile(path):
             owner = package_of_file(path)
             if owner is not None:
                 roots.append(owner)
@@ -228,18 +228,18 @@ def _key(path: Path) -> str:
 
 def refusal(path: Path, roots: list[Path]) -> str | None:
     """Why ``path`` must not be written, or None."""
-    from .fsafe import is_within
+    from .fsafe import is_within, real_path, real_path_or_given
 
     try:
         info = os.lstat(path)
+        real = Path(real_path(path))
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link; skilllint never writes through one"
     if not stat.S_ISREG(info.st_mode):
         return "is not a regular file"
-    real = Path(os.path.realpath(path))
-    if not any(is_within(Path(os.path.realpath(root)), real) for root in roots):
+    if not any(is_within(Path(real_path_or_given(root)), real) for root in roots):
         return "lies outside the linted tree; skilllint writes only inside it"
     return None
 
@@ -394,12 +394,12 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     to the old file are not carried over). It
     must still be a regular file inside ``roots``, not a symbolic link, and
     hold ``expected`` (what was fixed), else :class:`FixError`."""
-    from .fsafe import UnsafeFile, read_capped
+    from .fsafe import UnsafeFile, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
         raise FixError(f"{path.name} {why}")
-    real = Path(os.path.realpath(path))
+    real = Path(real_path(path))
     before = os.lstat(real)
     try:
         current = read_capped(real, len(expected) + 1)

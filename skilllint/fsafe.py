@@ -10,6 +10,7 @@ file that passes the same checks is read from the buffer instead of the disk.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from contextlib import contextmanager
@@ -125,3 +126,65 @@ def is_within(root: Path, path: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+MAX_LINK_HOPS = 40  # links followed in one resolution, as the kernel's ELOOP bound
+
+
+def real_path(path: Path | str) -> str:
+    """``os.path.realpath`` for a path in an untrusted tree: raises ``OSError`` where that
+    one can fail in other ways, or never stop.
+
+    Python before 3.13 lets the ``PermissionError`` of ``readlink`` escape when ``lstat``
+    succeeded, as on ``/proc/1/cwd`` for a process that may not trace pid 1; it recurses
+    once per link, so a chain of a few thousand links is a ``RecursionError``; and with no
+    bound on the links it follows, resolving every link of a long chain is quadratic. Here
+    the resolution is a loop, a link that cannot be read is an ``OSError`` (its errno), and
+    more than :data:`MAX_LINK_HOPS` links is ``ELOOP``, as the kernel would say. A name
+    that is missing or cannot be looked at is kept as it stands, as ``realpath`` does.
+    """
+    text = os.fspath(path)
+    if os.name != "posix":
+        try:
+            return os.path.realpath(text)
+        except (RecursionError, ValueError) as exc:
+            raise OSError(errno.ELOOP, str(exc), text) from None
+    if not text.startswith("/"):
+        text = os.path.join(os.getcwd(), text)  # not abspath: it folds `link/..` before the link is read
+    pending = [part for part in reversed(text.split("/")) if part]  # the next name last
+    resolved = "/"
+    hops = 0
+    while pending:
+        name = pending.pop()
+        if name == ".":
+            continue
+        if name == "..":
+            resolved = os.path.dirname(resolved)
+            continue
+        candidate = os.path.join(resolved, name)
+        try:
+            info = os.lstat(candidate)
+        except (OSError, ValueError):
+            resolved = candidate
+            continue
+        if not stat.S_ISLNK(info.st_mode):
+            resolved = candidate
+            continue
+        hops += 1
+        if hops > MAX_LINK_HOPS:
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), text)
+        target = os.readlink(candidate)  # OSError: a link we may not read
+        if target.startswith("/"):
+            resolved = "/"
+        pending.extend(part for part in reversed(target.split("/")) if part)
+    return resolved
+
+
+def real_path_or_given(path: Path | str) -> str:
+    """:func:`real_path`, or the path as it stands (absolute, normalised) where a link on
+    the way cannot be resolved: for naming a folder that was listed or stat-ed already."""
+    try:
+        return real_path(path)
+    except OSError:
+        return os.path.normpath(os.path.abspath(path))
+

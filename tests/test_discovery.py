@@ -461,3 +461,35 @@ def test_siblings_share_an_inference_but_a_folder_named_skills_does_not(repo):
     assert found["elsewhere/skills/e"] == {"agentskills"}
     assert found[".claude/other"] == {"agentskills"} and found[".claude/skills"] == {"claude-code"}
     assert found["elsewhere/skills"] == {"agentskills"}
+
+
+def test_links_that_cannot_be_read_do_not_stop_discovery(repo, monkeypatch):
+    """readlink may fail where lstat succeeded: /proc/1/cwd for a process that may not
+    trace pid 1 (EACCES). Python before 3.13 lets os.path.realpath raise it. Every link in
+    the tree refuses here: discovery, the package, the rules and the catalogs go on."""
+    real_readlink = os.readlink
+    skill(repo, "tree/real")
+    (repo / "tree" / "real" / "references").mkdir()
+    os.symlink("../real", repo / "tree" / "linked")  # a linked skill folder inside the tree
+    os.symlink("/proc/1/cwd", repo / "tree" / "proc")
+    os.symlink("/proc/1/root", repo / "tree" / "real" / "references" / "root")
+    os.symlink("/proc/1/cwd", repo / "tree" / ".claude-plugin")
+    (repo / "tree" / ".claude" / "skills").mkdir(parents=True)
+    os.symlink("/proc/1/cwd", repo / "tree" / ".claude" / "skills" / "proc")
+    lone = skill(repo, "tree/lone")
+    (lone / "SKILL.md").rename(lone / "SKILL.real")
+    os.symlink("SKILL.real", lone / "SKILL.md")
+
+    def refuse(path, *args, **kwargs):
+        if os.path.islink(path):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_readlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", refuse)
+    result = discover(["tree"], repo)
+    assert sorted(f.root.relative_to(repo).as_posix() for f in result.packages) == ["tree/lone", "tree/real"]
+    assert result.warnings == [f"{repo / 'tree' / '.claude' / 'skills' / 'proc'}: symbolic link that cannot be resolved (permission denied); not followed"]
+    for verb in (("check", "--target", "all", "--no-cache"), ("catalog",), ("catalog", "--target", "claude-code")):
+        code, out, err = run_cli(*verb, "tree", cwd=repo)
+        assert "internal error" not in err and "Traceback" not in err, err
+        assert code in (0, 1), err

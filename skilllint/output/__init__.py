@@ -75,7 +75,7 @@ def source_root(cwd: Path) -> Path:
     GitHub annotations: the git work tree holding ``cwd`` (the repository root,
     as code scanning and the runner expect), else ``cwd`` itself."""
     for folder in (cwd, *cwd.parents):
-        if (folder / ".git").exists():  # a folder, or a file in a worktree/submodule
+        if os.path.lexists(folder / ".git"):  # a folder, or a file in a worktree/submodule
             return folder
     return cwd
 
