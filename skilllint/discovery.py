@@ -386,7 +386,7 @@ def _walk(
             if is_link:
                 # Follow a linked folder only while it stays inside the linted tree. Where a
                 # skill may be (a skills folder, a folder named on the command line), say why
-                # a link is not followed.
+                # a linked folder is not searched; a link to a file or to nothing is no folder.
                 in_skills = os.path.basename(folder) == "skills"
                 told = in_skills or folder == start_text
                 try:
@@ -396,7 +396,7 @@ def _walk(
                         result.warnings.append(f"{child}: symbolic link that cannot be resolved ({_reason(exc)}); not followed")
                     continue
                 if not is_within(real_root, target):
-                    if told:
+                    if told and os.path.isdir(target):
                         result.warnings.append(
                             f"{child}: symbolic link leading outside the linted tree ({target}); "
                             "not followed (name the link itself to lint it)"

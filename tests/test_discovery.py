@@ -463,6 +463,27 @@ def test_siblings_share_an_inference_but_a_folder_named_skills_does_not(repo):
     assert found["elsewhere/skills"] == {"agentskills"}
 
 
+def test_only_a_linked_folder_outside_the_tree_is_said_not_followed(repo, tmp_path_factory):
+    """The warning is about folders that may hold skills: a linked file (a shared
+    .gitignore, a README) or a dangling link leading outside is no such folder."""
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "gitignore").write_text("build/\n", encoding="utf-8")
+    (outside / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    skill(outside, "foreign")
+    skill(repo, "tree/skills/local")
+    for folder in (repo / "tree", repo / "tree" / "skills"):  # the folder named, and a skills folder
+        os.symlink(outside / "gitignore", folder / ".gitignore")
+        os.symlink(outside / "notes.md", folder / "NOTES.md")
+        os.symlink(outside / "nothing-there", folder / "dangling")
+        os.symlink(outside / "foreign", folder / "foreign")
+    warnings = discover(["tree"], repo).warnings
+    assert [w.split(":")[0] for w in warnings] == [str(repo / "tree" / "foreign"), str(repo / "tree" / "skills" / "foreign")]
+    assert all("symbolic link leading outside the linted tree" in w for w in warnings)
+    _, _, err = run_cli("check", "tree", cwd=repo)
+    assert "gitignore" not in err and "NOTES.md" not in err and "dangling" not in err
+    assert err.count("not followed (name the link itself to lint it)") == 2
+
+
 def test_links_that_cannot_be_read_do_not_stop_discovery(repo, monkeypatch):
     """readlink may fail where lstat succeeded: /proc/1/cwd for a process that may not
     trace pid 1 (EACCES). Python before 3.13 lets os.path.realpath raise it. Every link in
