@@ -445,19 +445,45 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
 
 
 def unified_diff(run: FixRun, cwd: Path) -> str:
-    """A unified diff of every file ``run`` changed (``--diff``)."""
-    from .output import display_path
+    """A unified diff of every file ``run`` changed (``--diff``).
+
+    It is read in a terminal or a log: control characters, bidi controls and lone
+    surrogates in names and lines are escaped (:func:`skilllint.output.printable`), so
+    a diff applies as it is (``git apply``) to files without them. Each line ends in LF,
+    a line of the file that ends in CRLF in CRLF; one that ends in a lone CR shows it
+    escaped (``\\x0d``) before the LF."""
+    from .output import display_path, printable
 
     out = []
     for path in sorted(run.changed):
         old, new = run.changed[path]
-        shown = display_path(path, cwd)
-        lines = difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
-        )
-        for line in lines:
-            out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        shown = printable(display_path(path, cwd))
+        lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{shown}", f"b/{shown}", lineterm="")
+        for number, line in enumerate(lines):
+            if number < 2 or line.startswith("@@"):  # the file names (escaped already), a hunk's range
+                out.append(line + "\n")
+                continue
+            body = line.rstrip("\r\n")
+            ending = line[len(body) :]
+            if ending == "\r\n":
+                out.append(printable(body) + "\r\n")
+            elif ending:
+                out.append(printable(body + ending.rstrip("\n")) + "\n")
+            else:
+                out.append(printable(body) + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their endings, as skilllint counts lines (LF, CRLF or CR; not
+    the other breaks of ``str.splitlines``)."""
+    lines, start = [], 0
+    for match in _BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
 
 
 def summary(run: FixRun) -> str:
@@ -475,13 +501,13 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
     is a diff); for ``--fix`` 2 when a file could not be written, else 0."""
     import sys
 
-    from .output import display_path, printable
+    from .output import display_path, printable_lines, tell
 
-    def shown(path: Path) -> str:
-        return printable(display_path(path, cwd))
+    def shown(path: Path | str) -> str:
+        return display_path(Path(path), cwd)
 
     for path, why in sorted(run.refused.items()):
-        print(f"skilllint: warning: not fixed: {shown(path)} {why}", file=sys.stderr)
+        tell("warning", f"not fixed: {shown(path)} {why}")
     if not run.converged:
         print(
             f"skilllint: warning: fixes kept applying after {MAX_PASSES} passes; stopped there (please report the skill)",
@@ -491,7 +517,7 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
         sys.stdout.write(unified_diff(run, cwd))
         if run.result.internal_errors:
             for error in run.result.internal_errors:
-                print(f"skilllint: {error}", file=sys.stderr)
+                print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
             return 2
         if not args.quiet:
             total = run.total
@@ -504,7 +530,7 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
             print(text, file=sys.stderr)
         return 1 if run.changed else 0
     for path, why in sorted(run.write_errors.items()):
-        print(f"skilllint: error: cannot write {shown(path)}: {why}", file=sys.stderr)
+        tell("error", f"cannot write {shown(path)}: {why}")
     in_report = fmt == "full" and not args.statistics and not args.output_file
     if not args.quiet and not in_report:
         print(summary(run), file=sys.stderr)
