@@ -197,6 +197,7 @@ class FixRun:
     converged: bool = True
     written: list[Path] = field(default_factory=list)
     write_errors: dict[Path, str] = field(default_factory=dict)
+    not_written: Counter = field(default_factory=Counter)  # path -> problems whose fix it would have carried
 
     @property
     def total(self) -> int:
@@ -327,10 +328,28 @@ def fix_paths(
                 run.written.append(path)
             except (OSError, FixError) as exc:
                 run.write_errors[path] = str(exc) if isinstance(exc, FixError) else (exc.strerror or str(exc))
-        if run.write_errors:  # what is on disk is not what was linted last: lint it again
+        if run.write_errors:
+            _count_only_what_was_written(run)
+            # what is on disk is not what was linted last: lint it again
             result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
     run.result = result
     return run
+
+
+def _count_only_what_was_written(run: FixRun) -> None:
+    """A problem is fixed when every file its fix edits was written: the others leave
+    ``fixed`` and ``applied`` and are counted in ``not_written`` under the first file
+    that could not be written."""
+    failed = {_key(path): path for path in run.write_errors}
+    kept = []
+    for diagnostic in run.applied:
+        unwritten = [failed[_key(item.path)] for item in diagnostic.fix.edits if _key(item.path) in failed]
+        if unwritten:
+            run.not_written[unwritten[0]] += 1
+        else:
+            kept.append(diagnostic)
+    run.applied = kept
+    run.fixed = Counter(d.code for d in kept)
 
 
 def _one_pass(todo: list[Diagnostic], files: _Files, run: FixRun) -> bool:
@@ -530,7 +549,9 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
             print(text, file=sys.stderr)
         return 1 if run.changed else 0
     for path, why in sorted(run.write_errors.items()):
-        tell("error", f"cannot write {shown(path)}: {why}")
+        lost = run.not_written[path]
+        unfixed = f" ({lost} problem{'s' if lost != 1 else ''} left unfixed)" if lost else ""
+        tell("error", f"cannot write {shown(path)}: {why}{unfixed}")
     in_report = fmt == "full" and not args.statistics and not args.output_file
     if not args.quiet and not in_report:
         print(summary(run), file=sys.stderr)
