@@ -144,7 +144,7 @@ def _check(args: argparse.Namespace) -> int:
     from .discovery import DiscoveryError
     from .catalog.context import add_command_line_roots
     from .engine import lint_paths
-    from .output import render, resolve_format
+    from .output import display_path, render, resolve_format
     from .registry import registry
 
     cwd = Path(os.getcwd())
@@ -186,6 +186,10 @@ def _check(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in result.warnings:
             tell("warning", warning)
+        if run is None or args.diff:  # --fix removes them (fixes.report_run says so)
+            for path in result.abandoned_fix_temps:
+                shown = display_path(Path(path), cwd)
+                tell("warning", f"{shown}: a temporary file left by an interrupted `skilllint check --fix`; `skilllint check --fix` removes it")
 
     fmt = resolve_format(settings.output_format)
     fix_failed = False

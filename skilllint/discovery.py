@@ -15,7 +15,7 @@ import re
 import stat
 from pathlib import Path
 
-from .fsafe import is_within, real_path, real_path_or_given
+from .fsafe import FIX_TEMP_SUFFIX, is_fix_temp_name, is_within, real_path, real_path_or_given
 from .records import field, record
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
@@ -60,6 +60,9 @@ class Discovery:
 
     packages: list[Found] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # files named as `check --fix`'s temporary files, met in the folders searched (a run
+    # killed while writing leaves one; whether one is abandoned is the caller's to judge)
+    fix_temps: list[str] = field(default_factory=list)
 
 
 def _has_skill_md(names: list[str]) -> bool:
@@ -258,7 +261,8 @@ def discover(
             if owner is None:
                 outside.append(raw)
                 continue
-            _add(result, packaged, Found(owner, owner, explicit=True))
+            if _add(result, packaged, Found(owner, owner, explicit=True)):
+                _note_fix_temps(result, str(owner))
         else:
             raise DiscoveryError(f"{raw}: not a regular file or directory")
     # pre-commit passes every changed file, most of them no skill's: skip those
@@ -286,6 +290,20 @@ def _add(result: Discovery, packaged: set[str], found: Found, real: str | None =
     packaged.add(real)
     result.packages.append(found)
     return True
+
+
+def _note_fix_temps(result: Discovery, folder: str, names: list[str] | None = None) -> None:
+    """Record the temporary files of ``check --fix`` in ``folder`` (``names``: its listing)."""
+    if names is None:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+    for name in names:
+        if is_fix_temp_name(name):
+            path = os.path.join(folder, name)
+            if path not in result.fix_temps:
+                result.fix_temps.append(path)
 
 
 def _repo_ancestors(start: Path) -> list[Path]:
@@ -409,6 +427,8 @@ def _walk(
                 links.append((child, str(target)))
                 continue
             elif not is_dir:
+                if entry.name.endswith(FIX_TEMP_SUFFIX):
+                    _note_fix_temps(result, folder, [entry.name])
                 continue
             if ignore.ignored(child, True):
                 continue

@@ -198,6 +198,9 @@ class FixRun:
     written: list[Path] = field(default_factory=list)
     write_errors: dict[Path, str] = field(default_factory=dict)
     not_written: Counter = field(default_factory=Counter)  # path -> problems whose fix it would have carried
+    # temporary files an earlier `--fix` left when it was killed: removed, or why not
+    removed_temps: list[str] = field(default_factory=list)
+    kept_temps: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -306,6 +309,8 @@ def fix_paths(
     run = FixRun(result=None)
     with overlay(files.current):
         result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
+        if write and result.abandoned_fix_temps:
+            _remove_abandoned_temps(result, run)
         while True:
             todo = [d for d in result.diagnostics if applicable(d.fix, unsafe)]
             if not todo:
@@ -334,6 +339,20 @@ def fix_paths(
             result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
     run.result = result
     return run
+
+
+def _remove_abandoned_temps(result, run: FixRun) -> None:
+    """Remove the temporary files earlier runs left (``result.abandoned_fix_temps``);
+    ``run`` records which went and why the others stay."""
+    from .fsafe import remove_abandoned_fix_temp
+
+    for path in result.abandoned_fix_temps:
+        why = remove_abandoned_fix_temp(path)
+        if why is None:
+            run.removed_temps.append(path)
+        else:
+            run.kept_temps[path] = why
+    result.abandoned_fix_temps = list(run.kept_temps)
 
 
 def _count_only_what_was_written(run: FixRun) -> None:
@@ -412,8 +431,13 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     its owner where the process may set it; extended attributes and hard links
     to the old file are not carried over). It
     must still be a regular file inside ``roots``, not a symbolic link, and
-    hold ``expected`` (what was fixed), else :class:`FixError`."""
-    from .fsafe import UnsafeFile, read_capped, real_path
+    hold ``expected`` (what was fixed), else :class:`FixError`.
+
+    The temporary file is locked (:func:`skilllint.fsafe.hold_fix_temp`) from its
+    creation until it is renamed: one left by a run that was killed meanwhile is
+    recognisable by its name and by the lock nobody holds, and the next run reports
+    it (``check``) or removes it (``check --fix``)."""
+    from .fsafe import FIX_TEMP_SUFFIX, UnsafeFile, hold_fix_temp, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
@@ -428,16 +452,17 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         raise FixError(f"{path.name} changed on disk while it was being fixed; not written")
     import tempfile  # here: with its random and shutil imports it costs 3 ms at every start-up
 
-    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".skilllint-fix", dir=real.parent)
+    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=FIX_TEMP_SUFFIX, dir=real.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, stat.S_IMODE(before.st_mode))
-        if hasattr(os, "chown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+        hold_fix_temp(fd)  # until the rename: the descriptor stays open so far
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        os.fchmod(fd, stat.S_IMODE(before.st_mode))
+        if hasattr(os, "fchown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
             try:  # keep the owner where we may (running as root); else it becomes ours
-                os.chown(temporary, before.st_uid, before.st_gid)
+                os.fchown(fd, before.st_uid, before.st_gid)
             except OSError:
                 pass
         after = os.lstat(real)
@@ -450,6 +475,8 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         except OSError:
             pass
         raise
+    finally:
+        os.close(fd)
     try:  # make the rename itself durable
         folder = os.open(real.parent, os.O_RDONLY)
         try:
@@ -525,6 +552,11 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
     def shown(path: Path | str) -> str:
         return display_path(Path(path), cwd)
 
+    if not args.quiet:
+        for path in run.removed_temps:
+            tell(None, f"removed {shown(path)}, a temporary file left by an interrupted `skilllint check --fix`")
+    for path, why in sorted(run.kept_temps.items()):
+        tell("warning", f"{shown(path)}: a temporary file left by an interrupted `skilllint check --fix`; not removed: {why}")
     for path, why in sorted(run.refused.items()):
         tell("warning", f"not fixed: {shown(path)} {why}")
     if not run.converged:

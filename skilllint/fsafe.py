@@ -11,6 +11,7 @@ file that passes the same checks is read from the buffer instead of the disk.
 from __future__ import annotations
 
 import errno
+import re
 import os
 import stat
 from contextlib import contextmanager
@@ -188,3 +189,74 @@ def real_path_or_given(path: Path | str) -> str:
     except OSError:
         return os.path.normpath(os.path.abspath(path))
 
+
+# -- temporary files of `check --fix` -------------------------------------------------------
+
+FIX_TEMP_SUFFIX = ".skilllint-fix"
+# `.SKILL.md.k3j_x9a2.skilllint-fix`: "." + the fixed file's name + "." + tempfile's 8 random
+# characters + the suffix (see :func:`skilllint.fixes.write_atomic`).
+_FIX_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(FIX_TEMP_SUFFIX), re.DOTALL)
+
+
+def is_fix_temp_name(name: str) -> bool:
+    """Whether ``name`` is one that ``check --fix`` gives its temporary files."""
+    return name.endswith(FIX_TEMP_SUFFIX) and _FIX_TEMP_NAME.fullmatch(name) is not None
+
+
+def hold_fix_temp(fd: int) -> None:
+    """Mark an open temporary file as in use: ``check --fix`` holds an exclusive lock on it
+    until it has renamed it over the file it fixes. The kernel drops the lock when the
+    process ends, however it ends, so a temporary file nobody holds was abandoned."""
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def _open_abandoned(path: str) -> int | None:
+    """An open descriptor, locked, of ``path`` when it is a regular file no running
+    ``check --fix`` holds (see :func:`hold_fix_temp`); else None."""
+    import fcntl
+
+    try:
+        fd = os.open(path, _O_FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: in use
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def is_abandoned_fix_temp(path: str) -> bool:
+    """Whether ``path`` (a name :func:`is_fix_temp_name` accepts) is a temporary file left
+    by a ``check --fix`` that was stopped before it renamed it (killed, power cut)."""
+    fd = _open_abandoned(path)
+    if fd is None:
+        return False
+    os.close(fd)
+    return True
+
+
+def remove_abandoned_fix_temp(path: str) -> str | None:
+    """Remove an abandoned temporary file of ``check --fix``; None when done, else why not.
+    Only a regular file with such a name that no running ``check --fix`` holds, and
+    only while it is still the file that was checked."""
+    if not is_fix_temp_name(os.path.basename(path)):
+        return "not a temporary file of skilllint"
+    fd = _open_abandoned(path)
+    if fd is None:
+        return "in use, or no longer a regular file"
+    try:
+        opened, named = os.fstat(fd), os.lstat(path)
+        if (opened.st_dev, opened.st_ino) != (named.st_dev, named.st_ino):
+            return "replaced meanwhile"
+        os.unlink(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        os.close(fd)
+    return None
