@@ -85,7 +85,7 @@ class ResultCache:
 
     def get(self, key: str) -> list[Diagnostic] | None:
         try:
-            with open(self._file(key), encoding="utf-8") as handle:
+            with open(self._file(key), encoding="utf-8", errors="surrogateescape") as handle:  # as written
                 data = json.load(handle)
             paths: dict[str, Path] = {}  # a skill's findings name few files: one Path each
             diagnostics = [decode(item, paths) for item in data["diagnostics"]]
@@ -217,7 +217,8 @@ def write_atomic(path: str, text: str) -> None:
     temporary = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        # surrogateescape: a file name that is not UTF-8 (os.fsdecode) keeps its bytes
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
             handle.write(text)
         os.replace(temporary, path)
     except BaseException:

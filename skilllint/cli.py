@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import __version__
-from .output import CHOICES
+from .output import CHOICES, printable_lines, safe_json_text, tell
 
 VERBS = ("check", "rule", "config", "catalog", "server")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             return _server()
         return _check(args)
     except UsageError as exc:
-        print(f"skilllint: error: {exc}", file=sys.stderr)
+        tell("error", str(exc))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
@@ -144,7 +144,7 @@ def _check(args: argparse.Namespace) -> int:
     from .discovery import DiscoveryError
     from .catalog.context import add_command_line_roots
     from .engine import lint_paths
-    from .output import render, resolve_format
+    from .output import display_path, render, resolve_format
     from .registry import registry
 
     cwd = Path(os.getcwd())
@@ -178,14 +178,18 @@ def _check(args: argparse.Namespace) -> int:
             result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache, jobs=args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
-        print(f"skilllint: error: {exc}", file=sys.stderr)
+        tell("error", str(exc))
         return EXIT_ERROR
 
     for problem in reg.plugin_errors:
-        print(f"skilllint: warning: {problem}", file=sys.stderr)
+        tell("warning", str(problem))
     if not args.quiet:
         for warning in result.warnings:
-            print(f"skilllint: warning: {warning}", file=sys.stderr)
+            tell("warning", warning)
+        if run is None or args.diff:  # --fix removes them (fixes.report_run says so)
+            for path in result.abandoned_fix_temps:
+                shown = display_path(Path(path), cwd)
+                tell("warning", f"{shown}: a temporary file left by an interrupted `skilllint check --fix`; `skilllint check --fix` removes it")
 
     fmt = resolve_format(settings.output_format)
     fix_failed = False
@@ -208,7 +212,7 @@ def _check(args: argparse.Namespace) -> int:
             # surrogateescape: a non-UTF-8 file name keeps its bytes, as on stdout
             Path(args.output_file).write_text(text, encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
-            print(f"skilllint: error: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            tell("error", f"cannot write {args.output_file}: {exc.strerror or exc}")
             return EXIT_ERROR
     elif text and not (args.quiet and not result.diagnostics and fmt == "full"):
         sys.stdout.write(text)
@@ -216,12 +220,12 @@ def _check(args: argparse.Namespace) -> int:
         try:
             report_file.write_text(render(report_format, result, cwd, settings=settings), encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
-            print(f"skilllint: error: cannot write {report_file}: {exc.strerror or exc}", file=sys.stderr)
+            tell("error", f"cannot write {report_file}: {exc.strerror or exc}")
             return EXIT_ERROR
 
     if result.internal_errors:
         for error in result.internal_errors:
-            print(f"skilllint: {error}", file=sys.stderr)
+            print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
         print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
         return EXIT_ERROR
     if fix_failed:
@@ -275,7 +279,7 @@ def _rule(args: argparse.Namespace) -> int:
     elif args.code:
         rule = reg.rules.get(args.code.upper()) or reg.by_name(args.code)
         if rule is None:
-            print(f"skilllint: error: no rule {args.code!r}; `skilllint rule --all` lists them", file=sys.stderr)
+            tell("error", f"no rule {args.code!r}; `skilllint rule --all` lists them")
             return EXIT_ERROR
         rules = [rule]
     else:
@@ -333,13 +337,13 @@ def _catalog(args: argparse.Namespace) -> int:
                     options[key] = value
         report = catalog_report(args.paths or ["."], cwd, settings, args.target, options)
     except (ConfigError, DiscoveryError) as exc:
-        print(f"skilllint: error: {exc}", file=sys.stderr)
+        tell("error", str(exc))
         return EXIT_ERROR
     if args.output_format == "json":
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        sys.stdout.write(safe_json_text(json.dumps(report, indent=2, ensure_ascii=False)) + "\n")
     else:
         for warning in report["warnings"]:
-            print(f"skilllint: warning: {warning}", file=sys.stderr)
+            tell("warning", warning)
         sys.stdout.write(report_text(report))
     return EXIT_OK
 
@@ -359,6 +363,6 @@ def _server() -> int:
     try:
         from .server import main as serve
     except ImportError as exc:
-        print(f"skilllint: error: the language server needs pygls 2 ({exc}); pip install 'skilllint[lsp]'", file=sys.stderr)
+        tell("error", f"the language server needs pygls 2 ({exc}); pip install 'skilllint[lsp]'")
         return EXIT_ERROR
     return serve()

@@ -75,7 +75,7 @@ def find_config(start: Path) -> tuple[Path, dict] | None:
                     continue
                 return candidate, section
             return candidate, data
-        if (folder / ".git").exists():
+        if os.path.lexists(folder / ".git"):  # a folder, a worktree's file, or a link: not followed
             break
     return None
 

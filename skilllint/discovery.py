@@ -15,7 +15,7 @@ import re
 import stat
 from pathlib import Path
 
-from .fsafe import is_within
+from .fsafe import FIX_TEMP_SUFFIX, is_fix_temp_name, is_within, real_path, real_path_or_given
 from .records import field, record
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
@@ -60,6 +60,9 @@ class Discovery:
 
     packages: list[Found] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # files named as `check --fix`'s temporary files, met in the folders searched (a run
+    # killed while writing leaves one; whether one is abandoned is the caller's to judge)
+    fix_temps: list[str] = field(default_factory=list)
 
 
 def _has_skill_md(names: list[str]) -> bool:
@@ -235,8 +238,8 @@ def discover(
         path = Path(os.path.normpath(path))
         try:
             info = os.stat(path)
-        except OSError:
-            raise DiscoveryError(f"{raw}: no such file or directory") from None
+        except OSError as exc:
+            raise DiscoveryError(f"{raw}: {_reason(exc)}") from None
         if stat.S_ISDIR(info.st_mode):
             if ignore.ignored(path, True):
                 if force_exclude:
@@ -258,7 +261,8 @@ def discover(
             if owner is None:
                 outside.append(raw)
                 continue
-            _add(result, packaged, Found(owner, owner, explicit=True))
+            if _add(result, packaged, Found(owner, owner, explicit=True)):
+                _note_fix_temps(result, str(owner))
         else:
             raise DiscoveryError(f"{raw}: not a regular file or directory")
     # pre-commit passes every changed file, most of them no skill's: skip those
@@ -272,12 +276,34 @@ def discover(
     return result
 
 
-def _add(result: Discovery, packaged: set[str], found: Found, real: str | None = None) -> None:
-    """List a package unless an earlier argument or path already listed it."""
-    real = found.real = real or os.path.realpath(found.root)
-    if real not in packaged:
-        packaged.add(real)
-        result.packages.append(found)
+def _reason(exc: OSError) -> str:
+    """An OSError in words, lower case, as the other errors of discovery are."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
+
+
+def _add(result: Discovery, packaged: set[str], found: Found, real: str | None = None) -> bool:
+    """List a package unless an earlier argument or path already listed it; whether it did."""
+    real = found.real = real or real_path_or_given(found.root)
+    if real in packaged:
+        return False
+    packaged.add(real)
+    result.packages.append(found)
+    return True
+
+
+def _note_fix_temps(result: Discovery, folder: str, names: list[str] | None = None) -> None:
+    """Record the temporary files of ``check --fix`` in ``folder`` (``names``: its listing)."""
+    if names is None:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+    for name in names:
+        if is_fix_temp_name(name):
+            path = os.path.join(folder, name)
+            if path not in result.fix_temps:
+                result.fix_temps.append(path)
 
 
 def _repo_ancestors(start: Path) -> list[Path]:
@@ -325,16 +351,16 @@ def _walk(
     start: Path, lint_root: Path, ignore: _Ignore, seen_real: set[str], packaged: set[str], result: Discovery
 ) -> int:
     """Search ``start``; return how many packages it holds (already listed ones included)."""
-    real_root = Path(os.path.realpath(lint_root))
+    real_root = Path(real_path_or_given(lint_root))
     # .gitignore files from the repository root down to ``start`` apply, as in git.
     for folder in _repo_ancestors(start):
         ignore.load_gitignore(folder)
     ignore.load_gitignore(start)
     # (folder, its real path): a plain child's real path is its parent's plus its name, so
-    # only the start and linked folders need os.path.realpath (one lstat per path component).
+    # only the start and linked folders need resolving (one lstat per path component).
     # Folders are strings until one is listed: Path arithmetic per folder was most of a walk's time.
     start_text = str(start)
-    stack: list[tuple[str, str]] = [(start_text, os.path.realpath(start))]
+    stack: list[tuple[str, str]] = [(start_text, real_path_or_given(start))]
     links: list[tuple[str, str]] = []  # linked folders: followed after every real folder, so a real path wins
     visited = 0
     hits = 0
@@ -376,25 +402,33 @@ def _walk(
                 continue
             child = entry.path
             if is_link:
-                # Follow a linked folder only while it stays inside the linted tree.
-                target = Path(os.path.realpath(child))
+                # Follow a linked folder only while it stays inside the linted tree. Where a
+                # skill may be (a skills folder, a folder named on the command line), say why
+                # a linked folder is not searched; a link to a file or to nothing is no folder.
+                in_skills = os.path.basename(folder) == "skills"
+                told = in_skills or folder == start_text
                 try:
-                    if not is_within(real_root, target):
-                        if os.path.basename(folder) == "skills" or folder == start_text:
-                            result.warnings.append(
-                                f"{child}: symbolic link leading outside the linted tree ({target}); "
-                                "not followed (name the link itself to lint it)"
-                            )
-                        continue
-                    if not os.path.isdir(target):
-                        continue
-                except OSError:
+                    target = Path(real_path(child))
+                except OSError as exc:  # a link we may not read (/proc/1/cwd), too many links
+                    if in_skills:  # what it leads to is unknown: said only where every entry is a skill
+                        result.warnings.append(f"{child}: symbolic link that cannot be resolved ({_reason(exc)}); not followed")
+                    continue
+                if not is_within(real_root, target):
+                    if told and os.path.isdir(target):
+                        result.warnings.append(
+                            f"{child}: symbolic link leading outside the linted tree ({target}); "
+                            "not followed (name the link itself to lint it)"
+                        )
+                    continue
+                if not os.path.isdir(target):
                     continue
                 if str(target) in seen_real or ignore.ignored(child, True):
                     continue
                 links.append((child, str(target)))
                 continue
             elif not is_dir:
+                if entry.name.endswith(FIX_TEMP_SUFFIX):
+                    _note_fix_temps(result, folder, [entry.name])
                 continue
             if ignore.ignored(child, True):
                 continue

@@ -32,6 +32,7 @@ class LintResult:
     warnings: list[str] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
     fixed: dict[str, int] = field(default_factory=dict)  # problems `check --fix` fixed, per code
+    abandoned_fix_temps: list[str] = field(default_factory=list)  # left by a killed `check --fix`
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available ([*])
 
 
@@ -68,6 +69,10 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         force_exclude=force_exclude,
     )
     result = LintResult(warnings=list(found.warnings))
+    if found.fix_temps:
+        from .fsafe import is_abandoned_fix_temp
+
+        result.abandoned_fix_temps = [path for path in found.fix_temps if is_abandoned_fix_temp(path)]
     rules = [rule() for rule in settings.enabled_rules()]
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]

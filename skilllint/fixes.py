@@ -197,6 +197,10 @@ class FixRun:
     converged: bool = True
     written: list[Path] = field(default_factory=list)
     write_errors: dict[Path, str] = field(default_factory=dict)
+    not_written: Counter = field(default_factory=Counter)  # path -> problems whose fix it would have carried
+    # temporary files an earlier `--fix` left when it was killed: removed, or why not
+    removed_temps: list[str] = field(default_factory=list)
+    kept_temps: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -213,9 +217,9 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     for raw in paths or ["."]:
         path = Path(raw)
         path = Path(os.path.normpath(path if path.is_absolute() else cwd / path))
-        if path.is_dir():
+        if os.path.isdir(path):  # False where it cannot be looked at: discovery says why
             roots.append(path)
-        elif path.is_file():
+        elif os.path.isfile(path):
             owner = package_of_file(path)
             if owner is not None:
                 roots.append(owner)
@@ -228,18 +232,18 @@ def _key(path: Path) -> str:
 
 def refusal(path: Path, roots: list[Path]) -> str | None:
     """Why ``path`` must not be written, or None."""
-    from .fsafe import is_within
+    from .fsafe import is_within, real_path, real_path_or_given
 
     try:
         info = os.lstat(path)
+        real = Path(real_path(path))
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link; skilllint never writes through one"
     if not stat.S_ISREG(info.st_mode):
         return "is not a regular file"
-    real = Path(os.path.realpath(path))
-    if not any(is_within(Path(os.path.realpath(root)), real) for root in roots):
+    if not any(is_within(Path(real_path_or_given(root)), real) for root in roots):
         return "lies outside the linted tree; skilllint writes only inside it"
     return None
 
@@ -305,6 +309,8 @@ def fix_paths(
     run = FixRun(result=None)
     with overlay(files.current):
         result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
+        if write and result.abandoned_fix_temps:
+            _remove_abandoned_temps(result, run)
         while True:
             todo = [d for d in result.diagnostics if applicable(d.fix, unsafe)]
             if not todo:
@@ -327,10 +333,42 @@ def fix_paths(
                 run.written.append(path)
             except (OSError, FixError) as exc:
                 run.write_errors[path] = str(exc) if isinstance(exc, FixError) else (exc.strerror or str(exc))
-        if run.write_errors:  # what is on disk is not what was linted last: lint it again
+        if run.write_errors:
+            _count_only_what_was_written(run)
+            # what is on disk is not what was linted last: lint it again
             result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
     run.result = result
     return run
+
+
+def _remove_abandoned_temps(result, run: FixRun) -> None:
+    """Remove the temporary files earlier runs left (``result.abandoned_fix_temps``);
+    ``run`` records which went and why the others stay."""
+    from .fsafe import remove_abandoned_fix_temp
+
+    for path in result.abandoned_fix_temps:
+        why = remove_abandoned_fix_temp(path)
+        if why is None:
+            run.removed_temps.append(path)
+        else:
+            run.kept_temps[path] = why
+    result.abandoned_fix_temps = list(run.kept_temps)
+
+
+def _count_only_what_was_written(run: FixRun) -> None:
+    """A problem is fixed when every file its fix edits was written: the others leave
+    ``fixed`` and ``applied`` and are counted in ``not_written`` under the first file
+    that could not be written."""
+    failed = {_key(path): path for path in run.write_errors}
+    kept = []
+    for diagnostic in run.applied:
+        unwritten = [failed[_key(item.path)] for item in diagnostic.fix.edits if _key(item.path) in failed]
+        if unwritten:
+            run.not_written[unwritten[0]] += 1
+        else:
+            kept.append(diagnostic)
+    run.applied = kept
+    run.fixed = Counter(d.code for d in kept)
 
 
 def _one_pass(todo: list[Diagnostic], files: _Files, run: FixRun) -> bool:
@@ -393,13 +431,18 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     its owner where the process may set it; extended attributes and hard links
     to the old file are not carried over). It
     must still be a regular file inside ``roots``, not a symbolic link, and
-    hold ``expected`` (what was fixed), else :class:`FixError`."""
-    from .fsafe import UnsafeFile, read_capped
+    hold ``expected`` (what was fixed), else :class:`FixError`.
+
+    The temporary file is locked (:func:`skilllint.fsafe.hold_fix_temp`) from its
+    creation until it is renamed: one left by a run that was killed meanwhile is
+    recognisable by its name and by the lock nobody holds, and the next run reports
+    it (``check``) or removes it (``check --fix``)."""
+    from .fsafe import FIX_TEMP_SUFFIX, UnsafeFile, hold_fix_temp, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
         raise FixError(f"{path.name} {why}")
-    real = Path(os.path.realpath(path))
+    real = Path(real_path(path))
     before = os.lstat(real)
     try:
         current = read_capped(real, len(expected) + 1)
@@ -409,16 +452,17 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         raise FixError(f"{path.name} changed on disk while it was being fixed; not written")
     import tempfile  # here: with its random and shutil imports it costs 3 ms at every start-up
 
-    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".skilllint-fix", dir=real.parent)
+    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=FIX_TEMP_SUFFIX, dir=real.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, stat.S_IMODE(before.st_mode))
-        if hasattr(os, "chown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+        hold_fix_temp(fd)  # until the rename: the descriptor stays open so far
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        os.fchmod(fd, stat.S_IMODE(before.st_mode))
+        if hasattr(os, "fchown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
             try:  # keep the owner where we may (running as root); else it becomes ours
-                os.chown(temporary, before.st_uid, before.st_gid)
+                os.fchown(fd, before.st_uid, before.st_gid)
             except OSError:
                 pass
         after = os.lstat(real)
@@ -431,6 +475,8 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         except OSError:
             pass
         raise
+    finally:
+        os.close(fd)
     try:  # make the rename itself durable
         folder = os.open(real.parent, os.O_RDONLY)
         try:
@@ -445,19 +491,45 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
 
 
 def unified_diff(run: FixRun, cwd: Path) -> str:
-    """A unified diff of every file ``run`` changed (``--diff``)."""
-    from .output import display_path
+    """A unified diff of every file ``run`` changed (``--diff``).
+
+    It is read in a terminal or a log: control characters, bidi controls and lone
+    surrogates in names and lines are escaped (:func:`skilllint.output.printable`), so
+    a diff applies as it is (``git apply``) to files without them. Each line ends in LF,
+    a line of the file that ends in CRLF in CRLF; one that ends in a lone CR shows it
+    escaped (``\\x0d``) before the LF."""
+    from .output import display_path, printable
 
     out = []
     for path in sorted(run.changed):
         old, new = run.changed[path]
-        shown = display_path(path, cwd)
-        lines = difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
-        )
-        for line in lines:
-            out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        shown = printable(display_path(path, cwd))
+        lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{shown}", f"b/{shown}", lineterm="")
+        for number, line in enumerate(lines):
+            if number < 2 or line.startswith("@@"):  # the file names (escaped already), a hunk's range
+                out.append(line + "\n")
+                continue
+            body = line.rstrip("\r\n")
+            ending = line[len(body) :]
+            if ending == "\r\n":
+                out.append(printable(body) + "\r\n")
+            elif ending:
+                out.append(printable(body + ending.rstrip("\n")) + "\n")
+            else:
+                out.append(printable(body) + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their endings, as skilllint counts lines (LF, CRLF or CR; not
+    the other breaks of ``str.splitlines``)."""
+    lines, start = [], 0
+    for match in _BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
 
 
 def summary(run: FixRun) -> str:
@@ -475,13 +547,18 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
     is a diff); for ``--fix`` 2 when a file could not be written, else 0."""
     import sys
 
-    from .output import display_path, printable
+    from .output import display_path, printable_lines, tell
 
-    def shown(path: Path) -> str:
-        return printable(display_path(path, cwd))
+    def shown(path: Path | str) -> str:
+        return display_path(Path(path), cwd)
 
+    if not args.quiet:
+        for path in run.removed_temps:
+            tell(None, f"removed {shown(path)}, a temporary file left by an interrupted `skilllint check --fix`")
+    for path, why in sorted(run.kept_temps.items()):
+        tell("warning", f"{shown(path)}: a temporary file left by an interrupted `skilllint check --fix`; not removed: {why}")
     for path, why in sorted(run.refused.items()):
-        print(f"skilllint: warning: not fixed: {shown(path)} {why}", file=sys.stderr)
+        tell("warning", f"not fixed: {shown(path)} {why}")
     if not run.converged:
         print(
             f"skilllint: warning: fixes kept applying after {MAX_PASSES} passes; stopped there (please report the skill)",
@@ -491,7 +568,7 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
         sys.stdout.write(unified_diff(run, cwd))
         if run.result.internal_errors:
             for error in run.result.internal_errors:
-                print(f"skilllint: {error}", file=sys.stderr)
+                print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
             return 2
         if not args.quiet:
             total = run.total
@@ -504,7 +581,9 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
             print(text, file=sys.stderr)
         return 1 if run.changed else 0
     for path, why in sorted(run.write_errors.items()):
-        print(f"skilllint: error: cannot write {shown(path)}: {why}", file=sys.stderr)
+        lost = run.not_written[path]
+        unfixed = f" ({lost} problem{'s' if lost != 1 else ''} left unfixed)" if lost else ""
+        tell("error", f"cannot write {shown(path)}: {why}{unfixed}")
     in_report = fmt == "full" and not args.statistics and not args.output_file
     if not args.quiet and not in_report:
         print(summary(run), file=sys.stderr)

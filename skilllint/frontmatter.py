@@ -54,7 +54,7 @@ class SourceText:
     lines: list[str]  # without line endings, BOM stripped from the first line
     has_bom: bool
     crlf_lines: int  # lines that ended with CRLF in the file
-    line_ending: str  # "\n" or "\r\n": the file's dominant style
+    line_ending: str  # "\n", "\r\n" or "\r": the file's most common line ending (what a fix's new lines end with)
 
     @classmethod
     def from_text(cls, raw_text: str) -> "SourceText":
@@ -64,8 +64,10 @@ class SourceText:
         lines = text.split("\n")
         if has_bom:
             lines[0] = lines[0][1:]
-        newline_total = text.count("\n")
-        ending = "\r\n" if crlf and crlf * 2 >= newline_total else "\n"
+        cr = raw_text.count("\r") - crlf
+        lf = raw_text.count("\n") - crlf
+        # The most common; a tie goes to CRLF, then LF; no line break at all: LF.
+        ending = "\r\n" if crlf and crlf >= max(lf, cr) else "\r" if cr > lf else "\n"
         return cls(text, lines, has_bom, crlf, ending)
 
 

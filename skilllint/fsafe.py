@@ -10,6 +10,8 @@ file that passes the same checks is read from the buffer instead of the disk.
 
 from __future__ import annotations
 
+import errno
+import re
 import os
 import stat
 from contextlib import contextmanager
@@ -125,3 +127,136 @@ def is_within(root: Path, path: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+MAX_LINK_HOPS = 40  # links followed in one resolution, as the kernel's ELOOP bound
+
+
+def real_path(path: Path | str) -> str:
+    """``os.path.realpath`` for a path in an untrusted tree: raises ``OSError`` where that
+    one can fail in other ways, or never stop.
+
+    Python before 3.13 lets the ``PermissionError`` of ``readlink`` escape when ``lstat``
+    succeeded, as on ``/proc/1/cwd`` for a process that may not trace pid 1; it recurses
+    once per link, so a chain of a few thousand links is a ``RecursionError``; and with no
+    bound on the links it follows, resolving every link of a long chain is quadratic. Here
+    the resolution is a loop, a link that cannot be read is an ``OSError`` (its errno), and
+    more than :data:`MAX_LINK_HOPS` links is ``ELOOP``, as the kernel would say. A name
+    that is missing or cannot be looked at is kept as it stands, as ``realpath`` does.
+    """
+    text = os.fspath(path)
+    if os.name != "posix":
+        try:
+            return os.path.realpath(text)
+        except (RecursionError, ValueError) as exc:
+            raise OSError(errno.ELOOP, str(exc), text) from None
+    if not text.startswith("/"):
+        text = os.path.join(os.getcwd(), text)  # not abspath: it folds `link/..` before the link is read
+    pending = [part for part in reversed(text.split("/")) if part]  # the next name last
+    resolved = "/"
+    hops = 0
+    while pending:
+        name = pending.pop()
+        if name == ".":
+            continue
+        if name == "..":
+            resolved = os.path.dirname(resolved)
+            continue
+        candidate = os.path.join(resolved, name)
+        try:
+            info = os.lstat(candidate)
+        except (OSError, ValueError):
+            resolved = candidate
+            continue
+        if not stat.S_ISLNK(info.st_mode):
+            resolved = candidate
+            continue
+        hops += 1
+        if hops > MAX_LINK_HOPS:
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), text)
+        target = os.readlink(candidate)  # OSError: a link we may not read
+        if target.startswith("/"):
+            resolved = "/"
+        pending.extend(part for part in reversed(target.split("/")) if part)
+    return resolved
+
+
+def real_path_or_given(path: Path | str) -> str:
+    """:func:`real_path`, or the path as it stands (absolute, normalised) where a link on
+    the way cannot be resolved: for naming a folder that was listed or stat-ed already."""
+    try:
+        return real_path(path)
+    except OSError:
+        return os.path.normpath(os.path.abspath(path))
+
+
+# -- temporary files of `check --fix` -------------------------------------------------------
+
+FIX_TEMP_SUFFIX = ".skilllint-fix"
+# `.SKILL.md.k3j_x9a2.skilllint-fix`: "." + the fixed file's name + "." + tempfile's 8 random
+# characters + the suffix (see :func:`skilllint.fixes.write_atomic`).
+_FIX_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(FIX_TEMP_SUFFIX), re.DOTALL)
+
+
+def is_fix_temp_name(name: str) -> bool:
+    """Whether ``name`` is one that ``check --fix`` gives its temporary files."""
+    return name.endswith(FIX_TEMP_SUFFIX) and _FIX_TEMP_NAME.fullmatch(name) is not None
+
+
+def hold_fix_temp(fd: int) -> None:
+    """Mark an open temporary file as in use: ``check --fix`` holds an exclusive lock on it
+    until it has renamed it over the file it fixes. The kernel drops the lock when the
+    process ends, however it ends, so a temporary file nobody holds was abandoned."""
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def _open_abandoned(path: str) -> int | None:
+    """An open descriptor, locked, of ``path`` when it is a regular file no running
+    ``check --fix`` holds (see :func:`hold_fix_temp`); else None."""
+    import fcntl
+
+    try:
+        fd = os.open(path, _O_FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: in use
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def is_abandoned_fix_temp(path: str) -> bool:
+    """Whether ``path`` (a name :func:`is_fix_temp_name` accepts) is a temporary file left
+    by a ``check --fix`` that was stopped before it renamed it (killed, power cut)."""
+    fd = _open_abandoned(path)
+    if fd is None:
+        return False
+    os.close(fd)
+    return True
+
+
+def remove_abandoned_fix_temp(path: str) -> str | None:
+    """Remove an abandoned temporary file of ``check --fix``; None when done, else why not.
+    Only a regular file with such a name that no running ``check --fix`` holds, and
+    only while it is still the file that was checked."""
+    if not is_fix_temp_name(os.path.basename(path)):
+        return "not a temporary file of skilllint"
+    fd = _open_abandoned(path)
+    if fd is None:
+        return "in use, or no longer a regular file"
+    try:
+        opened, named = os.fstat(fd), os.lstat(path)
+        if (opened.st_dev, opened.st_ino) != (named.st_dev, named.st_ino):
+            return "replaced meanwhile"
+        os.unlink(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        os.close(fd)
+    return None

@@ -17,6 +17,7 @@ import stat
 from typing import NamedTuple
 from pathlib import Path
 
+from .fsafe import real_path_or_given
 from .records import field, record
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
@@ -184,7 +185,7 @@ class PackageInventory:
             if part == "..":
                 if not current:
                     if _outside is not None:  # where it leaves, from the folder's real place
-                        _outside.append(posixpath.normpath(posixpath.join(os.path.realpath(self.root), "..", *parts)))
+                        _outside.append(posixpath.normpath(posixpath.join(real_path_or_given(self.root), "..", *parts)))
                     return "outside", None
                 current.pop()
                 continue

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import frontmatter, yamltree
 from .diagnostics import Span
-from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, read_capped
+from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, read_capped, real_path, real_path_or_given
 from .records import field, record
 from .targets import Target
 
@@ -126,7 +126,7 @@ class SkillPackage:
     def real_root(self) -> str:
         """The folder's real path (links resolved)."""
         if self._real_root is None:
-            self._real_root = os.path.realpath(self.root)
+            self._real_root = real_path_or_given(self.root)
         return self._real_root
 
     @cached_property
@@ -134,10 +134,11 @@ class SkillPackage:
         """SKILL.md's real path: what tells two routes to one skill apart."""
         path = self.skill_md_path
         try:
-            linked = stat.S_ISLNK(os.lstat(path).st_mode)
-        except OSError:
-            linked = True  # let realpath say what it can
-        return os.path.realpath(path) if linked else os.path.join(self.real_root, path.name)
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return real_path(path)
+        except OSError:  # a link that cannot be resolved: this route is its name
+            pass
+        return os.path.join(self.real_root, path.name)
 
     @cached_property
     def listing(self) -> list[str]:
@@ -187,8 +188,8 @@ class SkillPackage:
             if path.is_symlink():
                 # Surfaces follow a linked SKILL.md; we read it only when its
                 # real location is inside the linted tree (SL405 reports it).
-                real = Path(os.path.realpath(path))
-                if not is_within(Path(os.path.realpath(self.lint_root)), real):
+                real = Path(real_path(path))
+                if not is_within(Path(real_path_or_given(self.lint_root)), real):
                     return UnsafeFile("is a symbolic link that leads outside the linted tree")
                 path = real
             return read_capped(path, self.max_bytes)
@@ -249,7 +250,7 @@ class SkillPackage:
         for folder in self.root.parents:
             if not is_within(lint_root, folder):
                 return None
-            if (folder.joinpath(*relative)).is_file():
+            if os.path.isfile(folder.joinpath(*relative)):  # False, not an error, where it cannot be looked at
                 return folder
         return None
 

@@ -13,6 +13,8 @@ a fork costs a few milliseconds, a package a few more.
 
 A worker that fails or dies (killed, out of memory) loses nothing: the main
 process lints whatever no worker sent back itself, and says so in ``failures``.
+A worker whose main process dies (killed, even with SIGKILL) ends at once: it
+would lint on for no one.
 
 :class:`Background` runs one function in a forked process meanwhile (the
 catalogs of a warm run, while the main process fetches the skills' results).
@@ -260,15 +262,39 @@ class Background:
 
 
 def _pipe_and_fork() -> tuple[int, int, int]:
-    """(pid, read end, write end): a new pipe and a forked process (pid 0 in the child).
-    OSError when either cannot be made, with nothing left open."""
+    """(pid, read end, write end): a new pipe and a forked process (pid 0 in the child,
+    which ends when the parent is gone). OSError when either cannot be made, with nothing
+    left open."""
     read_fd, write_fd = os.pipe()
     try:
-        return os.fork(), read_fd, write_fd
+        pid = os.fork()
     except OSError:
         os.close(read_fd)
         os.close(write_fd)
         raise
+    if pid == 0:
+        _exit_when_orphaned(write_fd)
+    return pid, read_fd, write_fd
+
+
+def _exit_when_orphaned(write_fd: int) -> None:
+    """In a forked child: exit as soon as the parent is gone, however it ended (SIGKILL
+    runs no handler of the parent's). ``write_fd`` is the write end of the pipe only the
+    parent reads: once no process holds its read end, poll() reports POLLERR on it
+    (Linux). A thread waits for that, in poll(), without the GIL. It watches a duplicate,
+    which the child never closes: the child closes ``write_fd`` itself when it is done."""
+    import select
+
+    watched = os.dup(write_fd)
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(watched, 0)  # no event asked for: errors and hang-ups are always reported
+        events = poller.poll()
+        if any(mask & (select.POLLERR | select.POLLHUP) for _, mask in events):
+            os._exit(1)
+
+    threading.Thread(target=watch, name="skilllint-orphan-watch", daemon=True).start()
 
 
 def _run_and_send(function: Callable, fd: int) -> None:

@@ -23,7 +23,9 @@ way. Of the candidates that pass, the one changing fewest characters wins
 (ruamel also re-spaces a comment after a value it changed); when none passes,
 the finding gets no fix. The edits are the
 line diff of the old and new frontmatter, narrowed to the characters that
-change, with new lines written in the file's own line ending.
+change, with new lines written in the file's own line ending: LF, CRLF or CR,
+and in a file that mixes them the most common one (lines the fix leaves alone
+keep theirs).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """`skilllint catalog`: each surface's model-visible catalog for the skills under some paths, with a receipt."""
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -127,3 +128,41 @@ def test_the_issue_example_runs_on_the_corpus(corpus):
     # full as it can be: no omitted skill's minimum line fits into what is left
     assert receipt["budget_used"] <= 4000 < receipt["budget_used"] + min(s["minimum_cost"] for s in omitted)
     assert f"{receipt['omitted']} additional skills were not included" in receipt["warning"]
+
+
+# Names and descriptions that try to drive the terminal or forge receipt lines: OSC (set the
+# title), CSI (colour, clear screen), 8-bit CSI, CR, LF, bidi override and isolate, DEL.
+HOSTILE_FRONTMATTER = (
+    "---\n"
+    'name: "evil\\e]0;pwned\\a\\x9b31m"\n'
+    'description: "Does things.\\r  - good: included, forged\\nRender receipt: forged \\u202egnp\\u2066 \\x7f\\e[2J end"\n'
+    "---\n"
+    "# Evil\n"
+)
+TERMINAL_HOSTILE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+@pytest.mark.parametrize("target", ["codex", "claude-code", "copilot"])
+def test_the_text_receipt_escapes_names_and_descriptions(tmp_path, target):
+    write_skill(tmp_path, "evil", HOSTILE_FRONTMATTER)
+    code, out, err = run_cli("catalog", "--target", target, str(tmp_path))
+    assert code == 0, err
+    raw = sorted({f"U+{ord(c):04X}" for c in TERMINAL_HOSTILE.findall(out + err)})
+    assert not raw, f"raw {raw} in the {target} receipt"
+    assert "evil\\x1b]0;pwned\\x07\\x9b31m" in out and "\\u202egnp\\u2066" in out
+    # Every line is the receipt's own, or indented into the rendered catalog: a line break in
+    # a description (the model sees it) cannot start a line that passes for the receipt's.
+    own = ("== ", "Render receipt: ", "  total ", "  - evil\\x1b", "  warning: ", "not loaded: ", "    ")
+    assert all(line.startswith(own) or not line for line in out.splitlines()), out
+    assert sum(line.startswith("Render receipt: ") for line in out.splitlines()) == 1
+
+
+def test_the_json_receipt_is_utf8_and_keeps_hostile_text_as_escapes(tmp_path):
+    root = write_skill(tmp_path, "evil", HOSTILE_FRONTMATTER)
+    code, out, err = run_cli("catalog", "--target", "claude-code", "--output-format", "json", str(tmp_path))
+    assert code == 0, err
+    assert not re.search("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out), "raw C1 or bidi controls in the JSON text"
+    (receipt,) = json.loads(out)["catalogs"]
+    (skill,) = receipt["skills"]
+    assert skill["name"] == "evil\x1b]0;pwned\x07\x9b31m" and skill["path"] == str(root / "SKILL.md")  # the same values
+    assert "Render receipt: forged \u202egnp\u2066 \x7f\x1b[2J end" in receipt["rendered"]

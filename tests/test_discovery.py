@@ -461,3 +461,56 @@ def test_siblings_share_an_inference_but_a_folder_named_skills_does_not(repo):
     assert found["elsewhere/skills/e"] == {"agentskills"}
     assert found[".claude/other"] == {"agentskills"} and found[".claude/skills"] == {"claude-code"}
     assert found["elsewhere/skills"] == {"agentskills"}
+
+
+def test_only_a_linked_folder_outside_the_tree_is_said_not_followed(repo, tmp_path_factory):
+    """The warning is about folders that may hold skills: a linked file (a shared
+    .gitignore, a README) or a dangling link leading outside is no such folder."""
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "gitignore").write_text("build/\n", encoding="utf-8")
+    (outside / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    skill(outside, "foreign")
+    skill(repo, "tree/skills/local")
+    for folder in (repo / "tree", repo / "tree" / "skills"):  # the folder named, and a skills folder
+        os.symlink(outside / "gitignore", folder / ".gitignore")
+        os.symlink(outside / "notes.md", folder / "NOTES.md")
+        os.symlink(outside / "nothing-there", folder / "dangling")
+        os.symlink(outside / "foreign", folder / "foreign")
+    warnings = discover(["tree"], repo).warnings
+    assert [w.split(":")[0] for w in warnings] == [str(repo / "tree" / "foreign"), str(repo / "tree" / "skills" / "foreign")]
+    assert all("symbolic link leading outside the linted tree" in w for w in warnings)
+    _, _, err = run_cli("check", "tree", cwd=repo)
+    assert "gitignore" not in err and "NOTES.md" not in err and "dangling" not in err
+    assert err.count("not followed (name the link itself to lint it)") == 2
+
+
+def test_links_that_cannot_be_read_do_not_stop_discovery(repo, monkeypatch):
+    """readlink may fail where lstat succeeded: /proc/1/cwd for a process that may not
+    trace pid 1 (EACCES). Python before 3.13 lets os.path.realpath raise it. Every link in
+    the tree refuses here: discovery, the package, the rules and the catalogs go on."""
+    real_readlink = os.readlink
+    skill(repo, "tree/real")
+    (repo / "tree" / "real" / "references").mkdir()
+    os.symlink("../real", repo / "tree" / "linked")  # a linked skill folder inside the tree
+    os.symlink("/proc/1/cwd", repo / "tree" / "proc")
+    os.symlink("/proc/1/root", repo / "tree" / "real" / "references" / "root")
+    os.symlink("/proc/1/cwd", repo / "tree" / ".claude-plugin")
+    (repo / "tree" / ".claude" / "skills").mkdir(parents=True)
+    os.symlink("/proc/1/cwd", repo / "tree" / ".claude" / "skills" / "proc")
+    lone = skill(repo, "tree/lone")
+    (lone / "SKILL.md").rename(lone / "SKILL.real")
+    os.symlink("SKILL.real", lone / "SKILL.md")
+
+    def refuse(path, *args, **kwargs):
+        if os.path.islink(path):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_readlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", refuse)
+    result = discover(["tree"], repo)
+    assert sorted(f.root.relative_to(repo).as_posix() for f in result.packages) == ["tree/lone", "tree/real"]
+    assert result.warnings == [f"{repo / 'tree' / '.claude' / 'skills' / 'proc'}: symbolic link that cannot be resolved (permission denied); not followed"]
+    for verb in (("check", "--target", "all", "--no-cache"), ("catalog",), ("catalog", "--target", "claude-code")):
+        code, out, err = run_cli(*verb, "tree", cwd=repo)
+        assert "internal error" not in err and "Traceback" not in err, err
+        assert code in (0, 1), err

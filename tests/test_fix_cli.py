@@ -141,6 +141,75 @@ def test_fix_keeps_crlf_line_endings_and_a_bom_when_not_selected(tmp_path):
     assert (skill / "SKILL.md").read_bytes() == SAFE.encode()
 
 
+def test_fix_keeps_cr_only_line_endings(tmp_path):
+    skill = write_skill(tmp_path, "release-notes", BROKEN.replace("\n", "\r").encode())
+    code, out, err = run_cli("check", "--fix", "--output-format", "concise", "release-notes", cwd=tmp_path)
+    assert "Fixed 3 problems" in err
+    assert (skill / "SKILL.md").read_bytes() == SAFE.replace("\n", "\r").encode()
+
+
+# A file of mixed line endings: CR the most common (7), then CRLF (3), then LF (2).
+MIXED_ENDINGS = ["\n", "\r\n", "\r", "\r", "\r\n", "\r", "\r", "\r", "\n", "\r\n", "\r", "\r"]
+
+
+def test_fix_in_a_file_of_mixed_line_endings_writes_the_most_common_one(tmp_path):
+    """The lines a fix writes end in the file's most common line ending; the lines it
+    leaves alone keep theirs."""
+    lines = BROKEN.split("\n")[:-1]
+    assert len(lines) == len(MIXED_ENDINGS)
+    skill = write_skill(tmp_path, "release-notes", "".join(l + e for l, e in zip(lines, MIXED_ENDINGS)).encode())
+    run_cli("check", "--fix", "--ignore", "SL008", "release-notes", cwd=tmp_path)
+    kept = dict(zip(lines, MIXED_ENDINGS))  # the unchanged lines are unique in this text
+    expected = "".join(line + kept.get(line, "\r") for line in SAFE.split("\n")[:-1])
+    assert (skill / "SKILL.md").read_bytes() == expected.encode()
+
+
+def test_the_most_common_line_ending_of_a_file():
+    from skilllint.frontmatter import SourceText
+
+    for text, ending in [
+        ("a\rb\rc\r", "\r"),
+        ("a\r\nb\r\nc\n", "\r\n"),
+        ("a\r\nb\nc\rd\n", "\n"),
+        ("a\r\nb\rc\n", "\r\n"),  # a tie goes to CRLF, then LF
+        ("a\rb\n", "\n"),
+        ("no line break", "\n"),
+    ]:
+        assert SourceText.from_text(text).line_ending == ending, text
+
+
+def _refuse_temporary_files_in(monkeypatch, folder: Path) -> None:
+    """The folder is read-only: creating the temporary file of an atomic write fails there."""
+    import tempfile
+
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir) == folder:
+            raise PermissionError(13, "Permission denied", str(folder))
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+
+
+def test_a_fix_that_cannot_be_written_is_not_counted_and_is_an_error(tmp_path, monkeypatch):
+    version_only = "---\nname: {name}\ndescription: Drafts notes for {name}. Use when asked.\nversion: 0.4.0\n---\n# {name}\n"
+    write_skill(tmp_path, "one", version_only.format(name="one"))
+    locked = write_skill(tmp_path, "two", version_only.format(name="two"))
+    _refuse_temporary_files_in(monkeypatch, locked)
+    code, out, err = run_cli("check", "--fix", ".", cwd=tmp_path)
+    assert code == 2
+    assert "Fixed 1 problem." in out and "Fixed 2" not in out
+    assert "skilllint: error: cannot write two/SKILL.md: Permission denied (1 problem left unfixed)" in err
+    assert "version: 0.4.0" in (locked / "SKILL.md").read_text(encoding="utf-8")
+    assert "two/SKILL.md:4:1: warning[SL122]" in out  # linted again: what is on disk is reported
+    write_skill(tmp_path, "one", version_only.format(name="one"))
+    code, out, err = run_cli("check", "--fix", "--output-format", "json", ".", cwd=tmp_path)
+    assert code == 2 and "Fixed 1 problem (SL122)." in err
+    run = fix_paths(["."], load_settings(registry(), tmp_path, None, {}), tmp_path)
+    assert run.total == 0 and run.not_written == Counter({locked / "SKILL.md": 1}) and not run.written
+
+
 # -- --diff --------------------------------------------------------------------------------------
 
 

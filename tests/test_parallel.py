@@ -363,3 +363,61 @@ def test_a_forked_call_ends_with_its_parent(tmp_path):
         time.sleep(0.05)
     os.kill(child, signal.SIGKILL)
     raise AssertionError("the child outlived its parent")
+
+
+_ORPHANS = """
+import os, sys, time
+from skilllint.parallel import Background, PendingMap
+
+def slow(n=0):
+    time.sleep(60)
+    return n
+
+if sys.argv[1] == "workers":
+    pending = PendingMap(slow, list(range(4)), 2)
+    print(" ".join(str(pid) for pid, _ in pending._workers), flush=True)
+    pending.results()
+else:
+    background = Background(slow)
+    print(background._pid, flush=True)
+    background.result()
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for whoever adopted it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@linux_fork
+@pytest.mark.parametrize("kind", ["workers", "background"])
+def test_forked_processes_end_with_a_killed_parent(kind):
+    """kill -9 of skilllint runs none of its handlers: its workers notice by themselves
+    that no one reads their results any more, and end (they lint for seconds otherwise)."""
+    import signal
+    import subprocess
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHANS, kind], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        children = [int(pid) for pid in parent.stdout.readline().split()]
+        assert children and all(_alive(pid) for pid in children)
+        time.sleep(0.2)
+        assert all(_alive(pid) for pid in children), "a worker ended before its parent"
+        os.kill(parent.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        parent.wait()
+        while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
+            time.sleep(0.01)
+        outlived = time.monotonic() - killed
+    finally:
+        parent.kill()
+        parent.wait()
+    print(f"\n{kind} outlived a killed parent by {outlived:.2f} s")
+    assert outlived < 3, f"{kind} outlived the parent by {outlived:.1f} s"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..config import ConfigError
 from ..discovery import DiscoveryError, discover
-from ..fsafe import is_within
+from ..fsafe import is_within, real_path_or_given
 from ..package import SkillPackage
 from .model import SCOPES, catalog_key
 from ..records import field, record
@@ -56,7 +56,7 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
     completion = CatalogContext()
     if settings.catalog.get("context", True):
         completion.boundary = boundary_of(cwd)
-        searched = [p for p in (Path(os.path.normpath(cwd / raw)) for raw in (paths or ["."])) if p.is_dir()]
+        searched = [p for p in (Path(os.path.normpath(cwd / raw)) for raw in (paths or ["."])) if os.path.isdir(p)]
         completion.siblings = load_siblings(packages, settings, completion.boundary, searched, max_bytes, taken)
     completion.extra, notes = load_roots(configured_roots(settings), settings, max_bytes, taken)
     warnings.extend(notes)
@@ -113,7 +113,7 @@ def load_roots(roots: list[CatalogRoot], settings, max_bytes: int, taken: set[st
     found: list[ScopedPackage] = []
     warnings: list[str] = []
     for root in roots:
-        if not root.path.is_dir():
+        if not os.path.isdir(root.path):
             warnings.append(f"catalog root {root.path} ({root.scope}): not a folder; skipped")
             continue
         try:
@@ -169,7 +169,7 @@ def load_siblings(
 
 def _claim(item, taken: set[str]) -> bool:
     """Whether a discovered skill is new to this run (each real folder once)."""
-    real = item.real or os.path.realpath(item.root)
+    real = item.real or real_path_or_given(item.root)
     if real in taken:
         return False
     taken.add(real)

@@ -93,7 +93,7 @@ class CatalogEntries:
             self._stored = {}
             answers = {}
             try:
-                with open(self.path, encoding="utf-8") as handle:
+                with open(self.path, encoding="utf-8", errors="surrogateescape") as handle:  # as cache.write_atomic writes
                     data = json.load(handle)
                 if isinstance(data, dict) and data.get("salt") == self.salt and isinstance(data.get("entries"), dict):
                     self._stored = {k: v for k, v in data["entries"].items() if v is None or _valid(v)}

@@ -37,6 +37,7 @@ surface uses is not defined.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..fsafe import is_within
@@ -108,7 +109,7 @@ class Catalog:
 
 def _repo_root(path: Path, stop: Path) -> Path:
     for folder in (path, *path.parents):
-        if (folder / ".git").exists():
+        if os.path.lexists(folder / ".git"):  # (a link there need not lead anywhere we may look)
             return folder
         if folder == stop:
             break

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..discovery import discover
+from ..output import printable
 from ..package import SkillPackage
 from ..targets import TARGETS
 from . import claude_code, copilot
@@ -207,13 +208,18 @@ _RECEIPTS = {"codex": _codex, "claude-code": _claude_code, "copilot": _copilot}
 
 
 def report_text(report: dict) -> str:
+    """The report for a terminal. Names, descriptions and paths come from the linted tree:
+    every character that could drive the terminal or end a line is escaped
+    (:func:`skilllint.output.printable`), and the rendered catalog, whose lines are the
+    surface's own (a description may hold a line feed, which the model sees as one), is
+    indented by four spaces, so no line of it can pass for a line of the receipt."""
     out: list[str] = []
     if not report["catalogs"]:
         out.append(f"no {report['target']} catalog: no loadable skill under the given paths")
     for receipt in report["catalogs"]:
-        out += [f"== {report['target']} catalog of {receipt['root']} ({receipt['kind']}; model: {receipt['model']})", ""]
+        out += [f"== {report['target']} catalog of {printable(receipt['root'])} ({receipt['kind']}; model: {receipt['model']})", ""]
         if receipt["rendered"]:
-            out += [receipt["rendered"], ""]
+            out += ["    " + printable(line) for line in receipt["rendered"].split("\n")] + [""]
         budget = receipt["budget"]
         out.append(f"Render receipt: budget {budget['limit']:,} {budget['unit']} ({budget['source']}), used {receipt['budget_used']:,}")
         out.append(
@@ -223,11 +229,11 @@ def report_text(report: dict) -> str:
         for skill in receipt["skills"]:
             state = "included" if skill["included"] else "OMITTED"
             out.append(
-                f"  - {skill['name']}: {state}, description {skill['chars_shown']}/{skill['description_chars']} characters shown, "
-                f"line costs {skill['minimum_cost']} (minimum) / {skill['full_cost']} (full) [{skill['scope']}] {skill['path']}"
+                f"  - {printable(skill['name'])}: {state}, description {skill['chars_shown']}/{skill['description_chars']} characters shown, "
+                f"line costs {skill['minimum_cost']} (minimum) / {skill['full_cost']} (full) [{skill['scope']}] {printable(skill['path'])}"
             )
-        out.append(f"  warning: {receipt['warning']}" if receipt["warning"] else "  warning: none")
+        out.append(f"  warning: {printable(receipt['warning'])}" if receipt["warning"] else "  warning: none")
         out.append("")
     for item in report["not_loaded"]:
-        out.append(f"not loaded: {item['path']}: {item['reason']}")
+        out.append(f"not loaded: {printable(item['path'])}: {printable(item['reason'])}")
     return "\n".join(out).rstrip("\n") + "\n"

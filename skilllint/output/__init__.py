@@ -45,6 +45,22 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
+def printable_lines(text: str) -> str:
+    """``text`` of several lines (a traceback), each made :func:`printable`; every line after
+    the first indented, so that no name inside it can pass for a line of its own."""
+    first, *rest = text.split("\n")
+    return "\n".join([printable(first), *("  " + printable(line) for line in rest)])
+
+
+def tell(kind: str | None, message: str) -> None:
+    """``skilllint: KIND: message`` on stderr, one line (``kind`` None: no kind). Messages
+    quote paths, names and values from the linted tree and the command line: whatever
+    could drive the terminal or start a line of its own is escaped."""
+    import sys
+
+    print(f"skilllint: {kind}: {printable(message)}" if kind else f"skilllint: {printable(message)}", file=sys.stderr)
+
+
 def valid_unicode(text: str) -> str:
     """``text`` as valid Unicode: file names that are not UTF-8 reach us with
     lone surrogates (``os.fsdecode``); their bytes become U+FFFD. For formats
@@ -58,6 +74,19 @@ def valid_unicode(text: str) -> str:
         except UnicodeEncodeError:
             data = text.encode("utf-8", "replace")
         return data.decode("utf-8", "replace")
+
+
+# What JSON leaves raw in a string (it escapes only C0 controls, `"` and `\\`) that must
+# not reach a terminal that shows a report: DEL, C1 controls, bidi controls, and the
+# two Unicode line separators. Outside strings a JSON text is ASCII.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def safe_json_text(text: str) -> str:
+    """A JSON text (``ensure_ascii=False``) as the same JSON value, terminal-safe: the
+    characters of :data:`_RAW_IN_JSON` as ``\\uXXXX`` escapes, and lone surrogates (a file
+    name that is not UTF-8) as U+FFFD (:func:`valid_unicode`), so the text is UTF-8."""
+    return valid_unicode(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 @lru_cache(maxsize=65536)  # a report names each file many times; relpath is slow
@@ -75,7 +104,7 @@ def source_root(cwd: Path) -> Path:
     GitHub annotations: the git work tree holding ``cwd`` (the repository root,
     as code scanning and the runner expect), else ``cwd`` itself."""
     for folder in (cwd, *cwd.parents):
-        if (folder / ".git").exists():  # a folder, or a file in a worktree/submodule
+        if os.path.lexists(folder / ".git"):  # a folder, or a file in a worktree/submodule
             return folder
     return cwd
 
@@ -116,7 +145,7 @@ def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> s
     if fmt == "sarif":
         from .sarif import render_sarif
 
-        return render_sarif(result, cwd, settings=settings)
+        return safe_json_text(render_sarif(result, cwd, settings=settings))
     if fmt == "github":
         from .github import render_github
 
@@ -124,7 +153,7 @@ def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> s
     if fmt == "json":
         from .json import render_json
 
-        return valid_unicode(render_json(result, cwd))
+        return safe_json_text(render_json(result, cwd))
     if fmt == "concise":
         from .concise import render_concise
 

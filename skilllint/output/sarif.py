@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Severity, Span
+from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
 from .json import dumps_indented
 
@@ -61,7 +62,7 @@ def _link_text(text: str) -> str:
 def _artifact(path: Path, root: Path) -> dict:
     rel = root_relative(path, root)
     if rel is None:  # outside the repository: an absolute file URI, no base
-        return {"uri": path.resolve().as_uri()}
+        return {"uri": Path(real_path_or_given(path)).as_uri()}  # (a link there may not be readable)
     # Percent-encode the name's bytes (a non-UTF-8 name keeps them exactly).
     return {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": SRCROOT}
 
@@ -262,7 +263,7 @@ def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dic
         },
         "automationDetails": {"id": AUTOMATION_ID},
         "invocations": [invocation],
-        "originalUriBaseIds": {SRCROOT: {"uri": root.resolve().as_uri().rstrip("/") + "/"}},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path(real_path_or_given(root)).as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(d, index[d.code], fp, root) for d, fp in zip(result.diagnostics, prints)],
     }

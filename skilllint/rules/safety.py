@@ -4,7 +4,7 @@ Every symbolic link in the package is judged from the package inventory
 (:mod:`skilllint.inventory`): ``readlink`` text plus path arithmetic, links
 inside the package expanded, never a link followed out of it. Special files
 are recognised by ``lstat`` alone and never opened. The skill folder itself
-and its SKILL.md are checked with ``os.readlink``/``os.path.realpath`` on the
+and its SKILL.md are checked with ``os.readlink``/:func:`~skilllint.fsafe.real_path` on the
 link only; the target is never opened or stat-ed.
 
 SL407 reads nothing new: it scans the texts the reference graph already holds
@@ -21,7 +21,7 @@ from typing import Iterator
 
 from .. import lazyre
 from ..diagnostics import Finding, Related, Severity, Span, clipped
-from ..fsafe import is_within
+from ..fsafe import is_within, real_path, real_path_or_given
 from ..inventory import MAX_LINK_HOPS
 from ..package import SkillPackage
 from ..records import record
@@ -51,7 +51,7 @@ def trace(package: SkillPackage, rel: str) -> Trace:
     text = entry.link.text if entry.link else ""
     hops: list[tuple[str, str]] = [(rel, text)]
     seen = {rel}
-    base_real = os.path.realpath(package.root)  # containment is judged at the real location
+    base_real = package.real_root  # containment is judged at the real location
     if text.startswith("/"):
         return Trace(tuple(hops), "outside", None, posixpath.normpath(text))
     parts = [p for p in posixpath.join(posixpath.dirname(rel), text).split("/") if p not in ("", ".")]
@@ -268,15 +268,15 @@ class SkillIsSymlink(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        lint_real = os.path.realpath(package.lint_root)
+        lint_real = real_path_or_given(package.lint_root)
         root = package.root
         if os.path.islink(root):
             try:
                 text = os.readlink(root)
-            except OSError:
+                real = real_path(root)
+            except OSError:  # a link we may not read: nothing to say where it leads
                 text = None
             if text is not None:
-                real = os.path.realpath(root)
                 yield Finding(
                     f"the skill folder `{root.name}` is a symbolic link to `{text}` ({_where(real, lint_real)}): "
                     "surfaces follow it and load the skill from there, so skilllint judged containment at that "
@@ -293,10 +293,10 @@ class SkillIsSymlink(Rule):
             return
         try:
             text = os.readlink(skill_md)
-        except OSError:
+            real = real_path(skill_md)
+        except OSError:  # a link we may not read (SL013 says it cannot be read)
             return
-        real = os.path.realpath(skill_md)
-        real_root = os.path.realpath(root)
+        real_root = package.real_root
         if is_within(Path(real_root), Path(real)):
             inside = Path(real).relative_to(real_root).as_posix()
             where = "in the skill folder" if inside == posixpath.normpath(text) else f"`{inside}` in the skill folder"
