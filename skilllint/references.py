@@ -69,9 +69,27 @@ class ReferenceGraph:
     # scanned file -> its file lines inside fenced code (markdown.fenced_lines), found once
     # here for every rule that skips code
     fenced: dict[str, set[int]] = field(default_factory=dict)
+    # Indexes over `references`, built on first use (rules ask per finding; a file can hold thousands)
+    _by_source: dict[str, list[Reference]] | None = field(default=None, repr=False, compare=False)
+    _first_to: dict[tuple[str, str], Reference] | None = field(default=None, repr=False, compare=False)
 
     def from_file(self, source: str) -> list[Reference]:
-        return [r for r in self.references if r.source == source]
+        if self._by_source is None:
+            by_source: dict[str, list[Reference]] = {}
+            for reference in self.references:
+                by_source.setdefault(reference.source, []).append(reference)
+            self._by_source = by_source
+        return self._by_source.get(source, [])
+
+    def first_reference_to(self, source: str, target: str) -> Reference | None:
+        """The first reference in ``source`` that resolves to ``target``."""
+        if self._first_to is None:
+            first: dict[tuple[str, str], Reference] = {}
+            for reference in self.references:
+                if reference.resolved is not None:
+                    first.setdefault((reference.source, reference.resolved), reference)
+            self._first_to = first
+        return self._first_to.get((source, target))
 
     def chain(self, target: str) -> list[str]:
         """SKILL.md -> … -> target, following first references."""
