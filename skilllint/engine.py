@@ -212,15 +212,25 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
         key, diagnostics = found if found is not None else _look_up(cache, package, settings)
         if diagnostics is None:
             diagnostics = lint_package(package, cached_rules, settings, errors)
-            if key and not errors:
+            if key and not errors and not _truncation_warnings(package):  # a cut scan must be told every run
                 cache.put(key, diagnostics)
         if always_rules:
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
-    inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
-    warning = inventory.truncation_warning() if inventory is not None else None
     new_counts = (counts.take_new() or None) if counts is not None else None
-    return diagnostics, errors, fields, [warning] if warning else [], new_counts
+    return diagnostics, errors, fields, _truncation_warnings(package), new_counts
+
+
+def _truncation_warnings(package: SkillPackage) -> list[str]:
+    """What the user must be told about a listing or a reference scan cut at its bound."""
+    warnings = []
+    inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
+    if inventory is not None and inventory.truncation_warning():
+        warnings.append(inventory.truncation_warning())
+    graph = package.__dict__.get("references")  # built by a rule; not built for this
+    if graph is not None and graph.truncation_warning(package.root):
+        warnings.append(graph.truncation_warning(package.root))
+    return warnings
 
 
 def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:
