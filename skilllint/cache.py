@@ -291,6 +291,7 @@ def _settings_salt(settings) -> str:
         "targets": settings.targets,
         "per_file_ignores": settings.per_file_ignores,
         "base": str(settings.base),
+        "max_findings_per_rule_per_file": settings.max_findings_per_rule_per_file,
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -313,6 +314,8 @@ def encode(d: Diagnostic) -> dict:
         "span": _span(d.span),
         "related": [[r.message, str(r.path), _span(r.span)] for r in d.related],
     }
+    if d.left_out:
+        item["left_out"] = d.left_out
     if d.fix is not None:
         item["fix"] = {
             "message": d.fix.message,
@@ -350,6 +353,7 @@ def decode(item: dict, paths: dict[str, Path] | None = None) -> Diagnostic:
         span=Span(*item["span"]),
         fix=fix,
         related=tuple(Related(m, path_of(p), Span(*s)) for m, p, s in item["related"]),
+        left_out=item.get("left_out", 0),
     )
 
 

@@ -256,7 +256,7 @@ def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[st
 
 def _statistics(result, reg) -> str:
     counter = Counter(d.code for d in result.diagnostics)
-    from .output import fix_mark
+    from .output import fix_mark, left_out_note
 
     fixable = Counter(d.code for d in result.diagnostics if fix_mark(d, result))  # as `--fix` would apply them
     lines = []
@@ -266,6 +266,9 @@ def _statistics(result, reg) -> str:
         lines.append(f"{count:5d}\t{code}\t{mark} {rule.name if rule else ''}")
     total = sum(counter.values())
     lines.append(f"Found {total} problem{'s' if total != 1 else ''} in {result.packages} skills.")
+    note = left_out_note(result)
+    if note:
+        lines.append(note)
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Severity
+from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
 from .fsafe import is_within
 from .records import field, record
 from .registry import Registry, Rule
@@ -122,6 +123,13 @@ def config_schema(registry: Registry) -> dict:
             "respect-gitignore": {"type": "boolean"},
             "fail-on": {"enum": ["error", "warning", "info"], "description": "lowest severity that fails (exit 1)"},
             "output-format": {"enum": list(OUTPUT_FORMATS)},
+            "max-findings-per-rule-per-file": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": HARD_LIMIT,
+                "description": f"report at most this many findings of one rule in one file (default {DEFAULT_LIMIT}, "
+                f"at most {HARD_LIMIT}); the rest are counted, and the last reported finding and the summary say how many",
+            },
             "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
             "cache-dir": {
                 "type": "string",
@@ -212,6 +220,7 @@ class Settings:
     catalog: dict[str, Any] = field(default_factory=dict)
     cache: bool = True
     cache_dir: str | None = None
+    max_findings_per_rule_per_file: int = DEFAULT_LIMIT
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -362,6 +371,8 @@ def _apply(settings: Settings, data: dict, source: str) -> None:
         settings.catalog = dict(data["catalog"])
     if "cache" in data:
         settings.cache = bool(data["cache"])
+    if "max-findings-per-rule-per-file" in data:
+        settings.max_findings_per_rule_per_file = int(data["max-findings-per-rule-per-file"])
     if "cache-dir" in data:
         settings.cache_dir = data["cache-dir"]
     for key, table in data.get("rules", {}).items():

@@ -121,6 +121,9 @@ class Diagnostic:
     span: Span
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default_factory=tuple)
+    # Findings of the same rule in the same file that the engine left out after this one
+    # (skilllint.findingcap): set on the last one reported, else 0.
+    left_out: int = 0
 
     def sort_key(self) -> tuple:
         return (str(self.path), self.span.line, self.span.column, self.code, self.message)

@@ -13,6 +13,7 @@ from .catalog.context import CatalogContext, complete_catalogs
 from .config import Settings
 from .diagnostics import Diagnostic, Finding, Severity
 from .discovery import discover
+from .findingcap import RuleTally, cap, left_out_summary
 from .package import SkillPackage
 from .parallel import Background, PendingMap, can_fork, worker_count
 from .records import field, record
@@ -34,6 +35,9 @@ class LintResult:
     fixed: dict[str, int] = field(default_factory=dict)  # problems `check --fix` fixed, per code
     abandoned_fix_temps: list[str] = field(default_factory=list)  # left by a killed `check --fix`
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available ([*])
+    # Findings left out by the cap per rule and file (skilllint.findingcap), per code: the
+    # reported diagnostics' ``left_out`` added up; formats that cut further start from it.
+    left_out: dict[str, int] = field(default_factory=dict)
 
 
 def lint_paths(
@@ -128,7 +132,20 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     result.internal_errors.extend(pending.failures)
     result.packages = len(packages)
     result.diagnostics.sort(key=Diagnostic.sort_key)
+    result.left_out = left_out_by_code(result.diagnostics)
+    note = left_out_summary(result.left_out, settings.max_findings_per_rule_per_file)
+    if note:
+        result.warnings.append(note)
     return result
+
+
+def left_out_by_code(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    """Findings left out by the cap, per code, as ``diagnostics`` tell (sorted by code)."""
+    counts: dict[str, int] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.left_out:
+            counts[diagnostic.code] = counts.get(diagnostic.code, 0) + diagnostic.left_out
+    return dict(sorted(counts.items()))
 
 
 def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store) -> tuple[list, list[str], list[str]]:
@@ -200,15 +217,25 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
         key, diagnostics = found if found is not None else _look_up(cache, package, settings)
         if diagnostics is None:
             diagnostics = lint_package(package, cached_rules, settings, errors)
-            if key and not errors:
+            if key and not errors and not _truncation_warnings(package):  # a cut scan must be told every run
                 cache.put(key, diagnostics)
         if always_rules:
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
-    inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
-    warning = inventory.truncation_warning() if inventory is not None else None
     new_counts = (counts.take_new() or None) if counts is not None else None
-    return diagnostics, errors, fields, [warning] if warning else [], new_counts
+    return diagnostics, errors, fields, _truncation_warnings(package), new_counts
+
+
+def _truncation_warnings(package: SkillPackage) -> list[str]:
+    """What the user must be told about a listing or a reference scan cut at its bound."""
+    warnings = []
+    inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
+    if inventory is not None and inventory.truncation_warning():
+        warnings.append(inventory.truncation_warning())
+    graph = package.__dict__.get("references")  # built by a rule; not built for this
+    if graph is not None and graph.truncation_warning(package.root):
+        warnings.append(graph.truncation_warning(package.root))
+    return warnings
 
 
 def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:
@@ -289,7 +316,7 @@ def lint_catalogs(
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
                     diagnostics.append(diagnostic)
-    return _merge_across_targets(diagnostics)
+    return cap(_merge_across_targets(diagnostics), settings.max_findings_per_rule_per_file)
 
 
 def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
@@ -360,9 +387,22 @@ def lint_package(
                 runnable = _runnable_needs(package)
             if needs not in runnable:
                 continue
-        ctx = RuleContext(applicable, dict(options), settings, memo)  # a copy: a plugin rule may change its own
+        tally = RuleTally(settings.max_findings_per_rule_per_file)
+        admission = _Admission(rule, applicable, package, settings, suppressions, tally)
+        ctx = RuleContext(applicable, dict(options), settings, memo, admission=admission)  # options: a copy, a plugin rule may change its own
         try:
-            findings = list(rule.check(package, ctx))
+            for finding in rule.check(package, ctx):
+                graded = _graded(rule, finding.targets, finding.severities, applicable, settings)
+                if graded is None:
+                    continue
+                path = finding.path or package.skill_md_path
+                if not tally.has_room(path, graded[1]):
+                    admission.leave_out(path, finding.span.line)  # not built: the rule did not ask first
+                    continue
+                diagnostic = _diagnostic(rule, finding, graded, path)
+                if _suppressed(diagnostic, package, suppressions) or settings.ignored_by_path(diagnostic.code, diagnostic.path):
+                    continue
+                tally.add(diagnostic)
         except Exception as exc:  # one rule's bug must not hide the others' findings
             if internal_errors is not None:
                 internal_errors.append(
@@ -370,16 +410,36 @@ def lint_package(
                     + traceback.format_exc(limit=6)
                 )
             continue
-        for finding in findings:
-            diagnostic = _to_diagnostic(rule, finding, applicable, package, settings)
-            if diagnostic is None:
-                continue
-            if _suppressed(diagnostic, package, suppressions) or settings.ignored_by_path(
-                diagnostic.code, diagnostic.path
-            ):
-                continue
-            diagnostics.append(diagnostic)
+        diagnostics.extend(tally.results())
     return diagnostics
+
+
+class _Admission:
+    """:meth:`RuleContext.admits` for one rule on one package: whether the cap per rule and
+    file leaves room for a finding, counting it as left out when not (unless suppressed)."""
+
+    def __init__(self, rule: Rule, applicable: tuple, package: SkillPackage, settings: Settings, suppressions: dict, tally: RuleTally):
+        self.rule, self.applicable, self.package, self.settings = rule, applicable, package, settings
+        self.suppressions, self.tally = suppressions, tally
+        self._ignored: dict[Path, bool] = {}  # per-file ignores, judged once per file
+
+    def __call__(self, path, line: int, severities, targets) -> bool:
+        graded = _graded(self.rule, targets, severities, self.applicable, self.settings)
+        if graded is None:
+            return False  # reported for none of the rule's targets
+        path = path or self.package.skill_md_path
+        if self.tally.has_room(path, graded[1]):
+            return True
+        self.leave_out(path, line)
+        return False
+
+    def leave_out(self, path: Path, line: int) -> None:
+        """Count a finding at ``path``, ``line`` as left out, unless it would not be reported anyway."""
+        ignored = self._ignored.get(path)
+        if ignored is None:
+            ignored = self._ignored[path] = self.settings.ignored_by_path(self.rule.code, path)
+        if not ignored and not _suppressed_at(self.rule.code, path, line, self.package, self.suppressions):
+            self.tally.leave_out(path)
 
 
 def _plan(rules: list[Rule], settings: Settings, selected: tuple, sees_file: tuple) -> list[tuple[Rule, tuple, dict, object]]:
@@ -411,25 +471,41 @@ def _to_diagnostic(
     package: SkillPackage,
     settings: Settings,
 ) -> Diagnostic | None:
-    applicable_ids = [t.id for t in applicable]
-    ids = tuple(t for t in applicable_ids if finding.targets is None or t in finding.targets)
+    graded = _graded(rule, finding.targets, finding.severities, applicable, settings)
+    if graded is None:
+        return None
+    return _diagnostic(rule, finding, graded, finding.path or package.skill_md_path)
+
+
+def _graded(rule: Rule, targets, severities, applicable: tuple, settings: Settings) -> tuple[tuple[str, ...], Severity] | None:
+    """(the targets a finding with these ``targets`` and ``severities`` is reported for, its
+    severity), or None when it concerns none of the rule's ``applicable`` targets."""
+    ids = tuple(t.id for t in applicable if targets is None or t.id in targets)
     if not ids:
         return None
+    override = settings.severity_override(type(rule))
+    if override is not None:
+        return ids, override
     levels = []
-    for target_id in ids:
-        level = (finding.severities or {}).get(target_id) or rule.severity[target_id]
-        target = next(t for t in applicable if t.id == target_id)
+    for target in applicable:
+        if target.id not in ids:
+            continue
+        level = (severities or {}).get(target.id) or rule.severity[target.id]
         if target.secondary and level > Severity.WARNING:
             level = Severity.WARNING  # facts marked [2ND] give at most a warning
         levels.append(level)
-    severity = settings.severity_override(type(rule)) or max(levels)
+    return ids, max(levels)
+
+
+def _diagnostic(rule: Rule, finding: Finding, graded: tuple, path: Path) -> Diagnostic:
+    ids, severity = graded
     return Diagnostic(
         code=rule.code,
         name=rule.name,
         severity=severity,
         targets=ids,
         message=finding.message,
-        path=finding.path or package.skill_md_path,
+        path=path,
         span=finding.span,
         fix=finding.fix,
         related=finding.related,
@@ -437,11 +513,15 @@ def _to_diagnostic(
 
 
 def _suppressed(diagnostic: Diagnostic, package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> bool:
-    if diagnostic.path != package.skill_md_path or not package.readable:
+    return _suppressed_at(diagnostic.code, diagnostic.path, diagnostic.span.line, package, cache)
+
+
+def _suppressed_at(code: str, path: Path, line: int, package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> bool:
+    if path != package.skill_md_path or not package.readable:
         return False
-    parsed = cache.get(diagnostic.path)
+    parsed = cache.get(path)
     if parsed is None:
         split = package.split("canonical")
         end = split.close_line + 1 if split.status == "ok" else 0
-        parsed = cache[diagnostic.path] = suppress.parse(package.source.lines, end)
-    return not parsed.empty and parsed.suppresses(diagnostic.code, diagnostic.span.line)
+        parsed = cache[path] = suppress.parse(package.source.lines, end)
+    return not parsed.empty and parsed.suppresses(code, line)

@@ -203,6 +203,9 @@ def _build(package) -> OpenAIYaml:
     model.text = text
     try:
         document = yamltree.parse(text)
+    except yamltree.TooManyNodesError as exc:  # skilllint's bound, not a YAML error: Codex reads it
+        model.issues.append(Issue("too-large", "", Span(exc.line + 1, exc.column + 1, exc.line + 1, exc.column + 2), {"nodes": yamltree.MAX_NODES}))
+        return model
     except yamltree.YamlError as exc:
         model.issues.append(Issue("syntax", "", Span(exc.line + 1, exc.column + 1, exc.line + 1, exc.column + 2), {"problem": exc.message}))
         return model
@@ -299,11 +302,15 @@ class _Walker:
     def issue(self, kind: str, name: str, node: yamltree.Node, **facts) -> None:
         self.model.issues.append(Issue(kind, name, _span(node), facts))
 
-    def _spend(self, node: yamltree.Node) -> None:
+    def _spend(self, node: yamltree.Node, through_alias: bool = False) -> None:
+        """Charge a visit to the alias budget when it is one through an alias (an alias slot, or a
+        key or item of a collection reached through one): nodes as written are bounded at parse time."""
+        if not (through_alias or node.alias):
+            return
         self.budget -= 1
         if self.budget < 0:
             raise yamltree.AliasBombError(
-                f"YAML aliases expand to more than {yamltree.MAX_EXPANDED_NODES} nodes", node.line, node.column
+                f"YAML aliases expand to more than {yamltree.MAX_EXPANDED_NODES:,} nodes", node.line, node.column
             )
 
     # -- structure --
@@ -350,7 +357,7 @@ class _Walker:
             return None
         seen: dict[str, tuple[yamltree.Node, yamltree.Node]] = {}
         for key_node, value_node in value.value:
-            self._spend(key_node)
+            self._spend(key_node, node.alias)
             k = key_node.deref()
             if k.kind != "scalar":
                 continue  # a list or mapping as a key: not something anyone writes here
@@ -506,7 +513,7 @@ class _Walker:
         for index, item in enumerate(value.value):
             name = f"{dotted}[{index}]"
             entry = item.deref()
-            self._spend(item)
+            self._spend(item, node.alias)
             if entry.kind == "scalar" and _is_null(entry):
                 self.issue("tool-missing", name, item, missing=("type", "value"))
                 continue
@@ -547,7 +554,7 @@ class _Walker:
             self.issue("type", dotted, node, found=describe(node), expected="a list of product names")
             return
         for index, item in enumerate(value.value):
-            self._spend(item)
+            self._spend(item, node.alias)
             if item.deref().kind != "scalar":
                 self.issue("type", f"{dotted}[{index}]", item, found=describe(item), expected="a product name")
         # Product names themselves change between Codex versions (codex, chatgpt, atlas, …): not judged.

@@ -25,6 +25,10 @@ from .records import field, record
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
+# References kept per package. Each costs a few hundred bytes and every SL3xx rule walks them
+# all: without a bound, files full of links (48,000 in a megabyte) cost memory and time in
+# proportion to their number. Real skills hold a few hundred; the scan stops at this many.
+MAX_REFERENCES = 100_000
 _SCHEME = lazyre.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # A fence marker line as this scan has always judged it (any whitespace, no info-string
 # check: looser than markdown.fenced_lines; a line either one calls code is skipped).
@@ -69,9 +73,43 @@ class ReferenceGraph:
     # scanned file -> its file lines inside fenced code (markdown.fenced_lines), found once
     # here for every rule that skips code
     fenced: dict[str, set[int]] = field(default_factory=dict)
+    # Where the scan stopped at MAX_REFERENCES: (file, its first line not checked), else None;
+    # and how many referenced files were not scanned at all because of it.
+    cut: tuple[str, int] | None = None
+    unscanned: int = 0
+    # Indexes over `references`, built on first use (rules ask per finding; a file can hold thousands)
+    _by_source: dict[str, list[Reference]] | None = field(default=None, repr=False, compare=False)
+    _first_to: dict[tuple[str, str], Reference] | None = field(default=None, repr=False, compare=False)
 
     def from_file(self, source: str) -> list[Reference]:
-        return [r for r in self.references if r.source == source]
+        if self._by_source is None:
+            by_source: dict[str, list[Reference]] = {}
+            for reference in self.references:
+                by_source.setdefault(reference.source, []).append(reference)
+            self._by_source = by_source
+        return self._by_source.get(source, [])
+
+    def first_reference_to(self, source: str, target: str) -> Reference | None:
+        """The first reference in ``source`` that resolves to ``target``."""
+        if self._first_to is None:
+            first: dict[tuple[str, str], Reference] = {}
+            for reference in self.references:
+                if reference.resolved is not None:
+                    first.setdefault((reference.source, reference.resolved), reference)
+            self._first_to = first
+        return self._first_to.get((source, target))
+
+    def truncation_warning(self, root) -> str | None:
+        """What the user must be told when the scan stopped at MAX_REFERENCES (None when whole)."""
+        if self.cut is None:
+            return None
+        source, line = self.cut
+        more = f" and {self.unscanned:,} more referenced file{'s' if self.unscanned != 1 else ''}" if self.unscanned else ""
+        return (
+            f"{root}: more than {MAX_REFERENCES:,} references; the scan stopped at {MAX_REFERENCES:,}, so "
+            f"`{source}` from line {line:,}{more} were not checked, and the unreferenced-file check (SL304) "
+            "is skipped"
+        )
 
     def chain(self, target: str) -> list[str]:
         """SKILL.md -> … -> target, following first references."""
@@ -110,16 +148,28 @@ def build(package) -> ReferenceGraph:
     skill_md = package.skill_md_name or "SKILL.md"
     graph.scanned[skill_md] = 0
     graph.texts[skill_md] = package.body
-    queue: list[tuple[str, str, int, int]] = [(skill_md, package.body, package.body_start_line, 0)]
+    # (file, its text or None: read it when its turn comes, line offset, depth)
+    queue: list[tuple[str, str | None, int, int]] = [(skill_md, package.body, package.body_start_line, 0)]
     while queue:
         source, text, offset, depth = queue.pop(0)
+        if text is None:
+            text = _read(package, source)
+            if text is None:
+                continue
+            graph.texts[source] = text
         # One split and one search for fence markers, shared by the scans below.
         lines = text.split("\n")
         candidates = markdown.fence_candidates(text, offset)
         fenced = graph.fenced[source] = markdown.fenced_lines_in(text, offset, candidates)
         links = markdown.links_outside(lines, fenced, offset)
         skipped = fenced | _fence_lines(text, offset, candidates)
-        for reference in _extract(source, lines, offset, links, skipped, top, inventory, absent):
+        found = _extract(source, lines, offset, links, skipped, top, inventory, absent)
+        room = MAX_REFERENCES - len(graph.references)
+        if len(found) > room:
+            found.sort(key=lambda r: (r.line, r.column))  # keep what comes first in the file
+            graph.cut = (source, found[room].line)
+            del found[room:]
+        for reference in found:
             graph.references.append(reference)
             target = reference.resolved
             if (
@@ -132,12 +182,12 @@ def build(package) -> ReferenceGraph:
                 or _in_nested_skill(target, inventory)
             ):
                 continue
-            content = _read(package, target)
             graph.scanned[target] = depth + 1
             graph.parents[target] = source
-            if content is not None:
-                graph.texts[target] = content
-                queue.append((target, content, 0, depth + 1))
+            queue.append((target, None, 0, depth + 1))
+        if graph.cut is not None:
+            graph.unscanned = len(queue)  # never read
+            break
     return graph
 
 

@@ -46,10 +46,29 @@ class RuleContext:
     settings: Any = None  # the resolved Settings (token encoding, etc.)
     memo: dict = field(default_factory=dict)  # per-package scratch shared by rules
     kept: Any = None  # catalog rules: a mapping of costly answers kept between runs (JSON values), or None
+    admission: Any = None  # the engine's cap on this rule's findings per file (see admits), or None
 
     @property
     def target_ids(self) -> tuple[str, ...]:
         return tuple(t.id for t in self.targets)
+
+    def admits(
+        self,
+        path: Any = None,
+        line: int = 1,
+        severities: dict[str, Severity] | None = None,
+        targets: tuple[str, ...] | None = None,
+    ) -> bool:
+        """Whether a finding at ``path`` (None: SKILL.md) and ``line``, with the ``severities``
+        and ``targets`` its :class:`Finding` would carry, would still be reported.
+
+        The engine reports at most a set number of a rule's findings per file
+        (:mod:`skilllint.findingcap`) and counts the rest as left out. A rule that can
+        yield many findings asks before building each one (messages, suggestions, fixes
+        cost time) and skips it when the answer is False: the engine has counted it then.
+        False too for a finding suppressed there. Rules that never ask are capped all
+        the same, as their findings arrive."""
+        return self.admission is None or self.admission(path, line, severities, targets)
 
 
 class Rule:

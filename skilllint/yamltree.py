@@ -9,7 +9,11 @@ one parse we derive what each target's parser would see. Building the tree
 ourselves also keeps us safe: the builder is iterative (a 10,000-level nesting
 cannot overflow the Python stack), aliases are shared references (never
 copied), and the views expand aliases under a fixed node budget, so a
-"billion laughs" document is reported instead of exhausting memory.
+"billion laughs" document is reported instead of exhausting memory. Two
+bounds, two errors: a document written with more than ``MAX_NODES`` nodes is
+too large to check (:class:`TooManyNodesError`); one whose aliases expand
+to more than ``MAX_EXPANDED_NODES`` nodes is an alias bomb
+(:class:`AliasBombError`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,11 @@ MAX_DEPTH = 64
 """Deepest nesting of collections accepted; frontmatter never needs more."""
 
 MAX_EXPANDED_NODES = 10_000
-"""Node visits allowed when a view expands aliases (alias-bomb guard)."""
+"""Node visits through aliases allowed when a view expands them (alias-bomb guard)."""
+
+MAX_NODES = 20_000
+"""Nodes a document may be written with (real frontmatter holds a few dozen): past this
+it is not built, so that a megabyte of `[a, a, a, …]` costs no more than a real one."""
 
 
 class YamlError(Exception):
@@ -132,6 +140,10 @@ class Document:
         return self.root.value
 
 
+class TooManyNodesError(YamlError):
+    """The document is written with more than MAX_NODES nodes: too large to check."""
+
+
 def is_merge_key(key: Node) -> bool:
     """A plain `<<` key: YAML's merge key for ruamel, strictyaml and PyYAML."""
     return key.kind == "scalar" and key.style is None and key.tag is None and key.value == "<<"
@@ -203,7 +215,13 @@ def _build(text: str, events: Any, marked_error: type, reader_error: type, any_e
     # line after the text when it lacks a final newline; ruamel at the text's end.
     text_end = (text.count("\n"), len(text) - (text.rfind("\n") + 1))
 
+    nodes = 0
+
     def attach(node: Node) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise TooManyNodesError(f"more than {MAX_NODES:,} YAML nodes", node.line, node.column)
         if not stack:
             doc.root = node
             return
@@ -461,33 +479,37 @@ def _to_date(text: str) -> Any:
 def to_python(node: Node | None, semantics: str, budget: list[int] | None = None) -> Any:
     """Build the plain Python value of ``node`` under ``semantics``.
 
-    Aliases are expanded as a real loader would, but every node visit costs
-    one unit of a shared budget; exceeding it raises :class:`AliasBombError`.
-    Duplicate keys keep the last value (PyYAML's behaviour).
+    Aliases are expanded as a real loader would, but every node visited through
+    an alias costs one unit of a shared budget; exceeding it raises
+    :class:`AliasBombError`. (The nodes written in the document are bounded when
+    it is built: visiting them costs nothing here.) Duplicate keys keep the last
+    value (PyYAML's behaviour).
     """
     if node is None:
         return None
     if budget is None:
         budget = [MAX_EXPANDED_NODES]
-    # Iterative expansion: (node, container, key) work items.
+    # Iterative expansion: (node, container, key, reached through an alias) work items.
     result_holder: list[Any] = [None]
-    work: list[tuple[Node, Any, Any]] = [(node, result_holder, 0)]
+    work: list[tuple[Node, Any, Any, bool]] = [(node, result_holder, 0, False)]
     while work:
-        current, container, slot = work.pop()
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise AliasBombError(
-                f"YAML aliases expand to more than {MAX_EXPANDED_NODES} nodes",
-                node.line,
-                node.column,
-            )
+        current, container, slot, expanded = work.pop()
+        if expanded or current.alias:
+            expanded = True
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise AliasBombError(
+                    f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes",
+                    node.line,
+                    node.column,
+                )
         current = current.deref()
         if current.kind == "scalar":
             value: Any = resolve_scalar(current, semantics)
         elif current.kind == "seq":
             value = [None] * len(current.value)
             for index, child in enumerate(current.value):
-                work.append((child, value, index))
+                work.append((child, value, index, expanded))
         else:
             value = {}
             keyed = []
@@ -500,7 +522,7 @@ def to_python(node: Node | None, semantics: str, budget: list[int] | None = None
                 keyed.append((value_node, _hashable(key)))
             # Pushed in reverse so the last duplicate key is popped last and wins.
             for value_node, key in reversed(keyed):
-                work.append((value_node, value, key))
+                work.append((value_node, value, key, expanded))
         container[slot] = value
     return result_holder[0]
 

@@ -138,6 +138,17 @@ def counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
     }
 
 
+def left_out_note(result) -> str | None:
+    """The summary's sentence on findings the cap per rule and file left out, or None."""
+    left_out = sum(getattr(result, "left_out", {}).values())
+    if not left_out:
+        return None
+    return (
+        f"{left_out:,} more finding{'s' if left_out != 1 else ''} left out: at most a set number of each rule's "
+        "findings per file are reported (setting `max-findings-per-rule-per-file`)."
+    )
+
+
 def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> str:
     """``result`` in format ``fmt`` (``auto`` resolved here). ``settings``: the
     run's resolved settings; SARIF lists their enabled rules."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
 from ..fsafe import UnsafeFile, read_capped
-from . import counts, display_path, fix_mark, printable
+from . import counts, display_path, fix_mark, left_out_note, printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -95,6 +95,9 @@ def _summary(result, color: bool) -> list[str]:
         return out + [_paint(f"All checks passed ({skills} checked).", _BOLD, color)]
     parts = [f"{c['errors']} error{'s' if c['errors'] != 1 else ''}", f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}", f"{c['info']} info"]
     out.append(_paint(f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({', '.join(parts)}) in {skills}.", _BOLD, color))
+    note = left_out_note(result)
+    if note:
+        out.append(note)
     fixable = sum(1 for d in result.diagnostics if fix_mark(d, result))
     hidden = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.edits and not fix_mark(d, result))
     if fixable:

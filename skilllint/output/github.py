@@ -16,7 +16,7 @@ from itertools import groupby
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
-from . import counts, fix_mark, printable, root_relative, source_root, valid_unicode
+from . import counts, fix_mark, left_out_note, printable, root_relative, source_root, valid_unicode
 
 ANNOTATIONS_PER_KIND = 10  # per step, for each of error, warning and notice
 _KINDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -103,7 +103,9 @@ def _summary(result) -> str:
     skills = f"{result.packages} skill{'s' if result.packages != 1 else ''}"
     if not c["total"]:
         return f"All checks passed ({skills} checked)."
-    return (
+    found = (
         f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({c['errors']} error{'s' if c['errors'] != 1 else ''}, "
         f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}, {c['info']} info) in {skills}."
     )
+    note = left_out_note(result)
+    return f"{found} {note}" if note else found

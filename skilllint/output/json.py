@@ -32,7 +32,7 @@ def diagnostic_to_dict(diag: Diagnostic, cwd: Path) -> dict:
                 for edit in diag.fix.edits
             ],
         }
-    return {
+    item = {
         "code": diag.code,
         "name": diag.name,
         "severity": str(diag.severity),
@@ -54,6 +54,9 @@ def diagnostic_to_dict(diag: Diagnostic, cwd: Path) -> dict:
             for r in diag.related
         ],
     }
+    if diag.left_out:
+        item["left_out"] = diag.left_out
+    return item
 
 
 def render_json(result, cwd: Path) -> str:
@@ -62,7 +65,13 @@ def render_json(result, cwd: Path) -> str:
         "version": SCHEMA_VERSION,
         "tool": {"name": "skilllint", "version": __version__},
         "diagnostics": [diagnostic_to_dict(d, cwd) for d in result.diagnostics],
-        "summary": {**counts(result.diagnostics), "packages": result.packages, "by_code": dict(sorted(by_code.items()))},
+        "summary": {
+            **counts(result.diagnostics),
+            "packages": result.packages,
+            "by_code": dict(sorted(by_code.items())),
+            "left_out": sum(getattr(result, "left_out", {}).values()),
+            "left_out_by_code": dict(sorted(getattr(result, "left_out", {}).items())),
+        },
     }
     return dumps_indented(document) + "\n"
 

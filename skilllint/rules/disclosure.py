@@ -247,6 +247,8 @@ class ResourceUnreferenced(Rule):
         if inventory.truncated:
             return  # a partial listing would report files that are referenced from the part not seen
         graph = package.references
+        if graph.cut is not None:
+            return  # so would a partial reference scan
         skill_md = package.skill_md_name or "SKILL.md"
         nested = _nested(ctx, package)
         referenced = {r.resolved for r in graph.references if r.status == "ok" and r.resolved}

@@ -91,6 +91,11 @@ class OpenAIYamlInvalid(_OpenAIYamlRule):
             )
         elif issue.kind == "unreadable":
             message = f"{_FILE} cannot be read ({facts['reason']}): Codex ignores it"
+        elif issue.kind == "too-large" and "nodes" in facts:
+            message = (
+                f"{_FILE} is written with more than {facts['nodes']:,} YAML nodes, over skilllint's cap "
+                "(agent manifests hold a few dozen): it was not checked"
+            )
         elif issue.kind == "too-large":
             message = (
                 f"{_FILE} is {facts['size']:,} bytes, over skilllint's {facts['cap']:,}-byte read cap (SL011's "

@@ -8,7 +8,7 @@ from .. import yamledit
 from ..diagnostics import Finding, Related, Severity, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..yamltree import AliasBombError
+from ..yamltree import MAX_NODES, AliasBombError, TooManyNodesError
 from .common import Outcome, emit, frontmatter_start
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
@@ -144,8 +144,8 @@ class YamlInvalid(Rule):
         for target in ctx.targets:
             view = package.view(target)
             error = view.error
-            if view.split.status != "ok" or error is None:
-                continue
+            if view.split.status != "ok" or error is None or isinstance(error, TooManyNodesError):
+                continue  # too many nodes is a size, not a YAML error: SL011
             line, column = view.file_position(error.line, error.column)
             fix = None
             if isinstance(error, AliasBombError):
@@ -310,14 +310,31 @@ class FileTooLarge(Rule):
     defaults = {"max-bytes": 1024 * 1024}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if not package.truncated:
-            return
-        size = package.read_result.size  # type: ignore[union-attr]
-        yield Finding(
-            f"SKILL.md is {size:,} bytes, over the {ctx.options['max-bytes']:,}-byte cap; "
-            "only the first part was checked",
-            Span(1, 1, 1, 1),
-        )
+        if package.truncated:
+            size = package.read_result.size  # type: ignore[union-attr]
+            yield Finding(
+                f"SKILL.md is {size:,} bytes, over the {ctx.options['max-bytes']:,}-byte cap; "
+                "only the first part was checked",
+                Span(1, 1, 1, 1),
+            )
+        problem = package.decode_problem
+        if problem is not None and problem[0] == "invalid UTF-8":
+            return  # no frontmatter is read from it (SL009)
+        # A frontmatter written with more YAML nodes than skilllint builds: valid YAML that
+        # surfaces load, but too large to check (an alias bomb is SL005).
+        too_large: dict[str, Span] = {}
+        for target in ctx.targets:
+            view = package.view(target)
+            if view.split.status == "ok" and isinstance(view.error, TooManyNodesError):
+                line, column = view.file_position(view.error.line, view.error.column)
+                too_large[target.id] = Span(line, column, line, column + 1)
+        if too_large:
+            yield Finding(
+                f"the frontmatter is written with more than {MAX_NODES:,} YAML nodes, over skilllint's cap "
+                "(real frontmatter holds a few dozen): its fields were not checked",
+                min(too_large.values(), key=lambda span: (span.line, span.column)),
+                targets=tuple(too_large),
+            )
 
 
 class YamlStrictSubset(Rule):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
+from bisect import bisect_left, bisect_right
 from typing import Iterator
 
 from .. import lazyre, markdown
@@ -36,15 +37,24 @@ def _where(package: SkillPackage, source: str) -> object:
     return None if source == package.skill_md_name else package.root / source
 
 
+class _Places:
+    """Finding paths of the package's files (:func:`_where`), one Path per file: a file
+    with thousands of references names the same place each time."""
+
+    def __init__(self, package: SkillPackage) -> None:
+        self.package = package
+        self._paths: dict[str, object] = {}
+
+    def __call__(self, source: str) -> object:
+        try:
+            return self._paths[source]
+        except KeyError:
+            where = self._paths[source] = _where(self.package, source)
+            return where
+
+
 def _span(ref) -> Span:
     return Span(ref.line, ref.column, ref.line, max(ref.end_column, ref.column))
-
-
-def _first_reference_to(graph, source: str, target: str):
-    for ref in graph.references:
-        if ref.source == source and ref.resolved == target:
-            return ref
-    return None
 
 
 def _reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
@@ -54,7 +64,7 @@ def _reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
         return ()
     chain = graph.chain(source)
     parent = graph.parents[source]
-    ref = _first_reference_to(graph, parent, source)
+    ref = graph.first_reference_to(parent, source)
     if ref is None:
         return ()
     return (
@@ -75,15 +85,32 @@ def _written(ref) -> str:
     return f"`{shown}`"
 
 
-def _suggest(package: SkillPackage, path: str) -> str | None:
-    """A file of the package the author may have meant."""
-    files = [e.rel for e in package.inventory.files()]
-    base = posixpath.basename(path)
-    same_name = [f for f in files if posixpath.basename(f) == base and f != path]
-    if len(same_name) == 1:
-        return same_name[0]
-    close = difflib.get_close_matches(path, files, n=1, cutoff=0.85)
-    return close[0] if close else None
+# The most names a close spelling is looked for among: a fuzzy match costs each finding
+# time in proportion to the names, and real packages and documents hold far fewer.
+MOST_CANDIDATES = 1000
+
+
+class _Suggestions:
+    """The file of the package the author may have meant by a missing path; the package's
+    files are listed once, by name, on the first question."""
+
+    def __init__(self, package: SkillPackage) -> None:
+        self.package = package
+        self._files: list[str] | None = None
+        self._by_name: dict[str, list[str]] = {}
+
+    def __call__(self, path: str) -> str | None:
+        if self._files is None:
+            self._files = [e.rel for e in self.package.inventory.files()]
+            for rel in self._files:
+                self._by_name.setdefault(posixpath.basename(rel), []).append(rel)
+        same_name = [f for f in self._by_name.get(posixpath.basename(path), ()) if f != path]
+        if len(same_name) == 1:
+            return same_name[0]
+        if len(self._files) > MOST_CANDIDATES:
+            return None
+        close = difflib.get_close_matches(path, self._files, n=1, cutoff=0.85)
+        return close[0] if close else None
 
 
 # -- fixes: point a broken reference at the one file meant --------------------------------
@@ -193,24 +220,25 @@ class ReferenceMissing(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
-        guesses: dict[str, str | None] = {}  # one search per missing path, however often it is written
+        where = _Places(package)
+        suggest = _Suggestions(package)
+        mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
         for ref in package.references.references:
             if ref.status != "missing" or ref.case_match:
                 continue
+            levels = None if ref.explicit else mentioned
+            if not ctx.admits(where(ref.source), ref.line, levels):
+                continue  # over the cap per file: the suggestion and fix would not be shown
             noun = _NOUN[ref.kind]
             message = f"{noun} {_written(ref)} does not exist in the skill package"
-            wanted = ref.resolved or ref.path
-            if wanted not in guesses:
-                guesses[wanted] = _suggest(package, wanted)
-            guess = guesses[wanted]
+            guess = suggest(ref.resolved or ref.path)
             if guess:
                 message += f"; did you mean `{guess}`?"
-            levels = None if ref.explicit else {t: Severity.WARNING for t in ctx.target_ids}
             fixed = _folder_fixed_path(package, ref)
             yield Finding(
                 message,
                 _span(ref),
-                path=_where(package, ref.source),
+                path=where(ref.source),
                 severities=levels,
                 fix=_retarget(package, ref, fixed) if fixed else None,
                 related=_reached_from(package, ref.source),
@@ -225,8 +253,11 @@ class ReferenceCaseMismatch(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        where = _Places(package)
         for ref in package.references.references:
             if ref.status != "missing" or not ref.case_match:
+                continue
+            if not ctx.admits(where(ref.source), ref.line):
                 continue
             real = ref.case_match
             kind = package.inventory.entries.get(real)
@@ -241,7 +272,7 @@ class ReferenceCaseMismatch(Rule):
             yield Finding(
                 message,
                 _span(ref),
-                path=_where(package, ref.source),
+                path=where(ref.source),
                 fix=_retarget(package, ref, fixed) if fixed else None,
                 related=tuple(related),
             )
@@ -257,6 +288,7 @@ class ReferenceOutsidePackage(Rule):
     severity = severities("error: all; warning: skills-ref")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        where = _Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
         for ref in package.references.references:
             if ref.status != "outside":
@@ -267,10 +299,12 @@ class ReferenceOutsidePackage(Rule):
             if kind == "site":
                 rooted.setdefault(ref.source, []).append(ref)
                 continue
+            if not ctx.admits(where(ref.source), ref.line):
+                continue  # over the cap per file: the message would not be shown
             yield Finding(
                 _outside_message(package, ref),
                 _span(ref),
-                path=_where(package, ref.source),
+                path=where(ref.source),
                 related=_reached_from(package, ref.source),
             )
         for source, refs in rooted.items():
@@ -281,7 +315,7 @@ class ReferenceOutsidePackage(Rule):
                 "was written for resolves it against its own root, but an agent reading the skill has no such root "
                 f"and finds no file there; write the full URL, or a path relative to this file{more}",
                 _span(first),
-                path=_where(package, source),
+                path=where(source),
                 related=_reached_from(package, source),
             )
 
@@ -371,6 +405,7 @@ class ReferenceIsDirectory(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         generic = {(f.source, f.line, f.column) for f in _generic_pointers(package, ctx)}
+        where = _Places(package)
         for ref in package.references.references:
             if ref.status != "ok" or ref.target_kind != "dir":
                 continue
@@ -378,28 +413,25 @@ class ReferenceIsDirectory(Rule):
                 continue  # SL311 over SL306
             if not ref.explicit and ref.raw.endswith("/"):
                 continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
-            if _names_files_around(package, ref):
+            if _names_files_around(package, ctx, ref):
                 continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
+            if not ctx.admits(where(ref.source), ref.line):
+                continue
             noun = _NOUN[ref.kind]
             count = _files_below(package, ref.resolved)
             yield Finding(
                 f"{noun} {_written(ref)} is a folder, not a file ({count} file{'s' if count != 1 else ''} in it): "
                 "an agent cannot read a folder; link the file it should load",
                 _span(ref),
-                path=_where(package, ref.source),
+                path=where(ref.source),
                 related=_reached_from(package, ref.source),
             )
 
 
-def _names_files_around(package: SkillPackage, ref) -> bool:
-    graph = package.references
-    text = graph.texts.get(ref.source)
-    if text is None or ref.resolved is None:
+def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+    doc = _documents(package, ctx).get(ref.source)
+    if doc is None or ref.resolved is None:
         return False
-    offset = package.body_start_line if ref.source == package.skill_md_name else 0
-    lines = text.split("\n")
-    refs = graph.from_file(ref.source)
-    doc = _Document(lines, offset, graph.fenced[ref.source], refs, package.inventory)
     line = doc.text(ref.line)
     opening = line.rfind("[", 0, max(ref.column - 1, 0))
     column = opening if opening >= 0 else ref.column - 1
@@ -420,11 +452,14 @@ class GenericReferencePointer(Rule):
     severity = severities("warning: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        where = _Places(package)
         for pointer in _generic_pointers(package, ctx):
+            if not ctx.admits(where(pointer.source), pointer.line):
+                continue
             yield Finding(
                 pointer.message,
                 Span(pointer.line, pointer.column, pointer.line, pointer.end_column),
-                path=_where(package, pointer.source),
+                path=where(pointer.source),
                 related=_reached_from(package, pointer.source),
             )
 
@@ -485,8 +520,31 @@ def _generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]
     memo = ctx.memo
     key = "references.generic-pointers"
     if key not in memo:
-        memo[key] = _find_generic_pointers(package) if _usable(package) else []
+        memo[key] = _find_generic_pointers(package, _documents(package, ctx)) if _usable(package) else []
     return memo[key]
+
+
+def _documents(package: SkillPackage, ctx: RuleContext) -> dict[str, "_Document"]:
+    """A :class:`_Document` for each scanned file, made once per package for SL306 and SL311."""
+    memo = ctx.memo
+    key = "references.documents"
+    if key not in memo:
+        memo[key] = _documents_of(package)
+    return memo[key]
+
+
+def _documents_of(package: SkillPackage) -> dict[str, "_Document"]:
+    graph = package.references
+    return {
+        source: _Document(
+            text.split("\n"),
+            package.body_start_line if source == package.skill_md_name else 0,
+            graph.fenced[source],
+            graph.from_file(source),
+            package.inventory,
+        )
+        for source, text in graph.texts.items()
+    }
 
 
 _POINTER_ADVICE = "the agent must list the folder and guess which file to load; name each file and say when to read it"
@@ -498,23 +556,19 @@ def _pointer_message(folder: str, explicit: bool) -> str:
     return f"this sentence {verb} the folder `{shown}` without naming a file in it: {_POINTER_ADVICE}"
 
 
-def _find_generic_pointers(package: SkillPackage) -> list[_Pointer]:
+def _find_generic_pointers(package: SkillPackage, documents: dict[str, "_Document"] | None = None) -> list[_Pointer]:
     """Every generic pointer in SKILL.md and the Markdown files it references (SL311; SL306 defers to it)."""
+    if documents is None:
+        documents = _documents_of(package)
     graph = package.references
     inventory = package.inventory
     top = inventory.top_folders()
-    by_source: dict[str, list] = {}
-    for ref in graph.references:
-        by_source.setdefault(ref.source, []).append(ref)
     words = _pointer_words(top)
     slashed = tuple(f"{name}/" for name in top)  # what a _bare_folders match holds
     pointers: list[_Pointer] = []
     for source, text in graph.texts.items():
-        offset = package.body_start_line if source == package.skill_md_name else 0
-        lines = text.split("\n")
-        fenced = graph.fenced[source]
-        refs = by_source.get(source, [])
-        doc = _Document(lines, offset, fenced, refs, inventory)
+        doc = documents[source]
+        offset, lines, fenced, refs = doc.offset, doc.lines, doc.fenced, doc.refs
         # 1. References to a folder: links, and paths in backticks or prose.
         for ref in refs:
             if ref.status != "ok" or ref.target_kind != "dir" or ref.resolved is None:
@@ -634,8 +688,20 @@ def _folder_for_word(word: str, top: set[str]) -> str | None:
     return None
 
 
+# Characters on either side of a mention that its sentence is judged by. Real sentences are
+# far shorter; a longer run of text (a file that is one paragraph, a line of a megabyte) is
+# judged near each mention, so that every mention costs the same whatever the file's size.
+_WINDOW = 1000
+
+
 class _Document:
-    """One scanned Markdown file, for judging the sentence around a folder mention."""
+    """One scanned Markdown file, for judging the sentence around a folder mention.
+
+    What the questions need is worked out once per file and kept: each line's block
+    (paragraph or list item), each block's text and sentence ends, the headings, the
+    references per line, the lines that name a file of a folder, whether a list after a
+    line names one. A file with thousands of mentions then costs time in proportion to
+    its size, not to its size times its mentions."""
 
     def __init__(self, lines: list[str], offset: int, fenced: set[int], refs: list, inventory):
         self.lines = lines
@@ -644,6 +710,15 @@ class _Document:
         self.refs = refs
         self.inventory = inventory
         self._names: dict[str, set[str]] = {}
+        self._first: dict[int, int] = {}  # file line -> first line of its block
+        self._last: dict[int, int] = {}  # file line -> last line of its block
+        self._blocks: dict[tuple[int, int], tuple[str, list[int]]] = {}  # (first, last) -> text, where each line starts in it
+        self._sentences: dict[str, tuple[list[int], list[int], int, bool]] = {}  # context -> sentence ends, tail facts
+        self._cells: dict[int, list[tuple[int, int]]] = {}  # table row line -> its cells
+        self._by_line: dict[int, tuple[list[int], list]] | None = None  # line -> (0-based columns, refs) by column
+        self._headings: list[int] | None = None
+        self._naming: dict[str, list[int]] = {}  # folder -> lines naming a file in it
+        self._lists: dict[tuple[int, bool, str], bool] = {}  # _list_names_file's answers
 
     # line numbers below are file lines (1-based); indexes into self.lines are 0-based
 
@@ -663,11 +738,12 @@ class _Document:
         context, start, _, first, last = self._context(number, column)
         if context is None:
             return False
-        sentence_start, sentence_end = self._sentence(context, start)
-        sentence = context[sentence_start:sentence_end]
-        if lead_required and not _LEAD_IN.search(_LEAD_TAIL.sub("", context[sentence_start:start])):
+        low, high = _window(*self._sentence(context, start), start)
+        sentence = context[low:high]
+        before = context[low:start]
+        if lead_required and not _LEAD_IN.search(_LEAD_TAIL.sub("", before)):
             return False
-        if _NOT_POINTER.search(_strip_code(context[sentence_start:start])):
+        if _NOT_POINTER.search(_strip_code(before)):
             return False
         plain = _strip_code(sentence)
         directive = bool(_DIRECTIVES.search(plain)) or not cue_required
@@ -686,7 +762,8 @@ class _Document:
         if context is None:
             return True
         sentence_start, sentence_end = self._sentence(context, start)
-        if self._names_file(context, sentence_start, sentence_end, first, last, folder):
+        low, high = _window(sentence_start, sentence_end, start)
+        if self._names_file(context, low, high, number, column, first, last, folder):
             return True
         if self._followed_by_files(context, sentence_end, first, last, folder):
             return True
@@ -702,116 +779,220 @@ class _Document:
         if number in self.fenced:
             return None, 0, 0, number, number
         if line.lstrip().startswith("|"):
-            cells = _cells(line)
-            for cell_start, cell_end in cells:
-                if cell_start <= column < cell_end:
-                    cell = line[cell_start:cell_end]
-                    core = _strip_code(cell).strip()
-                    core = _WHOLE_LINK.sub("", core).strip(" *_")
-                    if not core:  # the cell is just the mention: the row is the context
-                        return line, column, column, number, number
-                    return cell, column - cell_start, column - cell_start, number, number
+            cells = self._cells.get(number)
+            if cells is None:
+                cells = self._cells[number] = _cells(line)
+            at = bisect_right(cells, (column, len(line) + 1)) - 1  # the last cell starting at or before the column
+            if at >= 0 and cells[at][0] <= column < cells[at][1]:
+                cell_start, cell_end = cells[at]
+                cell = line[cell_start:cell_end]
+                core = _strip_code(cell).strip()
+                core = _WHOLE_LINK.sub("", core).strip(" *_")
+                if not core:  # the cell is just the mention: the row is the context
+                    return line, column, column, number, number
+                return cell, column - cell_start, column - cell_start, number, number
             return line, column, column, number, number
-        first = last = number
-        while True:
-            previous = first - 1
-            if previous - 1 - self.offset < 0 or previous in self.fenced:
-                break
-            text = self.text(previous)
-            if not text.strip() or _BLOCK_START.match(self.text(first)) or _HEADING.match(text) or text.lstrip().startswith("|"):
-                break
-            first = previous
-        while True:
-            following = last + 1
-            if following - 1 - self.offset >= len(self.lines) or following in self.fenced:
-                break
-            text = self.text(following)
-            if not text.strip() or _BLOCK_START.match(text):
-                break
-            last = following
-        parts = []
-        start = 0
-        for n in range(first, last + 1):
-            raw = self.text(n)
-            stripped = raw.strip()
-            if n == number:
-                start = sum(len(p) + 1 for p in parts) + max(0, column - (len(raw) - len(raw.lstrip())))
-            parts.append(stripped)
-        return " ".join(parts), start, start, first, last
+        first, last = self._block_of(number)
+        text, starts = self._block(first, last)
+        start = starts[number - first] + max(0, column - (len(line) - len(line.lstrip())))
+        return text, start, start, first, last
 
-    @staticmethod
-    def _sentence(context: str, position: int) -> tuple[int, int]:
-        start, end = 0, len(context)
-        for match in _SENTENCE_END.finditer(context):
-            if context[: match.start()].endswith(_ABBREVIATIONS):
-                continue
-            if match.start() < position:
-                start = match.end()
-            else:
-                end = match.start()
-                break
-        return start, end
+    def _block_of(self, number: int) -> tuple[int, int]:
+        """(first, last) line of the block holding line ``number``: up while the line above
+        continues it, down while the line below does (each answer kept for the lines passed)."""
+        first = self._first.get(number)
+        if first is None:
+            passed = []
+            current = number
+            while True:
+                known = self._first.get(current)
+                if known is not None:
+                    first = known
+                    break
+                passed.append(current)
+                previous = current - 1
+                if previous - 1 - self.offset < 0 or previous in self.fenced:
+                    first = current
+                    break
+                text = self.text(previous)
+                if not text.strip() or _BLOCK_START.match(self.text(current)) or _HEADING.match(text) or text.lstrip().startswith("|"):
+                    first = current
+                    break
+                current = previous
+            for line in passed:
+                self._first[line] = first
+        last = self._last.get(number)
+        if last is None:
+            passed = []
+            current = number
+            while True:
+                known = self._last.get(current)
+                if known is not None:
+                    last = known
+                    break
+                passed.append(current)
+                following = current + 1
+                if following - 1 - self.offset >= len(self.lines) or following in self.fenced:
+                    last = current
+                    break
+                text = self.text(following)
+                if not text.strip() or _BLOCK_START.match(text):
+                    last = current
+                    break
+                current = following
+            for line in passed:
+                self._last[line] = last
+        return first, last
 
-    def _names_file(self, context: str, start: int, end: int, first: int, last: int, folder: str) -> bool:
+    def _block(self, first: int, last: int) -> tuple[str, list[int]]:
+        """The block's text (its lines stripped, joined by spaces) and where each line starts in it."""
+        got = self._blocks.get((first, last))
+        if got is None:
+            parts = [self.text(n).strip() for n in range(first, last + 1)]
+            starts = []
+            at = 0
+            for part in parts:
+                starts.append(at)
+                at += len(part) + 1
+            got = self._blocks[(first, last)] = (" ".join(parts), starts)
+        return got
+
+    def _sentence_ends(self, context: str) -> tuple[list[int], list[int], int, bool]:
+        """(starts, ends) of the sentence breaks in ``context``, the length of its text without
+        trailing whitespace, and whether it ends with a colon (before ` *_`)."""
+        info = self._sentences.get(context)
+        if info is None:
+            starts: list[int] = []
+            ends: list[int] = []
+            for match in _SENTENCE_END.finditer(context):
+                if context.endswith(_ABBREVIATIONS, 0, match.start()):
+                    continue
+                starts.append(match.start())
+                ends.append(match.end())
+            info = self._sentences[context] = (starts, ends, len(context.rstrip()), context.rstrip(" *_").endswith(":"))
+        return info
+
+    def _sentence(self, context: str, position: int) -> tuple[int, int]:
+        starts, ends, _, _ = self._sentence_ends(context)
+        after = bisect_left(starts, position)  # the first break at or after the mention
+        return (ends[after - 1] if after else 0), (starts[after] if after < len(starts) else len(context))
+
+    def _names_file(self, context: str, start: int, end: int, number: int, column: int, first: int, last: int, folder: str) -> bool:
         """Whether the sentence names a file in ``folder`` (a reference or a bare file name found there)."""
         sentence = context[start:end]
-        for ref in self.refs:
-            if first <= ref.line <= last and self._under(ref, folder) and _mentioned_in(ref, sentence):
+        for ref in self._refs_within(start, end, number, column, first, last):
+            if self._under(ref, folder) and _mentioned_in(ref, sentence):
                 return True
         return self._bare_names(sentence, folder)
+
+    def _refs_within(self, start: int, end: int, number: int, column: int, first: int, last: int):
+        """The references written inside ``start:end`` of the context of the mention at
+        (``number``, ``column``): the block's lines, or the table row, near the mention."""
+        if self.text(number).lstrip().startswith("|"):
+            # A cell or the row: columns of the line, shifted by the cell's start at most.
+            places = [(number, column - (end - start) - 1, column + (end - start) + 1)]
+        else:
+            _, starts = self._block(first, last)
+            places = []
+            for index in range(max(bisect_right(starts, start) - 1, 0), bisect_right(starts, end)):
+                raw = self.text(first + index)
+                lead = len(raw) - len(raw.lstrip())
+                places.append((first + index, start - starts[index] + lead, end - starts[index] + lead))
+        by_line = self._refs_by_line()
+        for line, low, high in places:
+            found = by_line.get(line)
+            if found is None:
+                continue
+            columns, refs = found
+            for at in range(bisect_left(columns, low), bisect_right(columns, high)):
+                yield refs[at]
+
+    def _refs_by_line(self) -> dict[int, tuple[list[int], list]]:
+        if self._by_line is None:
+            by_line: dict[int, list] = {}
+            for ref in self.refs:
+                by_line.setdefault(ref.line, []).append(ref)
+            self._by_line = {}
+            for line, refs in by_line.items():
+                refs.sort(key=lambda r: r.column)
+                self._by_line[line] = ([r.column - 1 for r in refs], refs)
+        return self._by_line
 
     def _followed_by_files(self, context: str, sentence_end: int, first: int, last: int, folder: str) -> bool:
         """Whether a list or table right after the block names files in ``folder``
         (\"The `references/` folder contains:\" followed by the files)."""
         block = self.text(first)
-        if _LIST_OR_TABLE.match(block) and (context[sentence_end:].strip() or not context.rstrip(" *_").endswith(":")):
-            return False  # a list item pointing somewhere: its siblings are not its files
-        number = last + 1
+        if _LIST_OR_TABLE.match(block):
+            _, _, text_end, colon = self._sentence_ends(context)
+            if text_end > sentence_end or not colon:
+                return False  # a list item pointing somewhere: its siblings are not its files
+        return self._list_names_file(last + 1, False, folder)
+
+    def _list_names_file(self, number: int, seen_item: bool, folder: str) -> bool:
+        """Whether the list or table starting at or after line ``number`` (past blank lines,
+        and a heading or rule before its first item) names a file in ``folder``; each
+        answer is kept for every line passed, as the lists after many mentions are one."""
         total = len(self.lines) + self.offset
-        seen_item = False
-        while number <= total:
-            text = self.text(number)
-            if number in self.fenced:
+        passed = []
+        answer = False
+        while True:
+            key = (number, seen_item, folder)
+            known = self._lists.get(key)
+            if known is not None:
+                answer = known
                 break
+            passed.append(key)
+            if number > total or number in self.fenced:
+                break
+            text = self.text(number)
             if not text.strip() or (not seen_item and (_HEADING.match(text) or _RULE.match(text))):
                 number += 1  # "… lives in `references/`." then "## References" and the table of files
                 continue
             if _HEADING.match(text):
                 break
-            is_item = bool(_LIST_OR_TABLE.match(text)) or (seen_item and text.startswith((" ", "\t")))
-            if not is_item:
+            if not (_LIST_OR_TABLE.match(text) or (seen_item and text.startswith((" ", "\t")))):
                 break
-            seen_item = True
-            for ref in self.refs:
-                if ref.line == number and self._under(ref, folder):
-                    return True
-            if self._bare_names(text, folder):
-                return True
-            number += 1
-        return False
+            found = self._refs_by_line().get(number)
+            if (found is not None and any(self._under(ref, folder) for ref in found[1])) or self._bare_names(text, folder):
+                answer = True
+                break
+            number, seen_item = number + 1, True
+        for key in passed:
+            self._lists[key] = answer
+        return answer
 
     def _section_names_file(self, number: int, folder: str) -> bool:
         """Whether the section holding line ``number`` (heading to heading) names a file in ``folder``."""
-        top, bottom = self.offset + 1, self.offset + len(self.lines)
-        for n in range(number - 1, self.offset, -1):
-            if n not in self.fenced and _HEADING.match(self.text(n)):
-                top = n
-                break
-        for n in range(number + 1, self.offset + len(self.lines) + 1):
-            if n not in self.fenced and _HEADING.match(self.text(n)):
-                bottom = n - 1
-                break
-        for ref in self.refs:
-            if top <= ref.line <= bottom and self._under(ref, folder):
-                return True
-        return any(n not in self.fenced and self._bare_names(self.text(n), folder) for n in range(top, bottom + 1))
+        if self._headings is None:
+            self._headings = [
+                n for n in range(self.offset + 1, self.offset + len(self.lines) + 1) if n not in self.fenced and _HEADING.match(self.text(n))
+            ]
+        headings = self._headings
+        above = bisect_left(headings, number)
+        top = headings[above - 1] if above else self.offset + 1
+        below = bisect_right(headings, number)
+        bottom = headings[below] - 1 if below < len(headings) else self.offset + len(self.lines)
+        naming = self._naming_lines(folder)
+        at = bisect_left(naming, top)
+        return at < len(naming) and naming[at] <= bottom
 
     def _document_names_file(self, folder: str, before: int | None = None) -> bool:
         """Whether the document names a file in ``folder`` (only on lines before ``before`` when given)."""
         end = self.offset + len(self.lines) if before is None else before - 1
-        if any(self._under(ref, folder) and ref.line <= end for ref in self.refs):
-            return True
-        return any(n not in self.fenced and self._bare_names(self.text(n), folder) for n in range(self.offset + 1, end + 1))
+        naming = self._naming_lines(folder)
+        return bool(naming) and naming[0] <= end
+
+    def _naming_lines(self, folder: str) -> list[int]:
+        """The lines, in order, holding a reference to a file in ``folder`` or (outside code) a bare name of one."""
+        found = self._naming.get(folder)
+        if found is None:
+            lines = {ref.line for ref in self.refs if self._under(ref, folder)}
+            lines.update(
+                n for n in range(self.offset + 1, self.offset + len(self.lines) + 1)
+                if n not in lines and n not in self.fenced and self._bare_names(self.text(n), folder)
+            )
+            found = self._naming[folder] = sorted(lines)
+        return found
 
     @staticmethod
     def _under(ref, folder: str) -> bool:
@@ -844,6 +1025,11 @@ class _Document:
         return False
 
 
+def _window(start: int, end: int, position: int) -> tuple[int, int]:
+    """The sentence ``start:end`` around ``position``, at most _WINDOW characters on either side."""
+    return max(start, position - _WINDOW), min(end, position + _WINDOW)
+
+
 def _cells(line: str) -> list[tuple[int, int]]:
     """(start, end) columns of each cell of a table row, ignoring pipes in code."""
     masked = _BACKTICK.sub(lambda m: " " * len(m.group(0)), line).replace("\\|", "  ")
@@ -869,7 +1055,8 @@ class AnchorMissing(Rule):
     severity = severities("warning: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        anchors: dict[str, tuple[dict[str, markdown.Heading], set[str]] | None] = {}
+        anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
+        place = _Places(package)
         for ref in package.references.references:
             fragment = ref.fragment
             if not fragment or ref.status != "ok" or ref.target_kind != "file" or ref.resolved is None:
@@ -878,18 +1065,21 @@ class AnchorMissing(Rule):
             if not target.lower().endswith(MARKDOWN_DOCUMENTS) or _LINE_ANCHOR.match(fragment):
                 continue
             if target not in anchors:
-                anchors[target] = _anchors_of(package, target)
+                found = _anchors_of(package, target)
+                anchors[target] = None if found is None else (*found, {a.lower() for a in (*found[0], *found[1])})
             known = anchors[target]
             if known is None:
                 continue
-            headings, html = known
+            headings, html, lowered = known
             wanted = fragment.removeprefix("user-content-")
-            if wanted in headings or wanted in html or wanted.lower() in {a.lower() for a in (*headings, *html)}:
+            if wanted in headings or wanted in html or wanted.lower() in lowered:
                 continue
+            if not ctx.admits(place(ref.source), ref.line):
+                continue  # over the cap per file: the closest heading would not be shown
             where = "this file" if target == ref.source else f"`{target}`"
             message = f"`#{fragment}`: no heading of {where} produces this anchor"
             related: list[Related] = []
-            close = _closest_anchor(wanted.lower(), list(headings))
+            close = _closest_anchor(wanted.lower(), list(headings)) if len(headings) <= MOST_CANDIDATES else []
             target_path = package.skill_md_path if target == package.skill_md_name else package.root / target
             if close:
                 heading = headings[close[0]]
@@ -898,7 +1088,7 @@ class AnchorMissing(Rule):
             elif not headings and not html:
                 message += " (it has no headings)"
             related.extend(_reached_from(package, ref.source))
-            yield Finding(message, _span(ref), path=_where(package, ref.source), related=tuple(related))
+            yield Finding(message, _span(ref), path=place(ref.source), related=tuple(related))
 
 
 def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
