@@ -54,12 +54,26 @@ class Found:
     names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
+@record(frozen=True)
+class TreeLink:
+    """A symbolic link met by the search outside every skill folder that never ends:
+    it leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links."""
+
+    path: Path  # the link, as the search met it
+    text: str  # what the link says
+    lint_root: Path  # the tree searched
+    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve
+    target: Path | None = None  # the folder it leads back to (ancestor)
+
+
 @record
 class Discovery:
     """The packages found under the paths given, and what the user must be told about the search."""
 
     packages: list[Found] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Endless links outside every skill folder (SL404): a package's own links are its rules'.
+    endless_links: list[TreeLink] = field(default_factory=list)
 
 
 def _has_skill_md(names: list[str]) -> bool:
@@ -340,6 +354,7 @@ def _walk(
     hits = 0
     first = len(result.packages)
     candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
+    endless: list[TreeLink] = []  # links that never end, judged after the walk (a skill's own are its rules')
     while stack or links:
         folder, real = stack.pop() if stack else links.pop(0)
         if real in seen_real:
@@ -379,6 +394,11 @@ def _walk(
                 # Follow a linked folder only while it stays inside the linted tree.
                 target = Path(os.path.realpath(child))
                 try:
+                    loop = _endless(child, target, os.path.join(real, entry.name), real_root, lint_root)
+                    if loop is not None:
+                        if not ignore.ignored(child, True):
+                            endless.append(loop)
+                        continue
                     if not is_within(real_root, target):
                         if os.path.basename(folder) == "skills" or folder == start_text:
                             result.warnings.append(
@@ -405,4 +425,27 @@ def _walk(
         if not any(is_within(folder, root) for root in found):
             hits += 1
             _add(result, packaged, Found(folder, lint_root, missing_skill_md=True))
+    roots = [item.root for item in result.packages]
+    known = {link.path for link in result.endless_links}
+    for link in endless:
+        if link.path not in known and not any(is_within(root, link.path) for root in roots):
+            known.add(link.path)
+            result.endless_links.append(link)
     return hits
+
+
+def _endless(child: str, target: Path, where: str, real_root: Path, lint_root: Path) -> TreeLink | None:
+    """The link ``child`` (really at ``where``; ``target``: its realpath) as a :class:`TreeLink` when it
+    never ends inside the linted tree: it leads to a folder that holds it, or realpath stopped on a
+    link (a cycle). None otherwise, and for links out of the tree (never looked at beyond realpath)."""
+    if not is_within(real_root, target):
+        return None
+    try:
+        text = os.readlink(child)
+        if os.path.islink(target):
+            return TreeLink(Path(child), text, lint_root, "cycle")
+    except OSError:
+        return None
+    if is_within(target, Path(where)) and os.path.isdir(target):
+        return TreeLink(Path(child), text, lint_root, "ancestor", target)
+    return None

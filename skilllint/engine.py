@@ -69,6 +69,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     )
     result = LintResult(warnings=list(found.warnings))
     rules = [rule() for rule in settings.enabled_rules()]
+    result.diagnostics.extend(_endless_link_diagnostics(found.endless_links, rules, settings))
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
@@ -124,6 +125,26 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     result.packages = len(packages)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> list[Diagnostic]:
+    """SL404 on the links the search met outside every skill folder that never end
+    (``plugins/x -> ..``): no package holds them, so no package rule sees them."""
+    rule = next((r for r in rules if r.code == "SL404"), None)
+    if rule is None or not links:
+        return []
+    from types import SimpleNamespace
+
+    diagnostics = []
+    for link in links:
+        # The targets the link's place implies, as for a skill in its folder.
+        place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root)
+        applicable = tuple(t for t in settings.targets_for(place) if rule.applies_to(t.id))
+        finding = rule.check_tree_link(link)
+        diagnostic = _to_diagnostic(rule, finding, applicable, None, settings) if applicable else None
+        if diagnostic is not None and not settings.ignored_by_path(diagnostic.code, diagnostic.path):
+            diagnostics.append(diagnostic)
+    return diagnostics
 
 
 def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store) -> tuple[list, list[str], list[str]]:
