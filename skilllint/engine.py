@@ -279,7 +279,7 @@ def lint_catalogs(
     from .targets import TARGETS
 
     completion = completion or CatalogContext()
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[tuple[Diagnostic, str]] = []  # with the finding's effect
     suppressions: dict[Path, suppress.Suppressions] = {}
     linted = {id(p) for p in packages}
     for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader):
@@ -304,7 +304,7 @@ def lint_catalogs(
                 if diagnostic is None or settings.ignored_by_path(diagnostic.code, diagnostic.path):
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
-                    diagnostics.append(diagnostic)
+                    diagnostics.append((diagnostic, finding.effect))
     return _merge_across_targets(diagnostics)
 
 
@@ -325,19 +325,28 @@ def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
     return out
 
 
-def _merge_across_targets(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Diagnostic]:
     """One finding per problem: the same catalog finding from several targets'
-    catalogs (same code, place and message) becomes one, listing them all."""
-    merged: dict[tuple, Diagnostic] = {}
-    for diagnostic in diagnostics:
+    catalogs (same code, place and message) becomes one, listing them all, and
+    after its message each distinct effect the targets gave (``Finding.effect``)."""
+    merged: dict[tuple, tuple[Diagnostic, list[str]]] = {}
+    for diagnostic, effect in diagnostics:
         key = (diagnostic.code, str(diagnostic.path), diagnostic.span.line, diagnostic.span.column, diagnostic.message)
         first = merged.get(key)
         if first is None:
-            merged[key] = diagnostic
+            merged[key] = (diagnostic, [effect] if effect else [])
             continue
-        first.targets = first.targets + tuple(t for t in diagnostic.targets if t not in first.targets)
-        first.severity = max(first.severity, diagnostic.severity)
-    return list(merged.values())
+        kept, effects = first
+        kept.targets = kept.targets + tuple(t for t in diagnostic.targets if t not in kept.targets)
+        kept.severity = max(kept.severity, diagnostic.severity)
+        if effect and effect not in effects:
+            effects.append(effect)
+    out = []
+    for diagnostic, effects in merged.values():
+        if effects:
+            diagnostic.message = f"{diagnostic.message}: {'; '.join(effects)}"
+        out.append(diagnostic)
+    return out
 
 
 def _max_bytes(settings: Settings) -> int:
