@@ -64,3 +64,80 @@ def test_every_target_on_one_collection_gives_one_finding_per_skill(tmp_path):
     found = findings(root, "--target", "all", select="SL511")
     assert sorted(d["path"] for d in found) == ["skills/deploy-docs/SKILL.md", "skills/deploy/SKILL.md"]
     assert len(found[0]["targets"]) > 5
+
+
+# -- what a surface loads together ---------------------------------------------------
+
+
+def plugin(root: Path, folder: str, manifest: str = '{"name": "%s"}', kind: str = ".claude-plugin") -> None:
+    (root / folder / kind).mkdir(parents=True)
+    (root / folder / kind / "plugin.json").write_text(manifest.replace("%s", Path(folder).name))
+
+
+def duplicates(root: Path, targets: str = "claude-code,codex,agentskills") -> list[tuple[str, tuple[str, ...]]]:
+    found = findings(root, "--target", targets, select="SL511")
+    return sorted((d["path"], tuple(sorted(d["targets"]))) for d in found)
+
+
+def test_same_named_skills_of_two_plugins_are_never_one_catalog(tmp_path):
+    # A marketplace checked out as `skills/` (trailofbits/skills, getsentry/skills): every plugin
+    # folder sits under one outer `skills` folder, yet each plugin is installed and namespaced alone.
+    root = repo(tmp_path) / "skills"
+    for name in ("sales", "partner"):
+        plugin(root, f"plugins/{name}")
+        skill(root, f"plugins/{name}/skills/call-prep", "call-prep")
+    assert duplicates(root) == []
+    plugin(root, "plugins/codex-only", kind=".codex-plugin")
+    skill(root, "plugins/codex-only/skills/call-prep", "call-prep")
+    assert duplicates(root) == []
+
+
+def test_a_folder_the_plugin_does_not_load_is_in_no_catalog_but_a_declared_one_is(tmp_path):
+    root = repo(tmp_path)
+    plugin(root, "plugins/ops", '{"name": "ops", "skills": ["./extra/"]}')
+    skill(root, "plugins/ops/skills/deploy", "deploy")
+    skill(root, "plugins/ops/drafts/deploy", "deploy")  # listed nowhere: no surface loads it
+    assert duplicates(root) == []
+    skill(root, "plugins/ops/extra/deploy-v2", "deploy")  # `skills` adds ./extra/ to the default skills/
+    assert duplicates(root) == [
+        ("plugins/ops/extra/deploy-v2/SKILL.md", ("agentskills", "claude-code", "codex")),
+        ("plugins/ops/skills/deploy/SKILL.md", ("agentskills", "claude-code", "codex")),
+    ]
+
+
+def test_a_manifest_path_naming_a_skill_folder_loads_that_skill_alone(tmp_path):
+    root = repo(tmp_path)
+    plugin(root, "plugins/ops", '{"name": "ops", "skills": "./tools/deploy"}')
+    skill(root, "plugins/ops/skills/deploy", "deploy")
+    skill(root, "plugins/ops/tools/deploy", "deploy")
+    skill(root, "plugins/ops/tools/deploy/fragments/deploy", "deploy")  # inside the named skill: not loaded
+    assert [p for p, _ in duplicates(root, "claude-code")] == ["plugins/ops/skills/deploy/SKILL.md", "plugins/ops/tools/deploy/SKILL.md"]
+
+
+def test_a_copy_nested_in_a_skill_folder_counts_only_where_the_surface_loads_nested_skills(tmp_path):
+    # Claude Code and OpenCode load `<skills folder>/<name>/SKILL.md` only; Codex walks the tree.
+    root = repo(tmp_path)
+    skill(root, ".agents/skills/review", "review")
+    skill(root, ".agents/skills/review/build/review", "review")
+    found = duplicates(root, "claude-code,opencode,codex")
+    assert found == [
+        (".agents/skills/review/SKILL.md", ("codex",)),
+        (".agents/skills/review/build/review/SKILL.md", ("codex",)),
+    ]
+
+
+def test_codex_never_loads_a_copy_under_a_dot_folder(tmp_path):
+    root = repo(tmp_path)
+    skill(root, ".agents/skills/review", "review")
+    skill(root, ".agents/skills/.preview/review", "review")
+    assert duplicates(root, "codex") == []
+    skill(root, ".agents/skills/review-two", "review")
+    assert [p for p, _ in duplicates(root, "codex")] == [".agents/skills/review-two/SKILL.md", ".agents/skills/review/SKILL.md"]
+
+
+def test_a_plugin_that_is_one_skill_at_its_root(tmp_path):
+    root = repo(tmp_path) / "plugins"
+    plugin(root, "solo")
+    skill(root, "solo", "solo")
+    skill(root, "solo/examples/solo", "solo")  # no skills/ folder, no `skills` field: the root SKILL.md alone
+    assert duplicates(root, "claude-code") == []

@@ -1,0 +1,78 @@
+"""Which skills a plugin loads.
+
+Claude Code's plugins reference (code.claude.com/docs/en/plugins-reference,
+"Component path fields" and "Path behavior rules"; read through the mirror
+zhalice2011/claude-code-docs ``docs/plugins-reference.md`` @ 021fb779):
+
+* the default ``skills/`` folder is always scanned: each ``skills/<name>/SKILL.md``;
+* ``skills`` in ``.claude-plugin/plugin.json`` (a path or a list, relative to the
+  plugin root, ``./``-prefixed, or ``.``) adds folders: one holding a SKILL.md
+  directly is that skill, else each ``<name>/SKILL.md`` in it;
+* a plugin with no ``skills/`` folder and no ``skills`` field is loaded as a
+  single skill when a SKILL.md sits at its root.
+
+So a skill folder nested inside another skill, or anywhere else in the plugin,
+is not one of the plugin's skills. Each plugin's skills are namespaced
+``plugin:skill``: same-named skills of two plugins never collide (SURFACES.md §2b;
+Codex prefixes plugin skills the same way, §3a). A Codex plugin's
+``.codex-plugin/plugin.json`` has the same ``skills`` field and is read alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..fsafe import UnsafeFile, is_within, read_capped
+
+# Claude Code's manifest first; a Codex plugin's manifest has the same `skills` field.
+MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
+MANIFEST_MAX_BYTES = 1024 * 1024  # far above any real manifest
+
+
+def declared_skill_paths(plugin: Path, cache: dict | None = None) -> tuple[Path, ...] | None:
+    """The folders the manifest's ``skills`` field names (normalised, inside the plugin),
+    or None when it has no such field or cannot be read as JSON (Claude Code then scans
+    ``skills/`` alone, as far as a linter can tell)."""
+    key = str(plugin)
+    if cache is not None and key in cache:
+        return cache[key]
+    found = _read_declared(plugin)
+    if cache is not None:
+        cache[key] = found
+    return found
+
+
+def _read_declared(plugin: Path) -> tuple[Path, ...] | None:
+    manifest = next((plugin.joinpath(*m) for m in MANIFESTS if plugin.joinpath(*m).is_file()), None)
+    if manifest is None:
+        return None
+    try:
+        data = json.loads(read_capped(manifest, MANIFEST_MAX_BYTES).data.decode("utf-8"))
+    except (UnsafeFile, OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or "skills" not in data:
+        return None
+    field = data["skills"]
+    entries = [field] if isinstance(field, str) else field if isinstance(field, list) else []
+    folders = []
+    for entry in entries:
+        if not isinstance(entry, str) or os.path.isabs(entry):
+            continue
+        folder = Path(os.path.normpath(plugin / entry))
+        if is_within(plugin, folder):
+            folders.append(folder)
+    return tuple(folders)
+
+
+def plugin_loads(plugin: Path, skill: Path, cache: dict | None = None) -> bool:
+    """Whether Claude Code loads the skill folder ``skill`` as one of ``plugin``'s skills."""
+    default = plugin / "skills"
+    if skill.parent == default:
+        return True
+    declared = declared_skill_paths(plugin, cache)
+    for folder in declared or ():
+        if skill == folder or (skill.parent == folder and not (folder / "SKILL.md").is_file()):
+            return True
+    return skill == plugin and declared is None and not default.is_dir()
