@@ -204,13 +204,15 @@ NOT_NESTED = frozenset({"claude-code", "opencode"})
 
 def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bool:
     """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
-    skills are the ones its manifest loads (:mod:`skilllint.catalog.plugins`), on every
-    surface; Claude Code and OpenCode never load a skill nested inside another skill's folder."""
+    skills are the ones under the folders its manifest loads (:mod:`skilllint.catalog.plugins`),
+    on every surface; Claude Code and OpenCode never load a skill nested inside another
+    skill's folder; Codex skips dot-folders."""
     target, root, kind = key
     if kind == "plugin":
         from .plugins import plugin_loads
 
-        return plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}))
+        if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
+            return False
     if target in NOT_NESTED:
         return not _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
     if target == "codex":

@@ -66,13 +66,19 @@ def _read_declared(plugin: Path) -> tuple[Path, ...] | None:
     return tuple(folders)
 
 
-def plugin_loads(plugin: Path, skill: Path, cache: dict | None = None) -> bool:
-    """Whether Claude Code loads the skill folder ``skill`` as one of ``plugin``'s skills."""
+def plugin_loads(plugin: Path, skill: Path, cache: dict | None = None, nested: bool = False) -> bool:
+    """Whether the skill folder ``skill`` is one of ``plugin``'s skills. ``nested``: the surface
+    walks the skills folders' trees (Codex, §3a) rather than reading ``<name>/SKILL.md`` only
+    (Claude Code), so a skill anywhere below them counts."""
     default = plugin / "skills"
-    if skill.parent == default:
+    if skill.parent == default or (nested and is_within(default, skill) and skill != default):
         return True
     declared = declared_skill_paths(plugin, cache)
     for folder in declared or ():
-        if skill == folder or (skill.parent == folder and not (folder / "SKILL.md").is_file()):
+        if skill == folder:
+            return True
+        if nested and is_within(folder, skill):
+            return True
+        if skill.parent == folder and not (folder / "SKILL.md").is_file():
             return True
     return skill == plugin and declared is None and not default.is_dir()
