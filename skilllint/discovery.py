@@ -425,10 +425,10 @@ def _walk(
         if not any(is_within(folder, root) for root in found):
             hits += 1
             _add(result, packaged, Found(folder, lint_root, missing_skill_md=True))
-    roots = [item.root for item in result.packages]
+    roots = {item.root for item in result.packages}
     known = {link.path for link in result.endless_links}
     for link in endless:
-        if link.path not in known and not any(is_within(root, link.path) for root in roots):
+        if link.path not in known and roots.isdisjoint(link.path.parents):
             known.add(link.path)
             result.endless_links.append(link)
     return hits
