@@ -106,6 +106,9 @@ class Finding:
     severities: dict[str, Severity] | None = None
     fix: Fix | None = None
     related: tuple[Related, ...] = ()
+    # What the problem does on this finding's target, said after the message. Catalog findings
+    # of several targets on one problem (same message) become one, listing each distinct effect.
+    effect: str = ""
 
 
 @record

@@ -10,12 +10,13 @@ such as ``plugins/x -> ..`` neither hangs nor repeats packages.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
 from pathlib import Path
 
-from .fsafe import FIX_TEMP_SUFFIX, is_fix_temp_name, is_within, real_path, real_path_or_given
+from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, is_fix_temp_name, is_within, real_path, real_path_or_given
 from .records import field, record
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
@@ -54,6 +55,18 @@ class Found:
     names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
+@record(frozen=True)
+class TreeLink:
+    """A symbolic link met by the search outside every skill folder that never ends:
+    it leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links."""
+
+    path: Path  # the link, as the search met it
+    text: str  # what the link says
+    lint_root: Path  # the tree searched
+    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve
+    target: Path | None = None  # the folder it leads back to (ancestor)
+
+
 @record
 class Discovery:
     """The packages found under the paths given, and what the user must be told about the search."""
@@ -63,6 +76,8 @@ class Discovery:
     # files named as `check --fix`'s temporary files, met in the folders searched (a run
     # killed while writing leaves one; whether one is abandoned is the caller's to judge)
     fix_temps: list[str] = field(default_factory=list)
+    # Endless links outside every skill folder (SL404): a package's own links are its rules'.
+    endless_links: list[TreeLink] = field(default_factory=list)
 
 
 def _has_skill_md(names: list[str]) -> bool:
@@ -366,6 +381,7 @@ def _walk(
     hits = 0
     first = len(result.packages)
     candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
+    endless: list[TreeLink] = []  # links that never end, judged after the walk (a skill's own are its rules')
     while stack or links:
         folder, real = stack.pop() if stack else links.pop(0)
         if real in seen_real:
@@ -410,8 +426,21 @@ def _walk(
                 try:
                     target = Path(real_path(child))
                 except OSError as exc:  # a link we may not read (/proc/1/cwd), too many links
+                    if exc.errno == errno.ELOOP:  # a cycle (a -> b -> a), or a chain longer than the OS follows
+                        text = _cycle(child)
+                        if text is not None and not ignore.ignored(child, True):
+                            endless.append(TreeLink(Path(child), text, lint_root, "cycle"))
+                        continue
                     if in_skills:  # what it leads to is unknown: said only where every entry is a skill
                         result.warnings.append(f"{child}: symbolic link that cannot be resolved ({_reason(exc)}); not followed")
+                    continue
+                try:
+                    loop = _endless(child, target, os.path.join(real, entry.name), real_root, lint_root)
+                except OSError:
+                    continue
+                if loop is not None:
+                    if not ignore.ignored(child, True):
+                        endless.append(loop)
                     continue
                 if not is_within(real_root, target):
                     if told and os.path.isdir(target):
@@ -439,4 +468,44 @@ def _walk(
         if not any(is_within(folder, root) for root in found):
             hits += 1
             _add(result, packaged, Found(folder, lint_root, missing_skill_md=True))
+    roots = {item.root for item in result.packages}
+    known = {link.path for link in result.endless_links}
+    for link in endless:
+        if link.path not in known and roots.isdisjoint(link.path.parents):
+            known.add(link.path)
+            result.endless_links.append(link)
     return hits
+
+
+def _cycle(child: str) -> str | None:
+    """The link text of ``child`` when following it comes back to a link already passed
+    (a cycle), None for a chain that only runs long: read link by link, a bounded number."""
+    seen: set[str] = set()
+    path = child
+    for _ in range(MAX_LINK_HOPS + 2):
+        try:
+            text = os.readlink(path)
+        except OSError:
+            return None  # the chain ends here (not a link, or unreadable): no cycle
+        if path in seen:
+            return os.readlink(child) if os.path.islink(child) else None
+        seen.add(path)
+        path = os.path.normpath(os.path.join(os.path.dirname(path), text))
+    return None
+
+
+def _endless(child: str, target: Path, where: str, real_root: Path, lint_root: Path) -> TreeLink | None:
+    """The link ``child`` (really at ``where``; ``target``: its realpath) as a :class:`TreeLink` when it
+    never ends inside the linted tree: it leads to a folder that holds it, or realpath stopped on a
+    link (a cycle). None otherwise, and for links out of the tree (never looked at beyond realpath)."""
+    if not is_within(real_root, target):
+        return None
+    try:
+        text = os.readlink(child)
+        if os.path.islink(target):
+            return TreeLink(Path(child), text, lint_root, "cycle")
+    except OSError:
+        return None
+    if is_within(target, Path(where)) and os.path.isdir(target):
+        return TreeLink(Path(child), text, lint_root, "ancestor", target)
+    return None

@@ -78,6 +78,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
 
         result.abandoned_fix_temps = [path for path in found.fix_temps if is_abandoned_fix_temp(path)]
     rules = [rule() for rule in settings.enabled_rules()]
+    result.diagnostics.extend(_endless_link_diagnostics(found.endless_links, rules, settings))
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
@@ -146,6 +147,26 @@ def left_out_by_code(diagnostics: list[Diagnostic]) -> dict[str, int]:
         if diagnostic.left_out:
             counts[diagnostic.code] = counts.get(diagnostic.code, 0) + diagnostic.left_out
     return dict(sorted(counts.items()))
+
+
+def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> list[Diagnostic]:
+    """SL404 on the links the search met outside every skill folder that never end
+    (``plugins/x -> ..``): no package holds them, so no package rule sees them."""
+    rule = next((r for r in rules if r.code == "SL404"), None)
+    if rule is None or not links:
+        return []
+    from types import SimpleNamespace
+
+    diagnostics = []
+    for link in links:
+        # The targets the link's place implies, as for a skill in its folder.
+        place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root)
+        applicable = tuple(t for t in settings.targets_for(place) if rule.applies_to(t.id))
+        finding = rule.check_tree_link(link)
+        diagnostic = _to_diagnostic(rule, finding, applicable, None, settings) if applicable else None
+        if diagnostic is not None and not settings.ignored_by_path(diagnostic.code, diagnostic.path):
+            diagnostics.append(diagnostic)
+    return diagnostics
 
 
 def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store) -> tuple[list, list[str], list[str]]:
@@ -290,7 +311,7 @@ def lint_catalogs(
     from .targets import TARGETS
 
     completion = completion or CatalogContext()
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[tuple[Diagnostic, str]] = []  # with the finding's effect
     suppressions: dict[Path, suppress.Suppressions] = {}
     linted = {id(p) for p in packages}
     for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader):
@@ -315,7 +336,7 @@ def lint_catalogs(
                 if diagnostic is None or settings.ignored_by_path(diagnostic.code, diagnostic.path):
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
-                    diagnostics.append(diagnostic)
+                    diagnostics.append((diagnostic, finding.effect))
     return cap(_merge_across_targets(diagnostics), settings.max_findings_per_rule_per_file)
 
 
@@ -336,19 +357,28 @@ def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
     return out
 
 
-def _merge_across_targets(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Diagnostic]:
     """One finding per problem: the same catalog finding from several targets'
-    catalogs (same code, place and message) becomes one, listing them all."""
-    merged: dict[tuple, Diagnostic] = {}
-    for diagnostic in diagnostics:
+    catalogs (same code, place and message) becomes one, listing them all, and
+    after its message each distinct effect the targets gave (``Finding.effect``)."""
+    merged: dict[tuple, tuple[Diagnostic, list[str]]] = {}
+    for diagnostic, effect in diagnostics:
         key = (diagnostic.code, str(diagnostic.path), diagnostic.span.line, diagnostic.span.column, diagnostic.message)
         first = merged.get(key)
         if first is None:
-            merged[key] = diagnostic
+            merged[key] = (diagnostic, [effect] if effect else [])
             continue
-        first.targets = first.targets + tuple(t for t in diagnostic.targets if t not in first.targets)
-        first.severity = max(first.severity, diagnostic.severity)
-    return list(merged.values())
+        kept, effects = first
+        kept.targets = kept.targets + tuple(t for t in diagnostic.targets if t not in kept.targets)
+        kept.severity = max(kept.severity, diagnostic.severity)
+        if effect and effect not in effects:
+            effects.append(effect)
+    out = []
+    for diagnostic, effects in merged.values():
+        if effects:
+            diagnostic.message = f"{diagnostic.message}: {'; '.join(effects)}"
+        out.append(diagnostic)
+    return out
 
 
 def _max_bytes(settings: Settings) -> int:

@@ -7,6 +7,7 @@ frontmatter, each distinct YAML text's parse, each target's view.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import unicodedata
@@ -21,6 +22,19 @@ from .records import field, record
 from .targets import Target
 
 SKILL_MD = "SKILL.md"
+
+
+@record(frozen=True)
+class SkillMdLink:
+    """SKILL.md when it is itself a symbolic link: its text and where it ends.
+
+    ``outcome``: ``ok`` (a file or folder is there), ``missing`` (the target does
+    not exist: the link dangles), ``loop`` (a cycle of links, never resolves), or
+    ``outside`` (it leads out of the linted tree, where skilllint does not look)."""
+
+    text: str
+    real: str  # the real path, as far as it resolves
+    outcome: str
 
 
 @record
@@ -160,6 +174,40 @@ class SkillPackage:
             if entry.casefold() == SKILL_MD.casefold():
                 return entry
         return None
+
+    @cached_property
+    def skill_md_link(self) -> SkillMdLink | None:
+        """What a linked SKILL.md leads to (None: SKILL.md is no link). Judged with
+        ``realpath`` and one ``lstat`` of the end, only inside the linted tree."""
+        if self.skill_md_name is None:
+            return None
+        path = self.skill_md_path
+        try:
+            if not stat.S_ISLNK(os.lstat(path).st_mode):
+                return None
+            text = os.readlink(path)
+        except OSError:
+            return None
+        try:
+            real = real_path(path)
+        except OSError as exc:  # a cycle, or a link that may not be read (/proc/1/cwd)
+            if exc.errno == errno.ELOOP:
+                return SkillMdLink(text, os.path.normpath(os.path.join(os.path.dirname(path), text)), "loop")
+            return SkillMdLink(text, text, "outside")
+        if not is_within(Path(real_path_or_given(self.lint_root)), Path(real)):
+            return SkillMdLink(text, real, "outside")
+        try:
+            end = os.lstat(real)
+        except OSError as exc:
+            return SkillMdLink(text, real, "loop" if exc.errno == errno.ELOOP else "missing")
+        # realpath stops at a link it cannot resolve: ending on a link means a cycle
+        return SkillMdLink(text, real, "loop" if stat.S_ISLNK(end.st_mode) else "ok")
+
+    @property
+    def skill_md_dangles(self) -> bool:
+        """SKILL.md is a link that leads nowhere (missing target or cycle): SL403/SL404 say so."""
+        link = self.skill_md_link
+        return link is not None and link.outcome in ("missing", "loop")
 
     @cached_property
     def inventory(self):

@@ -141,7 +141,9 @@ def load_siblings(
         if not is_within(boundary, package.root):
             continue
         for target in settings.targets_for(package):
-            roots.add(catalog_key(package, target.id, boundary, keys)[1])
+            key = catalog_key(package, target.id, boundary, keys)
+            if key is not None:
+                roots.add(key[1])
     walked = [str(r) for r in sorted(roots) if is_within(boundary, r) and not any(is_within(done, r) for done in searched)]
 
     def walk(paths: list[str]) -> list:

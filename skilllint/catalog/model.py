@@ -7,11 +7,19 @@ skills root that surface scans:
   loaded into one list (Codex scans ``.agents/skills`` from the project root
   down to the working folder, S-CX-LOAD);
 * claude-code: every ``.claude/skills`` of one repository (the project scope;
-  nested ones load too), while each plugin's ``skills/`` is its own namespaced
-  catalog (plugin skills never collide, SURFACES.md §2b);
-* any other target, and skills outside those roots: the nearest ``skills/``
+  nested ones load too);
+* a plugin (``.claude-plugin/plugin.json``, or for targets other than
+  claude-code also ``.codex-plugin/plugin.json``) is its own namespaced catalog
+  on every target (plugin skills never collide, SURFACES.md §2b), holding only
+  the skills its manifest loads (:mod:`skilllint.catalog.plugins`);
+* any other target, and skills outside those roots: the outermost ``skills/``
   collection folder (the set an author installs together), else the folder
   holding the skill.
+
+A skill the surface never loads where it lies is in no catalog of that target:
+one nested inside another skill's folder for Claude Code and OpenCode (they
+load ``<skills folder>/<name>/SKILL.md`` only), one under a dot-folder for
+Codex (its walk skips those).
 
 Each canonical SKILL.md counts once. Skills hidden from the model on purpose
 (``disable-model-invocation: true``) are kept but marked, so catalog rules can
@@ -41,6 +49,7 @@ import os
 from pathlib import Path
 
 from ..fsafe import is_within
+from .plugins import is_plain_file
 from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
 from ..records import field, record
@@ -137,8 +146,11 @@ def _collection_root(package: SkillPackage, stop: Path) -> Path:
     return found or package.root.parent
 
 
-def catalog_key(package: SkillPackage, target: str, boundary: Path | None = None, memo: dict | None = None) -> tuple[str, Path, str]:
-    """(target, root, kind): which catalog of ``target`` the skill belongs to.
+def catalog_key(
+    package: SkillPackage, target: str, boundary: Path | None = None, memo: dict | None = None
+) -> tuple[str, Path, str] | None:
+    """(target, root, kind): which catalog of ``target`` the skill belongs to;
+    None when that surface never loads it where it lies (see :func:`_loaded`).
 
     Searches for the catalog's root stop at ``boundary`` when the skill lies
     inside it (the repository being linted), else at the skill's lint root, so
@@ -148,23 +160,81 @@ def catalog_key(package: SkillPackage, target: str, boundary: Path | None = None
     itself named ``skills``."""
     stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
     if memo is None or package.root.name == "skills":
-        return _catalog_key(package, target, stop)
-    shared = (target, str(package.root.parent), str(stop))
-    key = memo.get(shared)
-    if key is None:
-        key = memo[shared] = _catalog_key(package, target, stop)
-    return key
+        key = _catalog_key(package, target, stop)
+    else:
+        shared = (target, str(package.root.parent), str(stop))
+        key = memo.get(shared)
+        if key is None:
+            key = memo[shared] = _catalog_key(package, target, stop)
+    return key if _loaded(package, key, {} if memo is None else memo) else None
 
 
 def _catalog_key(package: SkillPackage, target: str, stop: Path) -> tuple[str, Path, str]:
     surface = _surface_root(package, target)
     if surface is not None:
         return target, _repo_root(surface.parent.parent, stop), "surface-roots"
-    if target == "claude-code":
-        plugin = package.ancestor_with(".claude-plugin", "plugin.json")
-        if plugin is not None:
-            return target, plugin, "plugin"
+    # A plugin is installed, and namespaced (`plugin:skill`), as a unit: its skills are
+    # never listed with another plugin's, on any surface.
+    plugin = _plugin_root(package, target, stop)
+    if plugin is not None:
+        return target, plugin, "plugin"
     return target, _collection_root(package, stop), "collection"
+
+
+PLUGIN_MANIFESTS = {"claude-code": ((".claude-plugin", "plugin.json"),)}
+ANY_PLUGIN_MANIFEST = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
+
+
+def _plugin_root(package: SkillPackage, target: str, stop: Path) -> Path | None:
+    """The nearest folder above the skill (up to ``stop``) holding a plugin manifest the
+    target knows: Claude Code's own, for it; a Claude Code or Codex one for the others."""
+    manifests = PLUGIN_MANIFESTS.get(target, ANY_PLUGIN_MANIFEST)
+    for folder in package.root.parents:
+        if not is_within(stop, folder):
+            return None
+        if any(is_plain_file(folder, manifest) for manifest in manifests):
+            return folder
+    return None
+
+
+# Surfaces that load a skill only as ``<skills folder>/<name>/SKILL.md`` and never look for
+# a SKILL.md inside a skill's folder (SURFACES.md §2b Claude Code; §4 OpenCode stops at
+# the first SKILL.md): a skill nested in another skill's folder is a part of that skill.
+NOT_NESTED = frozenset({"claude-code", "opencode"})
+
+
+def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bool:
+    """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
+    skills are the ones under the folders its manifest loads (:mod:`skilllint.catalog.plugins`),
+    on every surface; Claude Code and OpenCode never load a skill nested inside another
+    skill's folder; Codex skips dot-folders."""
+    target, root, kind = key
+    if kind == "plugin":
+        from .plugins import plugin_loads
+
+        if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
+            return False
+    if target in NOT_NESTED:
+        return not _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
+    if target == "codex":
+        # Codex's walk skips every entry whose name starts with `.` below the root it scans (§3a)
+        base = _surface_root(package, target) if kind == "surface-roots" else root
+        if base is not None and is_within(base, package.root) and package.root != base:
+            return not any(part.startswith(".") for part in package.root.relative_to(base).parts)
+    return True
+
+
+def _inside_another_skill(skill: Path, top: Path, known: dict) -> bool:
+    """Whether a folder between ``top`` (excluded) and ``skill`` (excluded) holds a SKILL.md."""
+    for folder in skill.parents:
+        if folder == top or not is_within(top, folder):
+            return False
+        held = known.get(folder)
+        if held is None:
+            held = known[folder] = os.path.isfile(folder / "SKILL.md")
+        if held:
+            return True
+    return False
 
 
 def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
@@ -241,6 +311,8 @@ def build_catalogs(
         for target, entry in _entries(package, settings.targets_for(package), seen, reader):
             entry.context = is_context
             key = catalog_key(package, target.id, boundary, keys)
+            if key is None:
+                continue  # the surface never loads it there
             catalog = catalogs.get(key)
             if catalog is None:
                 catalog = catalogs[key] = Catalog(key[0], key[1], key[2])

@@ -165,10 +165,15 @@ class DuplicateName(CatalogRule):
                 if skill.context:
                     continue  # installed or sibling skills are not this run's to report
                 others = [s for s in skills if s is not skill]
-                message, level = _duplicate_effect(catalog, skill, others)
+                where = "; ".join(
+                    (f"{o.scope} scope: " if o.scope != "repo" else "") + _shown(catalog, skill, o.package.skill_md_path)
+                    for o in others
+                )
+                effect, level = _duplicate_effect(catalog, skill, others)
                 yield skill.package, Finding(
-                    message,
+                    f"another skill in the same catalog is also named '{skill.name}' ({where})",
                     _name_span(skill.package),
+                    effect=effect,
                     severities={catalog.target: level} if level else None,
                     related=tuple(
                         Related(f"also named '{o.name}' ({o.scope} scope)", o.package.skill_md_path, _name_span(o.package))
@@ -181,19 +186,16 @@ _SURFACE_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "copilot": "Co
 
 
 def _duplicate_effect(catalog: Catalog, skill, others) -> tuple[str, Severity | None]:
-    """What the surface does with same-named skills, by its precedence (catalog.model)."""
+    """What the surface does with same-named skills, by its precedence (catalog.model). Said
+    so that surfaces which do the same say the same (one finding lists them all)."""
     surface = _SURFACE_NAMES.get(catalog.target, f"the {catalog.target} surface")
-    where = "; ".join(
-        (f"{o.scope} scope: " if o.scope != "repo" else "") + _in_catalog(catalog, o.package.skill_md_path) for o in others
-    )
-    lead = f"another skill in the {catalog.target} catalog of `{catalog.root.name}/` is also named '{skill.name}' ({where}): "
     if catalog.target == "codex":
-        return lead + f"Codex lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
+        return f"Codex lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
     if skill.shadowed_by is not None:
         winner = skill.shadowed_by
         return (
-            lead + f"{surface} loads the {winner.scope}-scope skill "
-            f"({_in_catalog(catalog, winner.package.skill_md_path)}) instead, so this {skill.scope}-scope skill "
+            f"{surface} loads the {winner.scope}-scope skill "
+            f"({_shown(catalog, skill, winner.package.skill_md_path)}) instead, so this {skill.scope}-scope skill "
             "is shadowed and never listed",
             Severity.ERROR,
         )
@@ -203,8 +205,8 @@ def _duplicate_effect(catalog: Catalog, skill, others) -> tuple[str, Severity | 
     if shadowed:
         effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted({o.scope for o in shadowed}))}-scope one")
     if tied:
-        effects.append(f"which of the {skill.scope}-scope skills {surface} uses is not defined")
-    return lead + "; ".join(effects), None
+        effects.append(f"surfaces that keep one skill per name use one of the {skill.scope}-scope skills, and which one is not defined")
+    return "; ".join(effects), None
 
 
 _LISTED_CHARS = 1536
@@ -239,7 +241,7 @@ class DescriptionOverlap(CatalogRule):
             skill, partner = skills[found.index], skills[found.partner]
             if skill.context:
                 continue  # never reported (and its span would parse a sibling's frontmatter for nothing)
-            where = _in_catalog(catalog, partner.package.skill_md_path)
+            where = _shown(catalog, skill, partner.package.skill_md_path)
             if found.identical:
                 message = f"the description is identical to that of '{partner.name}' ({where}): the model cannot tell them apart"
                 level = Severity.WARNING
@@ -255,6 +257,17 @@ class DescriptionOverlap(CatalogRule):
                 severities={catalog.target: level},
                 related=(Related(f"closest: '{partner.name}'", partner.package.skill_md_path, _description_span(partner.package)),),
             )
+
+
+def _shown(catalog: Catalog, skill, path) -> str:
+    """Another skill's path in a finding on ``skill``: relative to the tree ``skill`` was linted in
+    when inside the catalog, so every target's catalog names it alike; else as :func:`_in_catalog`."""
+    import os
+
+    if is_within(catalog.root, path):
+        base = os.path.normpath(skill.package.lint_root)
+        return os.path.relpath(path, base).replace(os.sep, "/")
+    return _in_catalog(catalog, path)
 
 
 def _in_catalog(catalog: Catalog, path) -> str:

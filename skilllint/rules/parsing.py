@@ -370,6 +370,8 @@ class SkillMdUnreadable(Rule):
         if package.readable:
             yield from _unreadable_references(package)
             return
+        if package.skill_md_dangles:
+            return  # a linked SKILL.md leading nowhere: SL403 (missing target) or SL404 (cycle) says so
         reason = str(package.read_result)
         if "outside the linted tree" in reason:
             tail = "skilllint did not read it, and the skill loads only where the link's target exists"

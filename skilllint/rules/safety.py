@@ -147,6 +147,8 @@ class SymlinkEscapesPackage(Rule):
         for entry in _own_entries(package, ctx, "links"):
             if entry.link is None or entry.link.status != "escapes":
                 continue
+            if entry.rel == package.skill_md_name and package.skill_md_dangles:
+                continue  # it leads nowhere: one finding, SL403's or SL404's
             route = trace(package, entry.rel)
             via = f" (through {_chain(route.hops[1:])})" if len(route.hops) > 1 else ""
             where = route.outside or entry.link.outside
@@ -224,6 +226,7 @@ class SymlinkBroken(Rule):
                     "reading or running it fails"
                 )
             yield Finding(message, LINE_ONE, path=package.root / entry.rel, related=tuple(notes))
+        yield from _skill_md_leads_nowhere(package, ctx, "missing")
 
 
 class SymlinkLoop(Rule):
@@ -258,6 +261,60 @@ class SymlinkLoop(Rule):
                     path=package.root / entry.rel,
                     related=(Related("the folder it leads back to", package.root / real, LINE_ONE),),
                 )
+        yield from _skill_md_leads_nowhere(package, ctx, "loop")
+
+    def check_tree_link(self, link) -> Finding:
+        """A :class:`~skilllint.discovery.TreeLink`: an endless link outside every skill folder."""
+        shown = _tree_relative(link.path, link.lint_root)
+        if link.kind == "cycle":
+            return Finding(
+                f"`{shown}` is a symbolic link to `{link.text}` that never resolves (a cycle of links): opening "
+                "it fails with 'too many levels of symbolic links'",
+                LINE_ONE,
+                path=link.path,
+            )
+        top = Path(os.path.realpath(link.lint_root))
+        held = "the linted tree's top folder" if link.target == top else f"`{_tree_relative(link.target, top)}`"
+        name = link.path.name
+        return Finding(
+            f"`{shown}` is a symbolic link to `{link.text}`, {held}, which holds the link itself: anything "
+            f"that follows links walks `{shown}/…/{name}/{name}/…` without end (archivers, copies, searches, "
+            "skill discovery); skilllint searched that folder once, under its real name",
+            LINE_ONE,
+            path=link.path,
+            related=(Related("the folder it leads back to", link.target, LINE_ONE),),
+        )
+
+
+def _tree_relative(path: Path, top: Path) -> str:
+    """``path`` relative to the linted tree, else in full."""
+    return path.relative_to(top).as_posix() if is_within(top, path) and path != top else str(path)
+
+
+def _skill_md_leads_nowhere(package: SkillPackage, ctx: RuleContext, outcome: str) -> Iterator[Finding]:
+    """A linked SKILL.md that leaves the skill folder and dangles (``missing``) or never resolves
+    (``loop``). A link that stays in the folder is judged with the other entries above."""
+    link = package.skill_md_link
+    if link is None or link.outcome != outcome:
+        return
+    entry = package.inventory.entries.get(package.skill_md_name or "")
+    if entry is not None and entry.link is not None and entry.link.status != "escapes":
+        return  # resolved inside the package: reported as any other link there
+    name = package.skill_md_name
+    if outcome == "missing":
+        where = _where(link.real, os.path.realpath(package.lint_root))
+        message = (
+            f"{name} is a symbolic link to `{link.text}` ({where}), which does not exist: no surface can load "
+            "this skill"
+        )
+        note = Related("nothing exists here", Path(link.real), LINE_ONE)
+    else:
+        message = (
+            f"{name} is a symbolic link to `{link.text}` that never resolves (a cycle of links): opening it fails "
+            "with 'too many levels of symbolic links', so no surface can load this skill"
+        )
+        note = Related("where resolving stops", Path(link.real), LINE_ONE)
+    yield Finding(message, LINE_ONE, path=package.skill_md_path, related=(note,))
 
 
 class SkillIsSymlink(Rule):
@@ -289,8 +346,8 @@ class SkillIsSymlink(Rule):
         if name is None:
             return
         skill_md = root / name
-        if not os.path.islink(skill_md):
-            return
+        if not os.path.islink(skill_md) or package.skill_md_dangles:
+            return  # a link leading nowhere is SL403's (missing target) or SL404's (cycle)
         try:
             text = os.readlink(skill_md)
             real = real_path(skill_md)
