@@ -311,10 +311,8 @@ class SkillLintServer(LanguageServer):
                     self.log(f"internal error while linting {project.found[key].root}: {exc} (please report this bug)")
                     return
             self.apply(project, key, number, versions, found)
-        except asyncio.CancelledError:
-            raise
         except Exception as exc:  # noqa: BLE001 - the editor gets a log line, never a traceback
-            self.failed(f"linting {project.root / key}", exc)
+            self.failed(f"linting {key}", exc)
         finally:
             if self.lints.get(job) is asyncio.current_task():
                 del self.lints[job]
