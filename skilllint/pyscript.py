@@ -528,6 +528,12 @@ class _Judge:
             return _UNKNOWN if truth is None else not truth
         if isinstance(node, ast.BoolOp):
             return self._bool_op(node, frame, depth)
+        if isinstance(node, ast.IfExp):
+            truth = _truth(self.value(node.test, frame, depth + 1))
+            if truth is None:
+                both = [self.value(node.body, frame, depth + 1), self.value(node.orelse, frame, depth + 1)]
+                return both[0] if both[0] is not _UNKNOWN and both[0] is both[1] else _UNKNOWN
+            return self.value(node.body if truth else node.orelse, frame, depth + 1)
         if isinstance(node, ast.Compare):
             return self._compare(node, frame, depth)
         if isinstance(node, ast.Call):
