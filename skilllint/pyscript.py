@@ -94,6 +94,7 @@ class _Option:
     default: object  # a constant, or _UNKNOWN
     position: int  # index among positionals, -1 for options; -2 for a sub-parser's positional
     nargs: object
+    choices: tuple = ()  # the values argparse accepts: modes, whose words are taken as written
 
 
 class _Frame:
@@ -317,7 +318,13 @@ class ScriptModel:
                 position = self._positionals.get(receiver, 0)
                 self._positionals[receiver] = position + 1
         nargs = _keyword_constant(node, "nargs")
-        self.options.setdefault(dest, []).append(_Option(flags, action, default, position, nargs))
+        choices: tuple = ()
+        for keyword in node.keywords:
+            if keyword.arg == "choices" and isinstance(keyword.value, (ast.List, ast.Tuple, ast.Set)):
+                items = keyword.value.elts
+                if all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+                    choices = tuple(i.value for i in items)
+        self.options.setdefault(dest, []).append(_Option(flags, action, default, position, nargs, choices))
 
     def _collect_click_options(self, function: ast.AST) -> None:
         options: dict[str, _Option] = {}
@@ -685,7 +692,7 @@ class _Judge:
         if option.position >= 0:
             words = self._positional_words()
             if option.position < len(words):
-                return _GIVEN
+                return _written(words[option.position], option)
             if option.nargs in ("?", "*"):
                 return option.default if option.nargs == "?" else ()
             return _UNKNOWN  # argparse stops the run on a missing argument
@@ -704,19 +711,20 @@ class _Judge:
             return _GIVEN
         if action in ("store_const", "append_const"):
             return _UNKNOWN
-        return _GIVEN if value is not _UNKNOWN else _UNKNOWN
+        return _UNKNOWN if value is None else _written(value, option)
 
-    def _find(self, flags: tuple[str, ...]) -> tuple[bool, object]:
+    def _find(self, flags: tuple[str, ...]) -> tuple[bool, str | None]:
+        """Whether one of the flags is on the command line, and the word that gives its value (or None)."""
         args = self.args
         for index, word in enumerate(args):
             for flag in flags:
                 if word == flag:
                     following = args[index + 1] if index + 1 < len(args) else None
-                    return True, _GIVEN if following is not None and not following.startswith("-") else _UNKNOWN
+                    return True, following if following is not None and not following.startswith("-") else None
                 if flag.startswith("--") and word.startswith(flag + "="):
-                    return True, _GIVEN
+                    return True, word[len(flag) + 1 :]
                 if not flag.startswith("--") and len(flag) == 2 and word.startswith(flag) and not word.startswith("--"):
-                    return True, _UNKNOWN  # `-ay`, `-ofile`
+                    return True, None  # `-ay`, `-ofile`
         return False, None
 
     def _positional_words(self) -> list[str]:
@@ -752,6 +760,11 @@ _COMPARE = {
     ast.Is: lambda a, b: a is b if (a is None or b is None or isinstance(a, bool)) else a == b,
     ast.IsNot: lambda a, b: a is not b if (a is None or b is None or isinstance(a, bool)) else a != b,
 }
+
+
+def _written(word: str, option: _Option) -> object:
+    """An option's value from the command line: one of its ``choices`` as written (a mode), else an example."""
+    return word if option.choices and word in option.choices else _GIVEN
 
 
 def _placeholder(word: str) -> bool:

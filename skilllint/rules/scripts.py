@@ -941,7 +941,7 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
             if _FENCE_LINE.match(text):
                 break
             if pending is not None:
-                pending = (pending[0], pending[1] + " " + text.strip())
+                pending = (pending[0], pending[1].rstrip() + " " + text.strip())
             else:
                 pending = (number, text.strip())
             if pending[1].endswith("\\") or pending[1].endswith("`") and info in ("powershell", "ps1", "pwsh"):
