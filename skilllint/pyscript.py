@@ -37,7 +37,8 @@ from .records import record
 
 MAX_CALL_DEPTH = 8  # call levels followed from a prompt up to the module's statements
 MAX_PATHS = 64  # call chains judged per prompt; past this the prompt counts as reachable
-MAX_STEPS = 4000  # evaluation steps per question; past this a test is unknown
+MAX_STEPS = 50_000  # evaluation and search steps per script; past this every prompt left counts as reachable
+MAX_GUARDS = 64  # conditions kept per node; those past it are dropped (a dropped condition counts as met)
 
 # What any prompt's text needs: a script without it is not parsed. Literal alternatives after a
 # one-character look-behind: linear.
@@ -108,6 +109,13 @@ class _Frame:
         self.caller = caller
 
 
+# Nodes with nothing below them that matters: contexts, operators, constants, imports.
+_LEAVES = frozenset(
+    {ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom, ast.alias}
+    | {cls for base in (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop) for cls in base.__subclasses__()}
+)
+
+
 class ScriptModel:
     """The prompts of one parsed script and what they need to run."""
 
@@ -126,6 +134,7 @@ class ScriptModel:
         self.click_options: dict[int, dict[str, _Option]] = {}  # function id -> parameter -> option
         self.subparser_dests: set[str] = set()
         self.prompt_sites: list[tuple[PromptCall, _Site]] = []
+        self.steps_left = MAX_STEPS  # shared by every question asked of this script
         self._positionals: dict[str, int] = {}
         self._subparser_receivers: set[str] = set()
         self._collect_imports()
@@ -152,9 +161,16 @@ class ScriptModel:
         for statement in body:
             self._visit(statement, scope, guards)
             if isinstance(statement, ast.If) and not statement.orelse and _terminates(statement.body):
-                guards = guards + (_Guard(statement.test, False),)  # what follows runs only when the test failed
+                guards = _more(guards, _Guard(statement.test, False))  # what follows runs only when the test failed
 
     def _visit(self, node: ast.AST, scope: ast.AST, guards: tuple) -> None:
+        kind = type(node)
+        if kind in _LEAVES:
+            return
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load and node.id in self.defined:
+                self.escaped.add(node.id)  # a function passed on (a callback, a dispatch table)
+            return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for decorator in node.decorator_list:
                 self._visit(decorator, scope, guards)
@@ -179,27 +195,29 @@ class ScriptModel:
             return
         if isinstance(node, ast.If):
             self._visit(node.test, scope, guards)
-            self._visit_block(node.body, scope, guards + (_Guard(node.test, True),))
-            self._visit_block(node.orelse, scope, guards + (_Guard(node.test, False),))
+            self._visit_block(node.body, scope, _more(guards, _Guard(node.test, True)))
+            self._visit_block(node.orelse, scope, _more(guards, _Guard(node.test, False)))
             return
         if isinstance(node, ast.While):
             self._visit(node.test, scope, guards)
-            self._visit_block(node.body, scope, guards + (_Guard(node.test, True),))
+            self._visit_block(node.body, scope, _more(guards, _Guard(node.test, True)))
             self._visit_block(node.orelse, scope, guards)
             return
         if isinstance(node, ast.IfExp):
             self._visit(node.test, scope, guards)
-            self._visit(node.body, scope, guards + (_Guard(node.test, True),))
-            self._visit(node.orelse, scope, guards + (_Guard(node.test, False),))
+            self._visit(node.body, scope, _more(guards, _Guard(node.test, True)))
+            self._visit(node.orelse, scope, _more(guards, _Guard(node.test, False)))
             return
         if isinstance(node, ast.BoolOp):
-            inner = guards
+            # Each operand runs when the one before it was true (`and`) or false (`or`): that one test
+            # implies the earlier ones, and keeps a chain of thousands of operands linear.
+            previous = None
             for value in node.values:
-                self._visit(value, scope, inner)
-                inner = inner + (_Guard(value, isinstance(node.op, ast.And)),)
+                self._visit(value, scope, guards if previous is None else _more(guards, _Guard(previous, isinstance(node.op, ast.And))))
+                previous = value
             return
         if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            self._visit_block(node.body, scope, guards + (_Guard(None, True, _handled(node.handlers)),))
+            self._visit_block(node.body, scope, _more(guards, _Guard(None, True, _handled(node.handlers))))
             for handler in node.handlers:
                 if handler.type is not None:
                     self._visit(handler.type, scope, guards)
@@ -238,8 +256,6 @@ class ScriptModel:
         elif isinstance(node, ast.Call):
             self._visit_call(node, scope, guards)
             return
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in self.defined:
-            self.escaped.add(node.id)  # a function passed on (a callback, a dispatch table)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             self.escaped.add("." + node.attr)
         for _name, value in ast.iter_fields(node):
@@ -404,6 +420,8 @@ class ScriptModel:
     def reaches(self, prompt_index: int, args: tuple[str, ...]) -> bool:
         """Whether a run with these arguments (after the script's path) can get to the prompt."""
         prompt, site = self.prompt_sites[prompt_index]
+        if self.steps_left <= 0:
+            return True
         judge = _Judge(self, args, prompt)
         budget = [MAX_PATHS * MAX_CALL_DEPTH]
         paths = 0
@@ -417,7 +435,8 @@ class ScriptModel:
         """Call chains from the module's statements (or an entry not followed: None first) down to ``site``;
         _UNKNOWN first when the search ran out of ``budget`` (steps shared by the whole search)."""
         budget[0] -= 1
-        if budget[0] < 0:
+        self.steps_left -= 1
+        if budget[0] < 0 or self.steps_left < 0:
             yield (_UNKNOWN,)
             return
         chain = (site, *stack)
@@ -448,9 +467,9 @@ class _Judge:
         self.model = model
         self.args = args
         self.prompt = prompt
-        self.steps = 0
         self.module_frame = _Frame(model.tree, {}, None)
         self.frames = [self.module_frame]  # kept alive: the memo is keyed by their ids
+        self._words: list[str] | None = None
         self.memo: dict[tuple[int, int], object] = {}
 
     def chain_holds(self, chain: tuple) -> bool:
@@ -479,7 +498,6 @@ class _Judge:
                 if bare or names & caught:
                     return False  # the failure at end of input is handled
                 continue
-            self.steps = 0
             truth = _truth(self.value(guard.test, frame, 0))
             if truth is not None and truth != guard.want:
                 return False
@@ -520,8 +538,8 @@ class _Judge:
         key = (id(node), id(frame))
         if key in self.memo:
             return self.memo[key]
-        self.steps += 1
-        if self.steps > MAX_STEPS or depth > 60:
+        self.model.steps_left -= 1
+        if self.model.steps_left < 0 or depth > 60:
             return _UNKNOWN
         self.memo[key] = _UNKNOWN  # a name defined through itself is unknown
         result = self.memo[key] = self._value(node, frame, depth)
@@ -728,6 +746,9 @@ class _Judge:
         return False, None
 
     def _positional_words(self) -> list[str]:
+        """The command's words that are not options or option values (argparse's positionals, roughly)."""
+        if self._words is not None:
+            return self._words
         takes_value = {
             flag
             for options in self.model.options.values()
@@ -745,6 +766,7 @@ class _Judge:
                 skip = word in takes_value
                 continue
             words.append(word)
+        self._words = words
         return words
 
 
@@ -765,6 +787,10 @@ _COMPARE = {
 def _written(word: str, option: _Option) -> object:
     """An option's value from the command line: one of its ``choices`` as written (a mode), else an example."""
     return word if option.choices and word in option.choices else _GIVEN
+
+
+def _more(guards: tuple, guard: _Guard) -> tuple:
+    return guards + (guard,) if len(guards) < MAX_GUARDS else guards
 
 
 def _placeholder(word: str) -> bool:

@@ -956,12 +956,16 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
             continue
         for span in _CODE_SPAN.finditer(text):
             candidates.append((index, span.group(2).strip()))
+    by_name: dict[str, list[str]] = {}
+    for rel, entry in package.inventory.entries.items():
+        if entry.kind == "file" and rel.endswith(".py"):
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
     for number, text in candidates:
         if ".py" not in text and " -m " not in text and "python" not in text:
             continue
         command = text[2:] if text.startswith("$ ") else text
         for words in _simple_commands(command):
-            found = _python_script_of(words, package)
+            found = _python_script_of(words, package, by_name)
             if found is not None:
                 rel, args = found
                 runs.setdefault(rel, []).append(ScriptRun(number, command, tuple(a for a in args if not a.startswith("["))))
@@ -986,8 +990,9 @@ def _simple_commands(line: str) -> list[list[str]]:
     return [c for c in commands if c]
 
 
-def _python_script_of(words: list[str], package) -> tuple[str, list[str]] | None:
-    """(package path, arguments) when the command runs a Python file of the package, else None."""
+def _python_script_of(words: list[str], package, by_name: dict[str, list[str]]) -> tuple[str, list[str]] | None:
+    """(package path, arguments) when the command runs a Python file of the package, else None
+    (``by_name``: the package's ``.py`` files by file name)."""
     i = 0
     n = len(words)
     while i < n and (words[i] in _WRAPPER_WORDS or _ASSIGNMENT.fullmatch(words[i])):
@@ -1022,7 +1027,7 @@ def _python_script_of(words: list[str], package) -> tuple[str, list[str]] | None
     word = words[i]
     rel = resolve_command(word, package) if "/" in word else None
     if rel is None and interpreter and "/" not in word and word.endswith(".py"):
-        same = [r for r, e in package.inventory.entries.items() if e.kind == "file" and posixpath.basename(r) == word]
+        same = by_name.get(word, [])
         rel = same[0] if len(same) == 1 else None  # `cd scripts && python x.py`
     if rel is None:
         return None
