@@ -40,11 +40,9 @@ MAX_PATHS = 64  # call chains judged per prompt; past this the prompt counts as 
 MAX_STEPS = 50_000  # evaluation and search steps per script; past this every prompt left counts as reachable
 MAX_GUARDS = 64  # conditions kept per node; those past it are dropped (a dropped condition counts as met)
 
-# What any prompt's text needs: a script without it is not parsed. Literal alternatives after a
-# one-character look-behind: linear.
-_HINT = re.compile(
-    r"(?<![\w.])(?:raw_input|input)[ \t]*\(|\b(?:getpass|click|typer|rich|questionary|inquirer|pyinputplus|pyip|prompt_toolkit)\b"
-)
+# What any prompt's text needs: a script without it is not parsed. Plain literal alternatives (no
+# look-behind), so the scan can skip ahead by first character: linear, and fast.
+_HINT = re.compile(r"input[ \t]*\(|getpass|click|typer|rich|questionary|inquirer|pyinput|pyip|prompt_toolkit")
 
 _BUILTIN_INPUTS = {"input": "input()", "raw_input": "raw_input()"}
 _QUESTIONARY = {"text", "select", "confirm", "checkbox", "password", "autocomplete", "path", "rawselect", "press_any_key_to_continue"}

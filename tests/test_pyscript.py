@@ -142,6 +142,25 @@ def test_subcommands_and_argv_words():
     assert reached(text, "list") == [] and reached(text, "add", "x") == [7] and reached(text, "edit") == [9]
 
 
+@pytest.mark.parametrize("text, token", [
+    ("import pyinputplus as pyip\npyip.inputInt('n')\n", "pyip.inputInt()"),
+    ("import pyinputplus\npyinputplus.inputYesNo('ok?')\n", "pyinputplus.inputYesNo()"),
+    ("from prompt_toolkit import prompt\nprompt('> ')\n", "prompt()"),
+    ("from prompt_toolkit.shortcuts import PromptSession as S\nS()\n", "S()"),
+    ("import typer\ntyper.confirm('ok?')\n", "typer.confirm()"),
+    ("import inquirer\ninquirer.list_input('pick')\n", "inquirer.list_input()"),
+    ("raw_input('x')\n", "raw_input()"),
+])
+def test_each_prompt_library_is_found(text, token):
+    model = pyscript.analyse(text)
+    assert [prompt.token for prompt, _ in model.prompt_sites] == [token]
+
+
+def test_a_prompt_word_elsewhere_is_not_a_prompt():
+    text = "import click\ndef prompt(x):\n    return x\nprompt('a')\nclick.echo('input(')\nself.input('b')\n"
+    assert pyscript.analyse(text).prompt_sites == []
+
+
 def test_columns_count_characters_not_bytes():
     model = pyscript.analyse("x = 'é' + input('?')\n")
     prompt = model.prompt_sites[0][0]
