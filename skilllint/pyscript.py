@@ -591,6 +591,12 @@ class _Judge:
         left = self.value(node.left, frame, depth + 1)
         for op, right_node in zip(node.ops, node.comparators):
             right = self.value(right_node, frame, depth + 1)
+            if isinstance(op, (ast.Is, ast.IsNot)) and {type(left), type(right)} == {object, type(None)} and _GIVEN in (left, right):
+                outcome = isinstance(op, ast.IsNot)  # a value given on the command line is not None
+                if not outcome:
+                    return False
+                left = right
+                continue
             if left is _UNKNOWN or right is _UNKNOWN or left is _GIVEN or right is _GIVEN:
                 return _UNKNOWN
             try:
@@ -816,7 +822,8 @@ def _terminates(body: list[ast.stmt]) -> bool:
         return True
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
         name = _dotted(last.value.func)
-        return name in ("sys.exit", "exit", "quit", "os._exit", "parser.error", "ctx.exit") or name.endswith(".error")
+        # `parser.error()` exits; `logger.error()` does not, so only an argparse parser's name counts.
+        return name in ("sys.exit", "exit", "quit", "os._exit", "ctx.exit", "ctx.abort") or name.endswith(("parser.error", "parser.exit"))
     return False
 
 

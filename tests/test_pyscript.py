@@ -78,6 +78,21 @@ def test_conditions_are_judged_for_each_command_line(args, lines):
     assert reached(MODES, *args) == lines
 
 
+def test_an_option_given_a_value_is_not_none():
+    text = (
+        "import argparse, logging\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--name')\n"
+        "args = p.parse_args()\n"
+        "if args.name is None:\n"
+        "    args.name = input('Name: ')\n"
+        "if args.name is not None:\n"
+        "    logging.error('no exit here')\n"
+        "input('after a log line')\n"
+    )
+    assert reached(text) == [6, 9] and reached(text, "--name", "<name>") == [9]
+
+
 def test_unknown_conditions_count_as_met():
     text = "import os\nif os.path.exists('state.json') and config['ask']:\n    input('?')\n"
     assert reached(text) == [3]
