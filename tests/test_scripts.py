@@ -177,6 +177,148 @@ def test_a_bypass_flag_that_skill_md_passes(tmp_path):
     assert findings(skill, "SL701") == []
 
 
+TAG = (
+    "import argparse\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('folder')\n"
+    "parser.add_argument('--interactive', '-i', action='store_true')\n"
+    "args = parser.parse_args()\n"
+    "if args.interactive:\n"
+    "    tag = input('Tag: ')\n"
+)
+
+
+def test_a_prompt_only_in_an_opt_in_mode_skill_md_does_not_run_is_not_reported(tmp_path):
+    argv = "import sys\nif '--add' in sys.argv:\n    name = input('Name: ')\n"
+    usage = "import sys\nif len(sys.argv) < 2:\n    path = input('File: ')\nelse:\n    path = sys.argv[1]\n"
+    early = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--no-interactive', action='store_true')\n"
+        "p.add_argument('--yes', action=argparse.BooleanOptionalAction, default=False)\n"
+        "def confirm(args):\n    if args.no_interactive or args.yes:\n        return True\n    return input('Go? ') == 'y'\n"
+        "confirm(p.parse_args())\n"
+    )
+    body = "```bash\npython3 scripts/tag.py photos/\npython scripts/argv.py list\npython scripts/usage.py data.csv\n" \
+           "python scripts/early.py --no-interactive\npython scripts/early.py --yes\n```\n"
+    files = {"scripts/tag.py": TAG, "scripts/argv.py": argv, "scripts/usage.py": usage, "scripts/early.py": early}
+    assert findings(make(tmp_path / "a", files, body=body), "SL701") == []
+    # The same scripts run with no arguments (SKILL.md never says how): `usage.py` and `early.py` ask.
+    assert where(findings(make(tmp_path / "b", files), "SL701")) == [("early.py", 8, 12), ("usage.py", 3, 12)]
+
+
+def test_a_function_called_only_under_a_flag_is_judged_at_its_call_sites(tmp_path):
+    script = (
+        "import argparse, sys\n"
+        "def add_entry(book):\n"
+        "    book.append(input('Name: '))\n"
+        "def ask_all(interactive):\n"
+        "    if interactive:\n"
+        "        add_entry([])\n"
+        "def main():\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('command', choices=['list', 'add'])\n"
+        "    parser.add_argument('--quiet', action='store_true')\n"
+        "    args = parser.parse_args()\n"
+        "    if args.command == 'add':\n"
+        "        add_entry([])\n"
+        "    ask_all(interactive=not args.quiet)\n"
+        "if __name__ == '__main__':\n"
+        "    main()\n"
+    )
+    quiet = make(tmp_path / "a", {"scripts/book.py": script}, body="Run `python3 scripts/book.py list --quiet`.")
+    assert findings(quiet, "SL701") == []
+    # Without --quiet, ask_all() passes interactive=True: the prompt is reached through it.
+    loud = make(tmp_path / "b", {"scripts/book.py": script}, body="Run `python3 scripts/book.py list`.")
+    assert where(findings(loud, "SL701")) == [("book.py", 3, 17)]
+
+
+def test_click_options_and_early_exits(tmp_path):
+    script = (
+        "import click, sys\n"
+        "@click.command()\n"
+        "@click.option('--interactive/--batch', default=False)\n"
+        "def main(interactive):\n"
+        "    if not interactive:\n"
+        "        sys.exit(0)\n"
+        "    click.confirm('Go?')\n"
+    )
+    assert findings(make(tmp_path / "a", {"scripts/go.py": script}), "SL701") == []
+    found = findings(make(tmp_path / "b", {"scripts/go.py": script}, body="Run `python scripts/go.py --interactive`."), "SL701")
+    assert where(found) == [("go.py", 7, 5)]
+
+
+def test_skill_md_running_the_opt_in_mode_is_reported_with_its_command(tmp_path):
+    body = "Tag the photos:\n\n```bash\npython3 scripts/tag.py photos/\n$ python3 scripts/tag.py \\\n    --interactive photos/\n```\n"
+    found = findings(make(tmp_path, {"scripts/tag.py": TAG}, body=body), "SL701")
+    assert where(found) == [("tag.py", 7, 11)]
+    assert "SKILL.md line 12 runs the script as `python3 scripts/tag.py --interactive photos/`, which gets there" in found[0]["message"]
+    assert "non-interactive shells" in found[0]["message"]
+
+
+@pytest.mark.parametrize("command", [
+    "`uv run scripts/tag.py -i photos/`",
+    "`uv run --with pillow python scripts/tag.py -i photos/`",
+    "`python -m scripts.tag photos/ --interactive`",
+    "`cd scripts && python3 tag.py -i photos/`",
+    "`FOO=1 ./scripts/tag.py --interactive x`",
+    "`${CLAUDE_SKILL_DIR}/scripts/tag.py --interactive x | tee log`",
+])
+def test_the_ways_skill_md_runs_a_python_script(tmp_path, command):
+    skill = make(tmp_path, {"scripts/tag.py": "#!/usr/bin/env python3\n" + TAG}, body=f"Run {command}.")
+    found = findings(skill, "SL701")
+    assert where(found) == [("tag.py", 8, 11)], command
+    assert "runs the script as" in found[0]["message"]
+
+
+def test_usage_brackets_are_not_a_run(tmp_path):
+    skill = make(tmp_path, {"scripts/tag.py": TAG}, body="Usage: `python3 scripts/tag.py <folder> [--interactive]`")
+    assert findings(skill, "SL701") == []
+
+
+def test_isatty_and_eof_handlers_guard_only_their_own_prompt(tmp_path):
+    script = (
+        "import sys\n"
+        "if sys.stdin.isatty():\n"
+        "    a = input('a')\n"
+        "try:\n"
+        "    b = input('b')\n"
+        "except (EOFError, KeyboardInterrupt):\n"
+        "    b = ''\n"
+        "try:\n"
+        "    import click\n"
+        "    c = click.prompt('c')\n"
+        "except EOFError:\n"
+        "    c = ''\n"
+        "d = input('d')\n"
+    )
+    # click.prompt raises Abort, not EOFError, at end of input: its handler does not cope.
+    assert where(findings(make(tmp_path, {"scripts/ask.py": script}), "SL701")) == [("ask.py", 10, 9), ("ask.py", 13, 5)]
+
+
+def test_prompts_are_found_through_the_imports(tmp_path):
+    script = (
+        "from getpass import getpass as ask_password\n"
+        "from rich.prompt import Confirm as Yes\n"
+        "import questionary as q\n"
+        "class Prompt:\n"
+        "    @staticmethod\n"
+        "    def ask(text):\n"
+        "        return text\n"
+        "ask_password()\n"
+        "Yes.ask('Go?')\n"
+        "q.select('Pick', choices=['a'])\n"
+        "Prompt.ask('not rich')\n"
+        "io.input('not the builtin')\n"
+    )
+    found = findings(make(tmp_path, {"scripts/ask.py": script}), "SL701")
+    assert where(found) == [("ask.py", 8, 1), ("ask.py", 9, 1), ("ask.py", 10, 1)]
+    assert "`ask_password()` asks for a password" in found[0]["message"]
+
+
+def test_python_2_is_read_as_text(tmp_path):
+    script = "print 'Name?'\nname = raw_input()  # raw_input( in a comment\n"
+    assert where(findings(make(tmp_path, {"scripts/old.py": script}), "SL701")) == [("old.py", 2, 8)]
+
+
 def test_vendored_and_nested_scripts_are_left_alone(tmp_path):
     files = {
         "venv/lib/site-packages/pkg/x.py": "input('?')\n",

@@ -25,7 +25,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from .. import lazyre
+from .. import lazyre, pyscript
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..records import field, record
@@ -681,16 +681,25 @@ class ScriptInteractive(Rule):
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         body = package.body if package.readable else ""
+        runs: dict[str, list[ScriptRun]] | None = None
         for script in package_scripts(package, ctx):
-            prompts = PROMPT_FINDERS[script.lang](script)
-            if not prompts:
-                continue
             bypass = sorted(set(_BYPASS.findall(script.text)))
-            if bypass and any(flag in body for flag in bypass):
-                continue  # SKILL.md passes the flag that skips the question
             note = ""
             if bypass:
                 note = f" (the script knows {', '.join(f'`{b}`' for b in bypass)}, but SKILL.md never passes it)"
+            model = pyscript.analyse(script.text) if script.lang == "python" else None
+            if model is not None:
+                if not model.prompt_sites:
+                    continue
+                if runs is None:
+                    runs = python_runs(package)
+                yield from self._python_findings(package, script, model, runs.get(script.rel, []), bypass, note)
+                continue
+            prompts = PROMPT_FINDERS[script.lang](script)
+            if not prompts:
+                continue
+            if bypass and any(flag in body for flag in bypass):
+                continue  # SKILL.md passes the flag that skips the question
             seen: set[int] = set()
             for prompt in sorted(prompts, key=lambda p: p.offset)[:MAX_FINDINGS_PER_FILE]:
                 if prompt.offset in seen:
@@ -698,12 +707,44 @@ class ScriptInteractive(Rule):
                 seen.add(prompt.offset)
                 line, column = script.masked.position(prompt.offset)
                 yield Finding(
-                    f"`{prompt.token}` {prompt.how}: agents run scripts in non-interactive shells, where it fails at "
-                    f"end of input or waits until the command times out{note}; take the answer from an argument or "
-                    "an environment variable instead",
+                    f"`{prompt.token}` {prompt.how}: {_WHY}{note}; {_INSTEAD}",
                     Span(line, column, line, column + prompt.length),
                     path=Path(package.root) / script.rel,
                 )
+
+    def _python_findings(self, package, script: Script, model, runs: list[ScriptRun], bypass: list[str], note: str) -> Iterator[Finding]:
+        """A Python prompt is reported when a command line of SKILL.md that runs the script gets to it, or,
+        when SKILL.md never runs the script, when a run with no arguments does."""
+        reported = 0
+        for index, (prompt, _site) in sorted(enumerate(model.prompt_sites), key=lambda item: (item[1][0].line, item[1][0].column)):
+            if reported >= MAX_FINDINGS_PER_FILE:
+                return
+            if runs:
+                reaching = [run for run in runs if model.reaches(index, run.args)]
+                if not reaching:
+                    continue
+                if bypass and all(any(a.split("=")[0] in bypass for a in run.args) for run in reaching):
+                    continue  # every run that gets there passes the flag that skips the question
+                run = reaching[0]
+                where = f", and SKILL.md line {run.line} runs the script as `{_shorten(run.command)}`, which gets there"
+            else:
+                if not model.reaches(index, ()):
+                    continue
+                where = ", and a run with no arguments gets there (SKILL.md does not show how to run the script)"
+            reported += 1
+            yield Finding(
+                f"`{prompt.token}` {prompt.how}{where}: {_WHY}{note}; {_INSTEAD}",
+                Span(prompt.line, prompt.column, prompt.line, prompt.column + prompt.length),
+                path=Path(package.root) / script.rel,
+            )
+
+
+_WHY = "agents run scripts in non-interactive shells, where it fails at end of input or waits until the command times out"
+_INSTEAD = "take the answer from an argument or an environment variable instead"
+
+
+def _shorten(command: str, limit: int = 120) -> str:
+    return command if len(command) <= limit else command[: limit - 1] + "…"
 
 
 # -- SL702 ----------------------------------------------------------------------------
@@ -861,6 +902,139 @@ def invocations(package) -> list[Invocation]:
             if rel is not None and posixpath.splitext(rel)[1].lower() not in NOT_COMMANDS:
                 found.append(Invocation(word, rel, index, span.start(2) + 1 + (len(span.group(2)) - len(span.group(2).lstrip()))))
     return found
+
+
+@record(frozen=True)
+class ScriptRun:
+    """A command line in SKILL.md that runs a Python script of the package, and the arguments it passes."""
+
+    line: int  # in SKILL.md
+    command: str  # the command as written
+    args: tuple[str, ...]  # the words after the script's path (or after `-m module`)
+
+
+_PYTHON_WORD = lazyre.compile(r"(?:python[0-9.]*|pypy[0-9.]*|py)")
+_OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
+_WRAPPER_WORDS = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "then", "do", "!"})
+_RUNNERS = frozenset({("uv", "run"), ("pipenv", "run"), ("poetry", "run"), ("pdm", "run"), ("hatch", "run")})
+_PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-Q"})
+
+
+def python_runs(package) -> dict[str, list[ScriptRun]]:
+    """Each Python script SKILL.md runs, with the command lines that run it: in shell fences and in
+    code spans, with an interpreter (``python3 scripts/x.py --add``, ``uv run scripts/x.py``,
+    ``python -m scripts.x``) or as a command (``./scripts/x.py``). Usage notation in square
+    brackets (``[--add]``) is an option the reader may pass, not a run, and is dropped."""
+    if not package.readable:
+        return {}
+    lines = package.source.lines
+    runs: dict[str, list[ScriptRun]] = {}
+    candidates: list[tuple[int, str]] = []
+    fenced: set[int] = set()
+    for info, numbers in _fences(lines, package.body_start_line):
+        fenced.update(numbers)
+        if info not in SHELL_FENCES and info not in ("", "text", "powershell", "ps1", "cmd", "pwsh"):
+            continue
+        pending: tuple[int, str] | None = None
+        for number in numbers[1:]:
+            text = lines[number - 1] if number - 1 < len(lines) else ""
+            if _FENCE_LINE.match(text):
+                break
+            if pending is not None:
+                pending = (pending[0], pending[1].rstrip() + " " + text.strip())
+            else:
+                pending = (number, text.strip())
+            if pending[1].endswith("\\") or pending[1].endswith("`") and info in ("powershell", "ps1", "pwsh"):
+                pending = (pending[0], pending[1][:-1])
+                continue
+            candidates.append(pending)
+            pending = None
+        if pending is not None:
+            candidates.append(pending)
+    for index, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
+        if index in fenced or "`" not in text:
+            continue
+        for span in _CODE_SPAN.finditer(text):
+            candidates.append((index, span.group(2).strip()))
+    by_name: dict[str, list[str]] = {}
+    for rel, entry in package.inventory.entries.items():
+        if entry.kind == "file" and rel.endswith(".py"):
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
+    for number, text in candidates:
+        if ".py" not in text and " -m " not in text and "python" not in text:
+            continue
+        command = text[2:] if text.startswith("$ ") else text
+        for words in _simple_commands(command):
+            found = _python_script_of(words, package, by_name)
+            if found is not None:
+                rel, args = found
+                runs.setdefault(rel, []).append(ScriptRun(number, command, tuple(a for a in args if not a.startswith("["))))
+    return runs
+
+
+def _simple_commands(line: str) -> list[list[str]]:
+    """The simple commands of a shell line, each as its words (quotes removed); the split is shlex's."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        tokens = line.split()
+    commands: list[list[str]] = [[]]
+    for token in tokens:
+        if token in _OPERATORS:
+            commands.append([])
+        else:
+            commands[-1].append(token)
+    return [c for c in commands if c]
+
+
+def _python_script_of(words: list[str], package, by_name: dict[str, list[str]]) -> tuple[str, list[str]] | None:
+    """(package path, arguments) when the command runs a Python file of the package, else None
+    (``by_name``: the package's ``.py`` files by file name)."""
+    i = 0
+    n = len(words)
+    while i < n and (words[i] in _WRAPPER_WORDS or _ASSIGNMENT.fullmatch(words[i])):
+        i += 1
+    interpreter = False
+    while i < n:
+        word = words[i]
+        pair = (posixpath.basename(word), words[i + 1] if i + 1 < n else "")
+        if pair in _RUNNERS:
+            i += 2
+            while i < n and words[i].startswith("-"):
+                i += 2 if words[i] in _UV_VALUE_OPTIONS else 1
+            continue
+        if _PYTHON_WORD.fullmatch(posixpath.basename(word)):
+            interpreter = True
+            i += 1
+            while i < n and words[i].startswith("-") and words[i] != "-m":
+                if words[i] == "-c":
+                    return None  # a program on the command line
+                i += 2 if words[i] in _PYTHON_VALUE_OPTIONS else 1
+            if i < n and words[i] == "-m" and i + 1 < n:
+                module = words[i + 1].replace(".", "/")
+                for candidate in (module + ".py", module + "/__main__.py"):
+                    rel = resolve_command(candidate if "/" in candidate else "./" + candidate, package)
+                    if rel is not None:
+                        return rel, words[i + 2 :]
+                return None
+            continue
+        break
+    if i >= n:
+        return None
+    word = words[i]
+    rel = resolve_command(word, package) if "/" in word else None
+    if rel is None and interpreter and "/" not in word and word.endswith(".py"):
+        same = by_name.get(word, [])
+        rel = same[0] if len(same) == 1 else None  # `cd scripts && python x.py`
+    if rel is None:
+        return None
+    head = None if posixpath.splitext(rel)[1] else _read_bytes(package, rel, 128)
+    if not interpreter and language_of(rel, head) != "python":
+        return None  # run as a command, it must be Python by its extension or its `#!` line
+    return rel, words[i + 1 :]
 
 
 def _shebang_problems(package, rel: str, lang: str | None) -> list[str]:
