@@ -181,17 +181,86 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
 # line's start inside the whole text (MULTILINE: ^ holds after any "\n").
 _FENCE_MARKER = lazyre.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 # No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
-# minutes: a code span opens with a whole run of backticks and closes with a run of the same
-# length; whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never re-entered);
-# a nested [...] holds no further [.
-#
-# CODE_SPAN: the opening run (group 1), the code (group 2), up to the first later run of the
-# same length, within one line. The pattern starts with a literal backtick (its "not after
-# a backtick" test comes after it), so the regex engine jumps from backtick to backtick
-# instead of trying every position, and the code is consumed in possessive chunks (a
-# backtick-free stretch or a whole run), never character by character: the same matches
-# as (?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`) at several times the speed (tests/test_markdown.py).
-CODE_SPAN = lazyre.compile(r"(`(?<!``)`*+)((?:[^`\n]++|`++)+?)(?<!`)\1(?!`)")
+# minutes: whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never
+# re-entered); a nested [...] holds no further [.
+
+
+class CodeSpan:
+    """One code span, read as a match of :data:`CODE_SPAN`: group 0 the whole span,
+    group 1 the opening backtick run, group 2 the code between the runs."""
+
+    __slots__ = ("string", "_bounds")
+
+    def __init__(self, string: str, start: int, code_start: int, code_end: int, end: int) -> None:
+        self.string = string
+        self._bounds = ((start, end), (start, code_start), (code_start, code_end))
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        return self._bounds[group]
+
+    def start(self, group: int = 0) -> int:
+        return self._bounds[group][0]
+
+    def end(self, group: int = 0) -> int:
+        return self._bounds[group][1]
+
+    def group(self, group: int = 0) -> str:
+        start, end = self._bounds[group]
+        return self.string[start:end]
+
+
+_BACKTICK_RUN = lazyre.compile(r"`+")
+
+
+class CodeSpans:
+    r"""The code spans of a text, each a whole run of backticks up to the first later run
+    of the same length on the same line: the matches of
+    ``(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)``, with its groups (:class:`CodeSpan`).
+
+    Found from the list of backtick runs, each looked at once: a regex tries every run
+    as an opener and, where no run of its length follows, scans on to the end of the
+    line; on a long line of runs of many lengths that is far from linear."""
+
+    def finditer(self, text: str):
+        runs = [match.span() for match in _BACKTICK_RUN.finditer(text)]
+        if len(runs) < 2:
+            return
+        # The closing run of each run: the next run of the same length on the same line.
+        line, counted = 0, 0
+        keys = []
+        for start, end in runs:
+            line += text.count("\n", counted, start)
+            counted = start
+            keys.append((line, end - start))
+        closer: list[int | None] = [None] * len(runs)
+        latest: dict[tuple[int, int], int] = {}
+        for index in range(len(runs) - 1, -1, -1):
+            closer[index] = latest.get(keys[index])
+            latest[keys[index]] = index
+        index = 0
+        while index < len(runs):
+            close = closer[index]
+            if close is None:
+                index += 1  # no run of its length follows: text, not an opener
+                continue
+            yield CodeSpan(text, runs[index][0], runs[index][1], runs[close][0], runs[close][1])
+            index = close + 1
+
+    def sub(self, replace, text: str) -> str:
+        """``text`` with each span replaced by ``replace(span)``."""
+        pieces: list[str] = []
+        done = 0
+        for span in self.finditer(text):
+            pieces.append(text[done : span.start()])
+            pieces.append(replace(span))
+            done = span.end()
+        if not pieces:
+            return text
+        pieces.append(text[done:])
+        return "".join(pieces)
+
+
+CODE_SPAN = CodeSpans()
 _INLINE_LINK = lazyre.compile(
     r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
     r"(?P<dest><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
@@ -303,7 +372,26 @@ def links_outside(lines: list[str], code: set[int], line_offset: int = 0) -> lis
     return links
 
 
-_ATX = lazyre.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ATX_OPEN = lazyre.compile(r" {0,3}(#{1,6})(?:([ \t]+)|$)")
+
+
+def atx_heading(line: str) -> tuple[int, str | None] | None:
+    r"""A line's ATX heading level and text (None for a bare ``##``), as groups 1 and 2 of
+    ``^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`` read them: the text stops
+    before the longest tail of blanks, or of blanks, hashes and blanks. The tail is cut
+    with rstrip: in that regex three quantifiers compete for a run of blanks, cubic in
+    its length."""
+    match = _ATX_OPEN.match(line)
+    if match is None:
+        return None
+    level = len(match.group(1))
+    if match.group(2) is None:
+        return level, None
+    text = line[match.end() :].rstrip(" \t")
+    unclosed = text.rstrip("#")
+    if unclosed != text and unclosed.endswith((" ", "\t")):
+        text = unclosed.rstrip(" \t")
+    return level, text
 _SETEXT = lazyre.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -328,9 +416,9 @@ def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[i
         if number in code or not line.strip():
             paragraph = []
             continue
-        atx = _ATX.match(line) if "#" in line[:4] else None  # an ATX "#" comes after at most 3 spaces
+        atx = atx_heading(line) if "#" in line[:4] else None  # an ATX "#" comes after at most 3 spaces
         if atx:
-            add(len(atx.group(1)), atx.group(2) or "", number)
+            add(atx[0], atx[1] or "", number)
             paragraph = []
         elif paragraph and _SETEXT.match(line):
             add(1 if line.strip()[0] == "=" else 2, " ".join(t.strip() for _, t in paragraph), paragraph[0][0])
@@ -341,18 +429,60 @@ def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[i
 
 
 # Link/image text kept, code ticks and HTML tags dropped, emphasis marks dropped
-# (an underscore only at a word's edge: `ld_preload` keeps its underscore).
-_MARKUP = lazyre.compile(r"!?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))")
+# (an underscore only at a word's edge: `ld_preload` keeps its underscore): the matches of
+# !?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))
+# replaced by group 1, group 2 or nothing. That regex, tried at each of 100,000 "[" or "<a"
+# with no closer, scans to the end of the line from each; here an opener is matched
+# alone and its closer looked up with _NextChar.
+_MARKUP_OPEN = lazyre.compile(r"!?\[|`|</?[A-Za-z]|\*\*|\*|~~|(?<!\w)__?|__?(?!\w)")
+
+
+class _NextChar:
+    """``text.find(char, start)`` for starts that never decrease: an answer holds until a
+    start passes it, so the text is scanned once in all."""
+
+    def __init__(self, text: str, char: str) -> None:
+        self.text, self.char = text, char
+        self.start, self.found = len(text) + 1, -1  # nothing asked yet
+
+    def __call__(self, start: int) -> int:
+        if not (self.start <= start and (self.found == -1 or start <= self.found)):
+            self.start, self.found = start, self.text.find(self.char, start)
+        return self.found
 
 
 def _plain_heading_text(title: str) -> str:
     """A heading's text without link targets, code ticks, HTML tags and emphasis marks."""
-
-    def keep(match: re.Match) -> str:
-        if match.group(1) is not None:
-            return match.group(1)
-        if match.group(2) is not None:
-            return match.group(2)
-        return ""
-
-    return _MARKUP.sub(keep, title).strip()
+    bracket, paren, tick, angle = (_NextChar(title, c) for c in "])`>")
+    kept: list[str] = []
+    done = at = 0  # copied up to `done`; the next opener is looked for from `at`
+    while (opener := _MARKUP_OPEN.search(title, at)) is not None:
+        start, end = opener.span()
+        first = title[start]
+        if first in "![":  # a link or an image: its text is kept
+            close = bracket(end)
+            after = paren(close + 2) if close >= 0 and title.startswith("(", close + 1) else -1
+            if after < 0:
+                at = start + 1  # "![" failed: its "[" is tried on its own
+                continue
+            kept += (title[done:start], title[end:close])
+            done = at = after + 1
+        elif first == "`":  # code: the text between the ticks is kept
+            close = tick(end)
+            if close < 0:
+                at = end
+                continue
+            kept += (title[done:start], title[end:close])
+            done = at = close + 1
+        elif first == "<":  # an HTML tag: dropped
+            close = angle(end)
+            if close < 0:
+                at = start + 1
+                continue
+            kept.append(title[done:start])
+            done = at = close + 1
+        else:  # an emphasis mark: dropped
+            kept.append(title[done:start])
+            done = at = end
+    kept.append(title[done:])
+    return "".join(kept).strip()

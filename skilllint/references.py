@@ -272,11 +272,15 @@ def _extract(
             continue  # a plain path starts with a prefix (map: no Python frame per name)
         if plain is None:
             plain = _plain_pattern(prefixes)
+        link_syntax = _LinkSyntax(line)
+        next_span = 0  # spans are in order and apart, as the matches: one pass over both
         for match in plain.finditer(line):
             start = match.start()
-            if any(s <= start < e for s, e in spans) or (number, start + 1) in link_columns:
+            while next_span < len(spans) and spans[next_span][1] <= start:
+                next_span += 1
+            if (next_span < len(spans) and spans[next_span][0] <= start) or (number, start + 1) in link_columns:
                 continue
-            if _inside_link_syntax(line, start):
+            if link_syntax.covers(start):
                 continue
             token = match.group(0).rstrip(".,;:)")
             if not is_placeholder(token) and (not token.startswith(absent) or _names_a_file(token)):
@@ -378,14 +382,34 @@ def _plain_pattern(prefixes: tuple[str, ...]) -> re.Pattern:
     return re.compile(rf"(?<![\w/.`-])(?:{alternatives})(?:[\w./-]*\.[A-Za-z0-9]{{1,8}}\b|[\w./-]*/)(?![\w-])")
 
 
-def _inside_link_syntax(line: str, start: int) -> bool:
-    """Whether a plain match sits in ``[text](here)``, ``<here>`` or the ``[text]``
-    of a link (the destination is the reference, the text only names it)."""
-    before = line[:start]
-    if before.endswith(("](", "<")) or before.rstrip().endswith("]:"):
-        return True
-    opening = before.rfind("[")
-    return opening >= 0 and "]" not in before[opening:] and "](" in line[start:]
+class _LinkSyntax:
+    """Whether a plain match sits in ``[text](here)``, ``<here>`` or the ``[text]`` of a link
+    (the destination is the reference, the text only names it), for the matches of one
+    line in order. Each character before them is looked at once: a fresh look from each
+    match (``line[:start]``, ``rfind``) is quadratic in a line of many paths."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.last_link_close = line.rfind("](")
+        self.seen = 0  # characters before this were looked at for brackets
+        self.bracket = ""  # the last "[" or "]" before `seen`
+
+    def covers(self, start: int) -> bool:
+        line = self.line
+        if start < self.seen:  # not in order: look from the line's start again
+            self.seen, self.bracket = 0, ""
+        last = max(line.rfind("[", self.seen, start), line.rfind("]", self.seen, start))
+        if last >= 0:
+            self.bracket = line[last]
+        self.seen = start
+        if line.endswith(("](", "<"), 0, start):
+            return True
+        blank = start
+        while blank > 0 and line[blank - 1].isspace():
+            blank -= 1
+        if line.endswith("]:", 0, blank):
+            return True
+        return self.bracket == "[" and self.last_link_close >= start
 
 
 # Variables that agents expand to the skill's folder: a path after them is a

@@ -15,10 +15,31 @@ import re
 
 from .records import field, record
 
-_MD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b(.*?)-->")
-_YAML = re.compile(r"#\s*skilllint:\s*disable(?:=([A-Za-z0-9_, ]+))?\s*$")
+# The head of a Markdown suppression comment; its codes run to the first "-->" after it.
+_MD_HEAD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b")
+# The codes are taken whole ((?=(…))\1: a lookahead is never re-entered), so the trailing
+# \s* never competes with them for spaces.
+_YAML = re.compile(r"#\s*skilllint:\s*disable(?:=(?=([A-Za-z0-9_, ]+))\1)?\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 ALL = "*"
+
+
+def _comments(line: str):
+    """(kind, codes text) of each suppression comment of ``line``, as the regex
+    ``<!--\\s*skilllint-(kind)\\b(.*?)-->`` finds them, in one pass: that regex
+    looked for a "-->" from every opener; here an opener without one ends the search,
+    as no later opener can have one either."""
+    at = line.find("<!--")
+    while at >= 0:
+        head = _MD_HEAD.match(line, at)
+        if head is None:
+            at = line.find("<!--", at + 1)
+            continue
+        close = line.find("-->", head.end())
+        if close < 0:
+            return
+        yield head.group(1), line[head.end() : close]
+        at = line.find("<!--", close + 3)
 
 
 def _codes(text: str) -> set[str]:
@@ -77,8 +98,8 @@ def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:
             continue
         if fence is not None or "skilllint-" not in line:
             continue
-        for match in _MD.finditer(line):
-            kind, codes = match.group(1), _codes(match.group(2))
+        for kind, written in _comments(line):
+            codes = _codes(written)
             if kind == "disable-file":
                 result.file_codes.update(codes)
             elif kind == "disable-line":

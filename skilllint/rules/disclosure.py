@@ -233,7 +233,13 @@ _SUPPORT_FOLDERS = frozenset({"tests", "test", "__tests__", "__pycache__", "node
 _BINARY_NOISE = (".pyc", ".pyo", ".class")
 MAX_SCRIPT_FILES = 200  # text files under scripts/ read per package (SL304)
 MAX_SCRIPT_BYTES = 256 * 1024
-_PY_IMPORT = lazyre.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE)
+# As ^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+)) finds them, without two
+# quantifiers competing for one run: indentation within its line ([^\S\n]; a \s* from every
+# line start of a run of blank lines crosses all of them), the blanks after "from" all taken
+# ((?!\s)), two of them when no module is named ((?<=\s\s)).
+_PY_IMPORT = lazyre.compile(
+    r"^[^\S\n]*(?:from\s+(?!\s)([\w.]*)(?:(?<=\s\s)|\s)\s*import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE
+)
 
 
 class ResourceUnreferenced(Rule):
@@ -601,7 +607,7 @@ class ReferenceWithoutLoadCondition(Rule):
 #      topic headings ("References", "Quick Reference", "API") do not count.
 
 SENTINEL = "\x01"  # marks the mention inside a joined block
-_HEADING = lazyre.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_HEADING_OPEN = lazyre.compile(r" {0,3}(#{1,6})[ \t]+")
 _BULLET = lazyre.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _QUOTE = lazyre.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _SENTENCE_END = lazyre.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
@@ -695,6 +701,17 @@ _NON_GERUNDS = frozenset(
 )
 
 
+def _heading(line: str) -> tuple[int, str] | None:
+    r"""A line's ATX heading level and text, as groups 1 and 2 of
+    ``^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$`` read them: the text without its tail of
+    blanks, closing hashes and blanks. The tail is cut with rstrip: in that regex three
+    quantifiers compete for a run of blanks, cubic in its length."""
+    match = _HEADING_OPEN.match(line)
+    if match is None:
+        return None
+    return len(match.group(1)), line[match.end() :].rstrip(" \t").rstrip("#").rstrip(" \t")
+
+
 class BodyContext:
     """Cheap line views of SKILL.md: headings outside fences, blocks, items, rows."""
 
@@ -706,9 +723,9 @@ class BodyContext:
         for index in range(body_start, len(lines)):
             line = lines[index]
             if line.lstrip(" ")[:1] == "#" and (index + 1) not in self.fenced:
-                match = _HEADING.match(line)
-                if match:
-                    self.headings.append((index, len(match.group(1)), match.group(2)))
+                heading = _heading(line)
+                if heading:
+                    self.headings.append((index, *heading))
         self._heading_at = {h[0] for h in self.headings}
 
     def label_uses(self, line: int) -> list[tuple[int, int]]:
@@ -743,7 +760,7 @@ class BodyContext:
         words = _target_words(target)
         text = self.lines[index]
         if index in self._heading_at:
-            heading = _HEADING.match(text).group(2)
+            heading = _heading(text)[1]
             reason = _heading_reason(heading, innermost=True) or _segment_reason(heading, words, subject)
             return f"heading ({reason})" if reason else None
         stripped = _QUOTE.sub("", text)
@@ -1007,7 +1024,7 @@ def _heading_reason(heading: str, innermost: bool) -> str | None:
 
 _TOC_TITLE = lazyre.compile(
     r"^ {0,3}(?:#{1,6}\s+)?(?:\*\*|__)?(?:table of contents|contents|toc|on this page|in this (?:file|document|guide|page|reference)|sections)"
-    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    r"(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?$",
     re.IGNORECASE,
 )
 _ANCHOR_LINK = lazyre.compile(r"\]\(#[^)\s]+\)")

@@ -495,7 +495,9 @@ _LEAD_IN = lazyre.compile(
     r"(?:\s+(?:the|this|a|our|its|the skill's|this skill's|skill's))?\s*|,\s*|^\W*(?:the\s+)?)$",
     re.IGNORECASE,
 )
-_LEAD_TAIL = lazyre.compile(r"[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
+# Starts where a run of `, [ and ! starts (the lookbehind): tried inside the run, it would scan
+# to the run's end from every character of it.
+_LEAD_TAIL = lazyre.compile(r"(?<![`\[!])[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
 # "check the references folder", "read the files in the scripts directory": a pointer with no path at all.
 _FOLDER_WORDS = lazyre.compile(
     r"\b(?P<cue>see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|in|from|under)"

@@ -752,9 +752,15 @@ def _shorten(command: str, limit: int = 120) -> str:
 SHELL_FENCES = frozenset({"bash", "sh", "shell", "zsh", "ksh", "console", "shell-session", "shellsession", "sh-session", "terminal"})
 _ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_-]*\}|<[^<>/]+>)/")
 # "run `scripts/x.sh`", "Re-run this skill's `scripts/x.sh`": a verb right before the code span.
-_RUN_WORDS = lazyre.compile(
-    r"(?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|that|skill's|script|command|helper|it|with)\s+){0,3}$"
-)
+# The verb and up to three fillers, each with the blanks after it: where such a chain ends,
+# (?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|…)\s+){0,3}$ matches the text
+# before. Found in one pass over the line (_run_phrase_ends), not searched for in the text
+# before every code span.
+_RUN_VERB = lazyre.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+")
+_RUN_FILLER = lazyre.compile(r"(?i)(?:the|this|that|skill's|script|command|helper|it|with)\s+")
+_BLANKS = lazyre.compile(r"\s*")
+_ASSIGNMENT_WORD = lazyre.compile(r"""[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
+_COMMAND_WORD = lazyre.compile(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""")
 _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
@@ -771,24 +777,20 @@ class Invocation:
 
 def _first_word(line: str) -> tuple[str, int] | None:
     """The command word of a shell line (after a `$ ` prompt and ``VAR=value`` assignments) and its column."""
-    stripped = line.lstrip()
-    offset = len(line) - len(stripped)
-    if stripped.startswith("$ "):
-        stripped = stripped[2:]
-        offset += 2
+    # Matched in place (pos): a slice per assignment would copy the rest of the line each time.
+    at = _BLANKS.match(line).end()
+    if line.startswith("$ ", at):
+        at += 2
     while True:
-        stripped_now = stripped.lstrip()
-        offset += len(stripped) - len(stripped_now)
-        stripped = stripped_now
-        match = re.match(r"""[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""", stripped)
+        at = _BLANKS.match(line, at).end()
+        match = _ASSIGNMENT_WORD.match(line, at)
         if not match:
             break
-        stripped = stripped[match.end() :]
-        offset += match.end()
-    match = re.match(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""", stripped)
+        at = match.end()
+    match = _COMMAND_WORD.match(line, at)
     if not match:
         return None
-    return match.group(1).strip("\"'"), offset
+    return match.group(1).strip("\"'"), at
 
 
 def resolve_command(word: str, package) -> str | None:
@@ -845,6 +847,22 @@ def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
     return blocks
 
 
+def _run_phrase_ends(text: str) -> set[int]:
+    """Where a run phrase ("run", "execute the script", "call it with") ends in ``text``,
+    the blanks after it included."""
+    ends = set()
+    for verb in _RUN_VERB.finditer(text):
+        at = verb.end()
+        ends.add(at)
+        for _ in range(3):
+            filler = _RUN_FILLER.match(text, at)
+            if filler is None:
+                break
+            at = filler.end()
+            ends.add(at)
+    return ends
+
+
 def invocations(package) -> list[Invocation]:
     """Where SKILL.md tells the agent to run a file of the skill as a command (no interpreter before it)."""
     if not package.readable:
@@ -887,6 +905,7 @@ def invocations(package) -> list[Invocation]:
     for index, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
         if index in fenced or "`" not in text:
             continue
+        run_phrase_ends = None
         for span in _CODE_SPAN.finditer(text):
             content = span.group(2).strip()
             first = _first_word(content)
@@ -894,10 +913,11 @@ def invocations(package) -> list[Invocation]:
                 continue
             word = first[0]
             words = content.split()
-            # The verb stands right before the span: a bounded look-back keeps a line of
-            # thousands of spans linear (the whole prefix per span was quadratic).
-            if len(words) < 2 and not _RUN_WORDS.search(text[max(0, span.start() - 120) : span.start()]):
-                continue  # a path named in prose, not a command to run
+            if len(words) < 2:
+                if run_phrase_ends is None:
+                    run_phrase_ends = _run_phrase_ends(text)
+                if span.start() not in run_phrase_ends:
+                    continue  # a path named in prose, not a command to run
             rel = resolve_command(word, package)
             if rel is not None and posixpath.splitext(rel)[1].lower() not in NOT_COMMANDS:
                 found.append(Invocation(word, rel, index, span.start(2) + 1 + (len(span.group(2)) - len(span.group(2).lstrip()))))
