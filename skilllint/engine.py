@@ -320,8 +320,13 @@ def _merge_across_targets(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _max_bytes(settings: Settings) -> int:
+    """SL011's cap on the bytes read of a file, never past :data:`skilllint.fsafe.MAX_READ_BYTES`
+    (the schema refuses more; settings made otherwise are held to it too)."""
+    from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES
+
     rule = settings.registry.rules.get("SL011")
-    return settings.options_for(rule)["max-bytes"] if rule else 1024 * 1024
+    value = settings.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
+    return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
 
 def _runnable_needs(package: SkillPackage) -> tuple:
