@@ -55,6 +55,8 @@ def lint_paths(
         tokens.use_count_store(None)
     if counts is not None:
         counts.save()
+    if cache is not None and cache.problem:
+        result.warnings.append(cache.problem)
     return result
 
 
@@ -171,8 +173,9 @@ class _FromPlainData:
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:
     """(key, cached diagnostics or None); the key is None when the package cannot be cached now."""
-    key = cache.key(package, settings.targets_for(package))
-    return key, cache.get(key) if key else None
+    targets = settings.targets_for(package)
+    key = cache.key(package, targets)
+    return key, cache.get(key, package, targets) if key else None
 
 
 def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
