@@ -146,6 +146,7 @@ class ResultCache:
         self._entries = None
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
+        self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
         self.usable = True
 
     @property
@@ -197,11 +198,10 @@ class ResultCache:
         """The package's findings kept under ``key``, or None: absent, or not a result
         skilllint could have written for this package and these targets."""
         try:
-            folder = self.folder.open() if self.usable else None
-            if folder is None:
+            sub = self._subfolder(key[:2], create=False)
+            if sub is None:
                 return None
-            with folder.child(key[:2]) as sub:
-                result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
+            result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
         except (OSError, UnsafeFile):
             return None
         return checked_diagnostics(parse_json(result.data), package, self._names, {t.id for t in targets})
@@ -213,14 +213,26 @@ class ResultCache:
         if len(data) > MAX_RESULT_BYTES:
             return  # it would not be read back
         try:
-            folder = self.folder.open(create=True)
-            if folder is None:
+            sub = self._subfolder(key[:2], create=True)
+            if sub is None:
                 self.usable = False  # a link where a folder should be: never written through
                 return
-            with folder.child(key[:2], create=True) as sub:
-                sub.write_atomic(f"{key[2:]}.json", data)
+            sub.write_atomic(f"{key[2:]}.json", data)
         except (OSError, UnsafeFile):
             self.usable = False  # a read-only tree: lint on, uncached
+
+    def _subfolder(self, name: str, create: bool) -> SafeFolder | None:
+        """The result folder ``name`` (two hex digits of a key), opened once (None: not there)."""
+        sub = self._subfolders.get(name)
+        if sub is None and self.usable:
+            folder = self.folder.open(create)
+            if folder is None:
+                return None
+            try:
+                sub = self._subfolders[name] = folder.child(name, create)
+            except FileNotFoundError:
+                return None
+        return sub
 
     def token_counts(self) -> TokenCounts | None:
         if self._token_counts is None and self.usable:
@@ -581,13 +593,15 @@ class _PackagePaths:
     def __init__(self, package) -> None:
         self.package = package
         self.root = str(package.root)
+        self._below = self.root.rstrip(os.sep) + os.sep
         self.checked: dict[str, Path] = {}  # texts found inside the package
         self._named: set[str] | None = None
 
     def inside(self, text: object) -> Path:
         found = self.checked.get(text) if type(text) is str else None
         if found is None:
-            if not (type(text) is str and is_within(Path(self.root), Path(text)) and os.path.normpath(text) == text):
+            # on strings, as fsafe.is_within: the package's root and what lies below it, normalised
+            if not (type(text) is str and (text == self.root or text.startswith(self._below)) and os.path.normpath(text) == text):
                 raise _Refused
             found = self.checked[text] = Path(text)
         return found
