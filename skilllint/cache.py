@@ -19,12 +19,18 @@ settings. A hit returns the package's diagnostics as they were.
 * Entries are JSON, never pickle: a cache folder may come from anywhere (a
   cloned repository, an archive) and reading it must not run code. Each entry
   is one file written under a temporary name and renamed into place, so
-  concurrent runs never see half an entry; anything unreadable is a miss.
+  concurrent runs never see half an entry.
+* A cache folder inside the tree is as untrusted as the tree. Its folders are
+  opened level by level without following a link (:class:`CacheFolder`); its
+  files are read as skill files are (:func:`skilllint.fsafe.read_capped`: no
+  link, regular files only, size-capped) and parsed only when they cannot take
+  far more memory than their size (:func:`parse_json`); every entry is checked
+  against its shape and bounds, and a finding's paths must lie in the package
+  it belongs to. Anything odd is a miss.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -33,22 +39,120 @@ from pathlib import Path
 
 from . import __version__
 from .diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
+from .fsafe import SafeFolder, UnsafeFile, is_within, plain_file
 
 FORMAT = "1"
 RACY_SECONDS = 2.0
 MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
+# The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
+MAX_RESULT_BYTES = 8 * 1024 * 1024
+GITIGNORE = "# created by skilllint\n*\n"
+
+
+class CacheFolder:
+    """A folder of the cache: ``anchor`` is trusted (the user's choice, or the root of the
+    repository), and each of ``parts`` below it must be a real folder, never a link.
+
+    :meth:`open` walks down with :class:`skilllint.fsafe.SafeFolder` (``O_NOFOLLOW``
+    at each level) and keeps the last level open for the run, so a link planted
+    anywhere below the anchor is never followed. ``problem`` says why the folder
+    cannot be used (a link or a file in the place of a folder). The folder at
+    index ``ignored`` of the chain (0: the anchor) gets a ``.gitignore`` when made.
+    """
+
+    def __init__(self, anchor: str | Path, parts: tuple[str, ...] = (), ignored: int | None = None) -> None:
+        self.anchor = str(anchor)
+        self.parts = tuple(parts)
+        self.path = Path(self.anchor, *self.parts)
+        self.ignored = ignored
+        self.problem: str | None = None
+        self._open: SafeFolder | None = None
+
+    def open(self, create: bool = False) -> SafeFolder | None:
+        """The folder, made first when ``create`` (None: not there, or not usable;
+        an OSError when it cannot be made)."""
+        if self._open is not None or self.problem is not None:
+            return self._open
+        chain: list[SafeFolder] = []
+        where = self.anchor
+        try:
+            made = create and not os.path.isdir(self.anchor)
+            chain.append(SafeFolder.trusted(self.anchor, create))
+            if made and self.ignored == 0:
+                chain[-1].write_atomic(".gitignore", GITIGNORE.encode())
+            for depth, name in enumerate(self.parts, 1):
+                where = os.path.join(where, name)
+                try:
+                    chain.append(chain[-1].child(name))
+                except FileNotFoundError:
+                    if not create:
+                        return None
+                    chain.append(chain[-1].child(name, create=True))
+                    if self.ignored == depth:  # never committed by accident, as ruff's cache does it
+                        chain[-1].write_atomic(".gitignore", GITIGNORE.encode())
+        except FileNotFoundError:
+            return None
+        except UnsafeFile as exc:
+            self.problem = f"{where}: {exc}; the result cache is not used"
+            return None
+        finally:
+            for folder in chain[:-1]:
+                folder.close()
+        self._open = chain[-1]
+        return self._open
+
+    def read(self, name: str, cap: int) -> bytes | None:
+        """The bytes of the file ``name`` (None: absent, not a regular file, or over ``cap``)."""
+        try:
+            folder = self.open()
+            return folder.read(name, cap).data if folder is not None else None
+        except (UnsafeFile, OSError):
+            return None
+
+    def write(self, name: str, data: bytes) -> None:
+        """Replace the file ``name`` atomically (OSError when the folder cannot be made or written)."""
+        folder = self.open(create=True)
+        if folder is None:
+            raise OSError(self.problem or f"{self.path}: cannot be used")
+        folder.write_atomic(name, data)
+
+
+def parse_json(data: bytes) -> object:
+    """The JSON value of a cache file, or None when it is not UTF-8 JSON, is nested deeper than
+    the parser goes, or would take far more memory than its size once loaded (``[[],[],…]``
+    takes 30 times its size: each value costs an object and a pointer, some 70 bytes)."""
+    values = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if 72 * values > 5 * len(data) + 65536:  # skilllint's own files stay under 2.5 times
+        return None
+    try:
+        return json.loads(data.decode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError):
+        return None
 
 
 class ResultCache:
-    def __init__(self, directory: Path, settings) -> None:
-        self.directory = directory / f"v{FORMAT}"
-        self._folder = str(self.directory)
-        self._folders: set[str] = set()  # result folders made by this process
+    """The results of earlier runs, in ``v1`` of the cache folder ``folder`` (:func:`open_cache`)."""
+
+    def __init__(self, folder: CacheFolder, settings) -> None:
+        self.folder = CacheFolder(folder.anchor, (*folder.parts, f"v{FORMAT}"), ignored=len(folder.parts))
+        self.directory = self.folder.path
         self.salt = _settings_salt(settings)
+        # What a cached finding may say: the codes (and names) of the rules whose findings are kept.
+        self._names = {
+            r.code: r.name
+            for r in settings.enabled_rules()
+            if not getattr(r, "catalog_rule", False) and getattr(r, "cacheable", True)
+        }
         self._entries = None
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
+        self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
         self.usable = True
+
+    @property
+    def problem(self) -> str | None:
+        """Why the cache is not used (a link in the place of one of its folders), for the user."""
+        return self.folder.problem
 
     # -- keys ----------------------------------------------------------------------
 
@@ -61,6 +165,9 @@ class ResultCache:
         if any(now_ns - stamp[3] < RACY_SECONDS * 1e9 for stamp in inventory.stamps):
             return None
         links = sorted((rel, e.link.text) for rel, e in inventory.entries.items() if e.link is not None)
+        source = _linked_skill_md(package, now_ns) if links else ()
+        if source is None:
+            return None
         parts = [
             self.salt,
             str(package.root),
@@ -68,6 +175,7 @@ class ResultCache:
             str(package.lint_root),
             sorted(inventory.stamps),
             links,
+            source,
             sorted(inventory.unreadable),
             sorted(inventory.skipped),
             _manifest_stamps(package, self._manifests),
@@ -81,42 +189,54 @@ class ResultCache:
 
     def has_results(self) -> bool:
         """Whether an earlier run left results here (then most skills are likely unchanged)."""
-        return self.directory.is_dir()
-
-    def get(self, key: str) -> list[Diagnostic] | None:
         try:
-            with open(self._file(key), encoding="utf-8", errors="surrogateescape") as handle:  # as written
-                data = json.load(handle)
-            paths: dict[str, Path] = {}  # a skill's findings name few files: one Path each
-            diagnostics = [decode(item, paths) for item in data["diagnostics"]]
-        except (OSError, ValueError, KeyError, TypeError):
+            return self.usable and self.folder.open() is not None
+        except OSError:
+            return False
+
+    def get(self, key: str, package, targets) -> list[Diagnostic] | None:
+        """The package's findings kept under ``key``, or None: absent, or not a result
+        skilllint could have written for this package and these targets."""
+        try:
+            sub = self._subfolder(key[:2], create=False)
+            if sub is None:
+                return None
+            result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
+        except (OSError, UnsafeFile):
             return None
-        return diagnostics
+        return checked_diagnostics(parse_json(result.data), package, self._names, {t.id for t in targets})
 
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
         if not self.usable:
             return
-        path = self._file(key)
+        data = json.dumps({"diagnostics": [encode(d) for d in diagnostics]}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        if len(data) > MAX_RESULT_BYTES:
+            return  # it would not be read back
         try:
-            folder = os.path.dirname(path)
-            if folder not in self._folders:
-                if not self.directory.parent.exists():
-                    self.directory.parent.mkdir(parents=True, exist_ok=True)
-                    # never committed by accident, as ruff's cache does it
-                    (self.directory.parent / ".gitignore").write_text("# created by skilllint\n*\n", encoding="utf-8")
-                os.makedirs(folder, exist_ok=True)
-                self._folders.add(folder)
-            write_atomic(path, json.dumps({"diagnostics": [encode(d) for d in diagnostics]}, ensure_ascii=False))
-        except OSError:
+            sub = self._subfolder(key[:2], create=True)
+            if sub is None:
+                self.usable = False  # a link where a folder should be: never written through
+                return
+            sub.write_atomic(f"{key[2:]}.json", data)
+        except (OSError, UnsafeFile):
             self.usable = False  # a read-only tree: lint on, uncached
 
-    def _file(self, key: str) -> str:
-        # a string: Path arithmetic was a fifth of a warm run's lookups
-        return f"{self._folder}{os.sep}{key[:2]}{os.sep}{key[2:]}.json"
+    def _subfolder(self, name: str, create: bool) -> SafeFolder | None:
+        """The result folder ``name`` (two hex digits of a key), opened once (None: not there)."""
+        sub = self._subfolders.get(name)
+        if sub is None and self.usable:
+            folder = self.folder.open(create)
+            if folder is None:
+                return None
+            try:
+                sub = self._subfolders[name] = folder.child(name, create)
+            except FileNotFoundError:
+                return None
+        return sub
 
     def token_counts(self) -> TokenCounts | None:
         if self._token_counts is None and self.usable:
-            self._token_counts = TokenCounts(self.directory)
+            self._token_counts = TokenCounts(self.folder)
         return self._token_counts
 
     def catalog_entries(self):
@@ -125,7 +245,7 @@ class ResultCache:
 
         if self._entries is None:
             salt = hashlib.sha256(json.dumps([FORMAT, __version__, _CODE_STAMP]).encode()).hexdigest()
-            self._entries = CatalogEntries(self.directory, salt) if self.usable else None
+            self._entries = CatalogEntries(self.folder, salt) if self.usable else None
         return self._entries
 
 
@@ -139,8 +259,8 @@ class TokenCounts:
     may be lost (the last to save wins), never mixed, as the file is written whole.
     """
 
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / TOKEN_COUNTS_FILE
+    def __init__(self, folder: CacheFolder | Path) -> None:
+        self.folder = folder if isinstance(folder, CacheFolder) else CacheFolder(folder)
         self._stored: dict[str, int] | None = None
         self._used: dict[str, int] = {}  # asked for or counted in this run: kept first
         self._new: dict[str, int] = {}  # counted here since the last take_new()
@@ -175,29 +295,31 @@ class TokenCounts:
             return
         kept = used_first(self._used, self.load(), MAX_TOKEN_COUNTS)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(str(self.path), json.dumps({"format": 1, "counts": kept}))
-        except OSError:
+            self.folder.write(TOKEN_COUNTS_FILE, json.dumps({"format": 1, "counts": kept}).encode())
+        except (OSError, UnsafeFile):
             pass  # a read-only tree: the next run counts again
         self._changed = False
 
     def load(self) -> dict[str, int]:
         if self._stored is None:
             self._stored = {}
-            try:
-                with open(self.path, encoding="utf-8") as handle:
-                    data = json.load(handle)
-                counts = data.get("counts") if isinstance(data, dict) and data.get("format") == 1 else None
-                if isinstance(counts, dict):
-                    # a count is a whole number, never a bool (JSON true would load as one)
-                    self._stored = {k: v for k, v in counts.items() if type(v) is int and v >= 0}
-            except (OSError, ValueError):
-                pass  # absent or torn: every part is counted again
+            data = self.folder.read(TOKEN_COUNTS_FILE, MAX_TOKEN_COUNTS_BYTES)
+            data = parse_json(data) if data is not None else None  # absent or torn: every part is counted again
+            counts = data.get("counts") if isinstance(data, dict) and data.get("format") == 1 else None
+            if isinstance(counts, dict):
+                # a key names an encoding and a hash; a count is a whole number, never a bool (JSON
+                # true would load as one); tokens.py checks it against the bytes of its part
+                self._stored = {
+                    k: v for k, v in counts.items() if len(k) <= MAX_TOKEN_KEY and type(v) is int and 0 <= v <= MAX_COUNT
+                }
         return self._stored
 
 
 TOKEN_COUNTS_FILE = "token-counts.json"
 MAX_TOKEN_COUNTS = 50_000  # parts of ~430 characters: some 20 MB of text, in a file of ~2.5 MB
+MAX_TOKEN_COUNTS_BYTES = 8 * 1024 * 1024
+MAX_TOKEN_KEY = 100  # "o200k_base:" and 32 hex digits
+MAX_COUNT = 2**31
 
 
 def used_first(used: dict, stored: dict, limit: int) -> dict:
@@ -210,23 +332,6 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
     return kept
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` under a name of its own, then rename it to ``path``: a concurrent
-    reader sees the old file or the new one, never half of one. (json.dumps, not
-    json.dump, by the callers: the latter runs the pure-Python encoder.)"""
-    temporary = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        # surrogateescape: a file name that is not UTF-8 (os.fsdecode) keeps its bytes
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def _manifest_stamps(package, memo: dict) -> list:
     """The plugin manifests above the package, inside its lint root (``memo``: per folder, for siblings)."""
     stamps = []
@@ -237,17 +342,34 @@ def _manifest_stamps(package, memo: dict) -> list:
         if found is None:
             found = memo[folder] = []
             for parts in MANIFESTS:
-                try:
-                    info = os.lstat(os.path.join(folder, *parts))
-                except OSError:
-                    continue
-                found.append((folder, *parts, info.st_size, info.st_mtime_ns, info.st_ino))
+                info = plain_file(folder, *parts)  # as the rules find them: no link followed
+                if info is not None:
+                    found.append((folder, *parts, info.st_size, info.st_mtime_ns, info.st_ino))
         stamps.extend(found)
         parent = os.path.dirname(folder)
         if parent == folder:
             break
         folder = parent
     return stamps
+
+
+def _linked_skill_md(package, now_ns: int) -> tuple | None:
+    """When SKILL.md is a link, the file read in its place (its real path and ``lstat``): what the
+    key must cover besides the package's own entries; () when it is no link, None when it is racy."""
+    name = package.skill_md_name
+    entry = package.inventory.entries.get(name) if name else None
+    if entry is None or entry.kind != "symlink":
+        return ()
+    source = package.skill_md_source  # a real path inside the linted tree, or why it is not read
+    if not isinstance(source, Path):
+        return (str(source),)
+    try:
+        info = os.lstat(source)
+    except OSError as exc:
+        return (str(source), exc.errno)
+    if now_ns - info.st_mtime_ns < RACY_SECONDS * 1e9:
+        return None
+    return (str(source), info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino)
 
 
 def _code_stamp() -> list:
@@ -357,21 +479,193 @@ def decode(item: dict, paths: dict[str, Path] | None = None) -> Diagnostic:
     )
 
 
+# -- what a result file may hold ---------------------------------------------------------
+
+MAX_POSITION = 2**31  # a line, column or offset past any file skilllint reads
+APPLICABILITIES = ("safe", "unsafe")
+
+
+class _Refused(Exception):
+    """A result file holds something skilllint would not have written: a miss."""
+
+
+def checked_diagnostics(data: object, package, names: dict[str, str], targets: set[str]) -> list[Diagnostic] | None:
+    """The findings of a result file (:func:`encode`'s form), or None unless every one is what
+    skilllint could have written for ``package``: a kept rule's code and name (``names``), a
+    severity, targets among ``targets``, text where text goes, positions in bounds, and paths
+    inside the package (a note may also name where one of its links leads).
+
+    Written out in one loop: a warm run checks every finding it reports from the cache."""
+    if type(data) is not dict:
+        return None
+    items = data.get("diagnostics")
+    if type(items) is not list:
+        return None
+    paths = _PackagePaths(package)
+    inside, noted, checked = paths.inside, paths.noted, paths.checked
+    known_targets: dict[tuple, tuple] = {}
+    found = []
+    try:
+        for item in items:
+            code, severity, message = item["code"], item["severity"], item["message"]
+            if names.get(code) != item["name"] or type(severity) is not int or type(message) is not str:
+                raise _Refused
+            level = _SEVERITIES[severity]
+            shared = tuple(item["targets"])
+            if type(item["targets"]) is not list:
+                raise _Refused
+            kept = known_targets.get(shared)
+            if kept is None:
+                if not targets.issuperset(shared):
+                    raise _Refused
+                kept = known_targets[shared] = shared
+            fix = item.get("fix")
+            if fix is not None:
+                fix = _checked_fix(fix, inside)
+            related = item["related"]
+            if type(related) is not list:
+                raise _Refused
+            notes = []
+            for note in related:
+                if type(note) is not list or len(note) != 3 or type(note[0]) is not str:
+                    raise _Refused
+                where = checked.get(note[1]) if type(note[1]) is str else None
+                notes.append(Related(note[0], where or noted(note[1]), _span_of(note[2])))
+            found.append(
+                Diagnostic(
+                    code=code,
+                    name=item["name"],
+                    severity=level,
+                    targets=kept,
+                    message=message,
+                    path=(type(item["path"]) is str and checked.get(item["path"])) or inside(item["path"]),
+                    span=_span_of(item["span"]),
+                    fix=fix,
+                    related=tuple(notes),
+                )
+            )
+    except (_Refused, KeyError, TypeError, ValueError):  # a missing key, a value of the wrong kind
+        return None
+    return found
+
+
+_SEVERITIES = {int(s): s for s in Severity}
+
+
+def _span_of(values: object) -> Span:
+    if type(values) is list and len(values) == 4:
+        a, b, c, d = values
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and 0 <= a <= MAX_POSITION
+            and 0 <= b <= MAX_POSITION
+            and 0 <= c <= MAX_POSITION
+            and 0 <= d <= MAX_POSITION
+        ):
+            return Span(a, b, c, d)
+    raise _Refused
+
+
+def _offset(value: object) -> int | None:
+    if value is None or (type(value) is int and 0 <= value <= MAX_POSITION):
+        return value
+    raise _Refused
+
+
+def _checked_fix(raw: object, inside) -> Fix:
+    if type(raw) is not dict or type(raw.get("message")) is not str or raw.get("applicability") not in APPLICABILITIES:
+        raise _Refused
+    edits = raw.get("edits")
+    if type(edits) is not list:
+        raise _Refused
+    checked = []
+    for edit in edits:
+        if type(edit) is not list or len(edit) != 5 or type(edit[2]) is not str:
+            raise _Refused
+        path, span, text, start, end = edit
+        checked.append(Edit(inside(path), _span_of(span), text, _offset(start), _offset(end)))
+    return Fix(raw["message"], raw["applicability"], tuple(checked))
+
+
+class _PackagePaths:
+    """The paths a package's findings may name, one Path object per text: files of the package,
+    and for a note also where its links lead (its real location, SKILL.md's, a link's target)."""
+
+    def __init__(self, package) -> None:
+        self.package = package
+        self.root = str(package.root)
+        self._below = self.root.rstrip(os.sep) + os.sep
+        self.checked: dict[str, Path] = {}  # texts found inside the package
+        self._named: set[str] | None = None
+
+    def inside(self, text: object) -> Path:
+        found = self.checked.get(text) if type(text) is str else None
+        if found is None:
+            # on strings, as fsafe.is_within: the package's root and what lies below it, normalised
+            if not (type(text) is str and (text == self.root or text.startswith(self._below)) and os.path.normpath(text) == text):
+                raise _Refused
+            found = self.checked[text] = Path(text)
+        return found
+
+    def noted(self, text: object) -> Path:
+        try:
+            return self.inside(text)
+        except _Refused:
+            if type(text) is not str or text not in self.named():
+                raise
+            return Path(text)
+
+    def named(self) -> set[str]:
+        """Places outside the package its findings name: its real location, SKILL.md's, and where links lead."""
+        if self._named is None:
+            from .rules.safety import trace
+
+            package = self.package
+            named = {package.real_root}
+            if package.skill_md_name is not None:
+                named.add(package.real_skill_md)
+            for rel, entry in package.inventory.entries.items():
+                if entry.link is not None and entry.link.status == "escapes":
+                    named.update(p for p in (entry.link.outside, trace(package, rel).outside) if p)
+            self._named = named
+        return self._named
+
+
 def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache | None:
     """The run's cache: ``--cache-dir``, else ``SKILLLINT_CACHE_DIR``, else ``cache-dir`` in the
     configuration, else ``.skilllint_cache`` at the root of the git repository holding ``cwd``.
     Outside a repository, with none of those set, there is no cache: linting a downloaded
-    skill or a read-only collection leaves no trace in it."""
-    import os
+    skill or a read-only collection leaves no trace in it.
+
+    A folder named on the command line or in the environment is the user's choice, links and
+    all. One from a configuration file (which may come with the linted tree) must lie inside
+    that file's project (its repository, else its folder): a ``ConfigError`` otherwise. Below
+    the trusted folder, no level may be a link (:class:`CacheFolder`); when one is, the run
+    goes on without a cache and says why (:attr:`ResultCache.problem`)."""
+    from .config import ConfigError, repository_root
 
     from_env = os.environ.get("SKILLLINT_CACHE_DIR")
     if override or from_env:
         directory = Path(os.path.expanduser(override or from_env))
-        return ResultCache(directory if directory.is_absolute() else cwd / directory, settings)
-    if settings.cache_dir:
-        directory = Path(os.path.expanduser(settings.cache_dir))
-        return ResultCache(directory if directory.is_absolute() else settings.base / directory, settings)
-    for folder in (cwd, *cwd.parents):
-        if os.path.lexists(folder / ".git"):
-            return ResultCache(folder / ".skilllint_cache", settings)
-    return None
+        folder = CacheFolder(directory if directory.is_absolute() else cwd / directory)
+    elif settings.cache_dir:
+        project = repository_root(settings.base) or settings.base
+        target = os.path.normpath(os.path.join(settings.base, os.path.expanduser(settings.cache_dir)))
+        if not is_within(Path(project), Path(target)):
+            raise ConfigError(
+                f"{settings.config_path or 'configuration'}: cache-dir: {settings.cache_dir!r} leads outside {project}, "
+                "the project of this configuration; a cache elsewhere is chosen with --cache-dir or SKILLLINT_CACHE_DIR"
+            )
+        relative = os.path.relpath(target, project)
+        folder = CacheFolder(project, tuple(relative.split(os.sep)) if relative != os.curdir else ())
+    else:
+        root = repository_root(cwd)
+        if root is None:
+            return None
+        folder = CacheFolder(root, (".skilllint_cache",))
+    cache = ResultCache(folder, settings)
+    cache.has_results()  # a link in the place of one of its folders: said now, in this process
+    return cache

@@ -1,8 +1,13 @@
 """Configuration: discovery, JSON Schema validation, and the resolved settings.
 
-Discovery walks up from the working directory to the repository root and takes
-the first of ``.skilllint.toml``, ``skilllint.toml`` and a ``pyproject.toml``
-holding ``[tool.skilllint]`` (``--config`` overrides). Every key is validated
+Discovery walks up from the working directory to the root of its git repository
+and takes the first of ``.skilllint.toml``, ``skilllint.toml`` and a
+``pyproject.toml`` holding ``[tool.skilllint]`` (``--config`` overrides).
+Outside a repository only the working directory is searched: a configuration in
+a folder above a downloaded skill (``/tmp``, a shared folder) is not the user's
+and must not silence findings or place the cache. (ruff climbs to the file
+system's root, yamllint to the home folder or the root; both then fall back on
+a user configuration, which skilllint does not have.) Every key is validated
 against a JSON Schema built from the rules' option schemas, so a typo is a
 clear exit-2 error rather than a silently ignored setting.
 """
@@ -58,13 +63,26 @@ def _load_toml(path: Path, follow_links: bool = False) -> dict:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
+def repository_root(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``.git`` (a folder, or a worktree's file), or None."""
+    for folder in (start, *start.parents):
+        if os.path.lexists(folder / ".git"):  # lstat only: a planted link is not followed
+            return folder
+    return None
+
+
 def find_config(start: Path) -> tuple[Path, dict] | None:
-    """The nearest config file at or above ``start`` (stops at the repo root).
+    """The nearest config file at or above ``start``, up to the root of its git repository;
+    outside a repository, in ``start`` only.
 
     A config name that exists but is no regular file (a FIFO, a device, a
     folder, a link) or cannot be read is an error, as ruff treats an unreadable
     config: passing over it would lint with settings the user did not choose."""
-    for folder in (start, *start.parents):
+    root = repository_root(start)
+    folders = [start]
+    while root is not None and folders[-1] != root:
+        folders.append(folders[-1].parent)
+    for folder in folders:
         for name in CONFIG_NAMES:
             candidate = folder / name
             if not os.path.lexists(candidate):  # lstat only: nothing is opened, no link followed
@@ -76,8 +94,6 @@ def find_config(start: Path) -> tuple[Path, dict] | None:
                     continue
                 return candidate, section
             return candidate, data
-        if os.path.lexists(folder / ".git"):  # a folder, a worktree's file, or a link: not followed
-            break
     return None
 
 
@@ -133,7 +149,7 @@ def config_schema(registry: Registry) -> dict:
             "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
             "cache-dir": {
                 "type": "string",
-                "description": "where the result cache lives, relative to this file (default: .skilllint_cache at the root of the git repository; none outside one)",
+                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
             },
             "rules": {
                 "type": "object",
@@ -145,9 +161,9 @@ def config_schema(registry: Registry) -> dict:
                 "type": "object",
                 "description": "catalog settings for the SL5xx rules (default: context window unknown)",
                 "properties": {
-                    "context-window": {"type": "integer", "minimum": 1, "description": "the model's context window in tokens"},
-                    "budget-chars": {"type": "integer", "minimum": 1, "description": "a fixed catalog budget in characters"},
-                    "budget-tokens": {"type": "integer", "minimum": 1, "description": "Codex's skills.max_context_tokens"},
+                    "context-window": {"type": "integer", "minimum": 1, "maximum": 100_000_000, "description": "the model's context window in tokens"},
+                    "budget-chars": {"type": "integer", "minimum": 1, "maximum": 1_000_000_000, "description": "a fixed catalog budget in characters"},
+                    "budget-tokens": {"type": "integer", "minimum": 1, "maximum": 100_000_000, "description": "Codex's skills.max_context_tokens"},
                     "context": {
                         "type": "boolean",
                         "description": "load the other skills of a linted skill's catalog (inside the repository) so "

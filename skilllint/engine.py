@@ -60,6 +60,8 @@ def lint_paths(
         tokens.use_count_store(None)
     if counts is not None:
         counts.save()
+    if cache is not None and cache.problem:
+        result.warnings.append(cache.problem)
     return result
 
 
@@ -214,8 +216,9 @@ class _FromPlainData:
 
 def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:
     """(key, cached diagnostics or None); the key is None when the package cannot be cached now."""
-    key = cache.key(package, settings.targets_for(package))
-    return key, cache.get(key) if key else None
+    targets = settings.targets_for(package)
+    key = cache.key(package, targets)
+    return key, cache.get(key, package, targets) if key else None
 
 
 def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
@@ -382,8 +385,13 @@ def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Dia
 
 
 def _max_bytes(settings: Settings) -> int:
+    """SL011's cap on the bytes read of a file, never past :data:`skilllint.fsafe.MAX_READ_BYTES`
+    (the schema refuses more; settings made otherwise are held to it too)."""
+    from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES
+
     rule = settings.registry.rules.get("SL011")
-    return settings.options_for(rule)["max-bytes"] if rule else 1024 * 1024
+    value = settings.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
+    return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
 
 def _runnable_needs(package: SkillPackage) -> tuple:

@@ -6,10 +6,15 @@ never block us, a final ``fstat`` to insist on a regular file, and a byte cap.
 
 The language server lints unsaved editor buffers through :func:`overlay`: a
 file that passes the same checks is read from the buffer instead of the disk.
+
+What skilllint writes in a tree (the result cache) goes through
+:class:`SafeFolder`: every level below a trusted folder is opened with
+``O_NOFOLLOW``, and files are replaced atomically, never written through a link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import re
 import os
@@ -22,6 +27,7 @@ from typing import Iterator, Mapping
 from .records import record
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
+MAX_READ_BYTES = 16 * 1024 * 1024  # the most any configuration raises that cap to
 
 
 class UnsafeFile(Exception):
@@ -55,23 +61,27 @@ def overlay(contents: Mapping[str, bytes]) -> Iterator[None]:
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES) -> ReadResult:
-    """Read at most ``cap`` bytes of a regular file that is not a symlink."""
+def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES, *, dir_fd: int | None = None, whole: bool = False) -> ReadResult:
+    """Read at most ``cap`` bytes of a regular file that is not a symlink (``path``
+    relative to the open folder ``dir_fd`` when given, as :class:`SafeFolder` reads;
+    ``whole``: a file over the cap is refused unread, as only all of it is of use)."""
     try:
-        info = os.lstat(path)
+        info = os.lstat(path, dir_fd=dir_fd)
     except OSError as exc:
         raise UnsafeFile(f"cannot stat: {exc.strerror or exc}") from None
     if stat.S_ISLNK(info.st_mode):
         raise UnsafeFile("is a symbolic link")
     if not stat.S_ISREG(info.st_mode):
         raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a regular file")
+    if whole and info.st_size > cap:
+        raise UnsafeFile(f"is larger than {cap:,} bytes")
     buffers = _OVERLAY.get()
-    if buffers:
+    if buffers and dir_fd is None:
         text = buffers.get(os.path.normpath(os.path.abspath(path)))
         if text is not None:
             return ReadResult(text[:cap], len(text), len(text) > cap)
     try:
-        fd = os.open(path, _O_FLAGS)
+        fd = os.open(path, _O_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
         raise UnsafeFile(f"cannot open: {exc.strerror or exc}") from None
     try:
@@ -260,3 +270,125 @@ def remove_abandoned_fix_temp(path: str) -> str | None:
     finally:
         os.close(fd)
     return None
+
+
+def plain_file(folder: str, *parts: str) -> os.stat_result | None:
+    """The ``lstat`` of ``folder/parts…`` when every part is a real folder (no link) and the last
+    a regular file, else None: what stands for a file found by name (a plugin manifest) without
+    stat-ing anything through a link, which could lead outside the tree."""
+    path = folder
+    info = None
+    for part in parts:
+        if info is not None and not stat.S_ISDIR(info.st_mode):
+            return None
+        path = os.path.join(path, part)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return None
+    return info if info is not None and stat.S_ISREG(info.st_mode) else None
+
+
+# -- folders skilllint writes in (the result cache) ---------------------------------------
+
+# Where names can be opened relative to an open folder, each level is opened with O_NOFOLLOW
+# and held open, so a link swapped in for a checked folder is never followed; elsewhere
+# (Windows) each level is checked with lstat before use.
+_BY_FD = (
+    {os.open, os.mkdir, os.stat, os.unlink, os.rename} <= os.supports_dir_fd
+    and hasattr(os, "O_DIRECTORY")
+    and hasattr(os, "O_NOFOLLOW")
+)
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class SafeFolder:
+    """A folder reached from a trusted one through real folders only, never a symbolic link.
+
+    Files in it are read (:meth:`read`, as :func:`read_capped`) and written
+    (:meth:`write_atomic`) without following a link, and :meth:`child` goes one
+    level down the same way: a link planted in the place of a folder or a file
+    makes the call fail (:class:`UnsafeFile`) instead of leading out of the tree.
+    A missing folder is a ``FileNotFoundError`` unless ``create`` is set.
+    """
+
+    def __init__(self, path: str, fd: int | None) -> None:
+        self.path = path
+        self._fd = fd
+
+    @classmethod
+    def trusted(cls, path: str, create: bool = False) -> SafeFolder:
+        """The folder ``path`` itself, as its owner chose it (a link in it is followed)."""
+        if create:
+            os.makedirs(path, exist_ok=True)
+        if not _BY_FD:
+            if not os.path.isdir(path):
+                raise FileNotFoundError(path)
+            return cls(path, None)
+        return cls(path, os.open(path, _DIR_FLAGS))
+
+    def child(self, name: str, create: bool = False) -> SafeFolder:
+        """The folder ``name`` in this one, which must be a real folder (made first if missing and ``create``)."""
+        path = os.path.join(self.path, name)
+        try:
+            return self._open_child(name, path)
+        except FileNotFoundError:
+            if not create:
+                raise
+        try:
+            os.mkdir(self._name(name), dir_fd=self._fd)
+        except FileExistsError:
+            pass  # a concurrent run made it: judged as any other below
+        return self._open_child(name, path)
+
+    def _open_child(self, name: str, path: str) -> SafeFolder:
+        info = os.lstat(self._name(name), dir_fd=self._fd)  # lstat before open: a link is never opened
+        if not stat.S_ISDIR(info.st_mode):
+            raise UnsafeFile(f"is a {file_kind(info.st_mode)}, not a folder")
+        if self._fd is None:
+            return SafeFolder(path, None)
+        try:
+            return SafeFolder(path, os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=self._fd))
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise UnsafeFile("changed while being opened") from None  # a link swapped in since the lstat
+            raise
+
+    def read(self, name: str, cap: int) -> ReadResult:
+        """:func:`read_capped` of the file ``name`` in this folder, refused unread when over ``cap``."""
+        return read_capped(self._name(name), cap, dir_fd=self._fd, whole=True)
+
+    def write_atomic(self, name: str, data: bytes) -> None:
+        """Write ``data`` under a name of its own, then rename it to ``name``: a concurrent reader
+        sees the old file or the new one, never half of one, and a link at ``name`` is replaced,
+        never written through."""
+        temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
+        fd = os.open(self._name(temporary), _WRITE_FLAGS, 0o600, dir_fd=self._fd)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(self._name(temporary), self._name(name), src_dir_fd=self._fd, dst_dir_fd=self._fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(self._name(temporary), dir_fd=self._fd)
+            raise
+
+    def _name(self, name: str) -> str:
+        return name if self._fd is not None else os.path.join(self.path, name)
+
+    def close(self) -> None:
+        fd = self._fd
+        if fd is not None and fd >= 0:
+            self._fd = -1  # closed: any further use fails (EBADF)
+            os.close(fd)
+
+    def __enter__(self) -> SafeFolder:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(OSError):
+            self.close()

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import frontmatter, yamltree
 from .diagnostics import Span
-from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, read_capped, real_path, real_path_or_given
+from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, plain_file, read_capped, real_path, real_path_or_given
 from .records import field, record
 from .targets import Target
 
@@ -228,7 +228,9 @@ class SkillPackage:
         return self.root / (self.skill_md_name or SKILL_MD)
 
     @cached_property
-    def read_result(self) -> ReadResult | UnsafeFile:
+    def skill_md_source(self) -> Path | UnsafeFile:
+        """The file SKILL.md's bytes are read from: SKILL.md itself or, when it is a link,
+        its real location if that lies inside the linted tree (what the result cache keys on)."""
         if self.skill_md_name is None:
             return UnsafeFile("missing")
         path = self.skill_md_path
@@ -239,12 +241,20 @@ class SkillPackage:
                 real = Path(real_path(path))
                 if not is_within(Path(real_path_or_given(self.lint_root)), real):
                     return UnsafeFile("is a symbolic link that leads outside the linted tree")
-                path = real
-            return read_capped(path, self.max_bytes)
-        except UnsafeFile as exc:
-            return exc
+                return real
         except OSError as exc:
             return UnsafeFile(f"cannot be read: {exc.strerror or exc}")
+        return path
+
+    @cached_property
+    def read_result(self) -> ReadResult | UnsafeFile:
+        source = self.skill_md_source
+        if isinstance(source, UnsafeFile):
+            return source
+        try:
+            return read_capped(source, self.max_bytes)
+        except UnsafeFile as exc:
+            return exc
 
     @property
     def readable(self) -> bool:
@@ -293,12 +303,13 @@ class SkillPackage:
         return line, column
 
     def ancestor_with(self, *relative: str) -> Path | None:
-        """The nearest folder above the skill, inside the linted tree, holding ``relative``."""
+        """The nearest folder above the skill, inside the linted tree, holding the regular file
+        ``relative`` through real folders (:func:`skilllint.fsafe.plain_file`: no link is stat-ed)."""
         lint_root = Path(os.path.normpath(self.lint_root))
         for folder in self.root.parents:
             if not is_within(lint_root, folder):
                 return None
-            if os.path.isfile(folder.joinpath(*relative)):  # False, not an error, where it cannot be looked at
+            if plain_file(str(folder), *relative) is not None:
                 return folder
         return None
 

@@ -388,10 +388,13 @@ def _count_by_parts(text: str, limit: int, encoding: str) -> int | None:
     store = _STORE
     pending: list[tuple[str, int, str | None]] = []  # (part, its bytes, its store key)
     known = rest = 0
+    longest = _SPECS[encoding].max_token_bytes
     for part in _content_chunks(text):
         data = _utf8(part)
         key = _chunk_key(data, encoding) if store is not None else None
         stored = store.get(key) if key is not None else None
+        if stored is not None and not -(-len(data) // longest) <= stored <= len(data):
+            stored = None  # no count of these bytes (a kept count from a file that lies): count again
         if stored is None:
             pending.append((part, len(data), key))
             rest += len(data)

@@ -74,6 +74,63 @@ def test_discovery_stops_at_the_repository_root(tmp_path):
     assert load_settings(REG, repo).config_path is None
 
 
+@pytest.mark.parametrize("name", [".skilllint.toml", "skilllint.toml", "pyproject.toml"])
+def test_outside_a_repository_only_the_working_folder_is_searched(tmp_path, name):
+    # A configuration above a downloaded skill (in /tmp, a shared folder) is nobody's choice:
+    # it must neither silence findings nor place the cache (ruff climbs to /, yamllint to ~).
+    text = 'ignore = ["ALL"]\ncache-dir = "elsewhere"\n'
+    (tmp_path / name).write_text(text if name != "pyproject.toml" else "[tool.skilllint]\n" + text, encoding="utf-8")
+    download = tmp_path / "download"
+    write_skill(download, "bad", BAD_NAME)
+    assert load_settings(REG, download).config_path is None
+    assert any(d["code"] == "SL104" for d in lint_json(".", cwd=download)["diagnostics"])
+    assert not (tmp_path / "elsewhere").exists()
+    (download / name).write_text(text if name != "pyproject.toml" else "[tool.skilllint]\n" + text, encoding="utf-8")
+    assert load_settings(REG, download).config_path == download / name  # the working folder's own
+
+
+def test_inside_a_repository_discovery_climbs_to_its_root(tmp_path):
+    (tmp_path / "skilllint.toml").write_text('ignore = ["SL1"]\n', encoding="utf-8")
+    (tmp_path / ".git").write_text("gitdir: /elsewhere/.git/worktrees/x\n")  # a worktree's .git is a file
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    assert load_settings(REG, nested).config_path == tmp_path / "skilllint.toml"
+
+
+def _integer_options(schema: dict, where: str = ""):
+    """(place, schema) of every integer in the configuration schema."""
+    if schema.get("type") == "integer":
+        yield where, schema
+    for key in ("properties", "additionalProperties", "items"):
+        value = schema.get(key)
+        if isinstance(value, dict):
+            children = value.items() if key == "properties" else [(key, value)]
+            for name, child in children:
+                if isinstance(child, dict):
+                    yield from _integer_options(child, f"{where}.{name}")
+
+
+def test_every_size_or_count_option_has_a_ceiling():
+    from skilllint.config import config_schema
+
+    options = list(_integer_options(config_schema(REG)))
+    assert len(options) >= 10  # SL011's max-bytes, the rules' limits, the catalog's budgets
+    assert [where for where, schema in options if "maximum" not in schema] == []
+
+
+def test_max_bytes_over_its_ceiling_is_an_error_and_reading_stays_bounded(tmp_path):
+    from skilllint.engine import _max_bytes
+    from skilllint.fsafe import MAX_READ_BYTES
+
+    with pytest.raises(ConfigError) as info:
+        settings_in(tmp_path, f"[rules.SL011]\nmax-bytes = {2**32}\n")
+    assert "max-bytes" in str(info.value) and f"{MAX_READ_BYTES}" in str(info.value)
+    assert _max_bytes(settings_in(tmp_path, f"[rules.SL011]\nmax-bytes = {MAX_READ_BYTES}\n")) == MAX_READ_BYTES
+    settings = load_settings(REG, tmp_path)
+    settings.rule_config["SL011"] = {"max-bytes": 2**32}  # settings made without the schema
+    assert _max_bytes(settings) == MAX_READ_BYTES
+
+
 @pytest.mark.parametrize(
     "text, fragment",
     [

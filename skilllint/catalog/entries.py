@@ -8,12 +8,17 @@ agents/openai.yaml, so they are kept in ``catalog-entries.json`` beside the
 result cache and read back while those files are unchanged.
 
 The key of an entry hashes, without reading a file: the skill's path and its
-SKILL.md's real path; ``stat`` (size, mtime, inode, ctime; links followed, so a
-changed link target counts) of SKILL.md and, when the folder lists an ``agents``
-entry, of ``agents/`` and ``agents/openai.yaml`` (the key's shape changes when
-one appears); the target; the size limit; skilllint's version and code. A file changed within the last two seconds is read afresh and not stored
-(as :mod:`skilllint.cache` does). One JSON file, written under a temporary name
-and renamed into place: concurrent runs never see half of it; the last one wins.
+SKILL.md's real path; ``lstat`` (size, mtime, inode, ctime) of SKILL.md and of
+the file read in its place when it is a link (inside the linted tree: one
+leading out is never read, nor stat-ed through) and, when the folder lists an
+``agents`` entry, of ``agents/`` and ``agents/openai.yaml`` (the key's shape
+changes when one appears; a link there makes the entry uncached, as
+``openai.yaml`` is found through the package's links); the target; the size
+limit; skilllint's version and code. A file changed within the last two seconds
+is read afresh and not stored (as :mod:`skilllint.cache` does). One JSON file,
+read as a cache file is (:class:`skilllint.cache.CacheFolder`: no link, size-capped,
+each entry checked against its shape), written under a temporary name and
+renamed into place: concurrent runs never see half of it; the last one wins.
 
 The same file keeps catalog rules' costly answers (:class:`KeptAnswers`: SL510's
 overlap search over a catalog, keyed by the catalog's normalised descriptions).
@@ -24,10 +29,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from pathlib import Path
 
-from ..cache import used_first, write_atomic
+from ..cache import CacheFolder, parse_json, used_first
+from ..fsafe import UnsafeFile
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
 
@@ -35,13 +42,16 @@ FILENAME = "catalog-entries.json"
 RACY_SECONDS = 2.0
 # Entries not used by this run are kept up to this many (other subsets of the tree, other targets).
 MAX_KEPT = 50_000
+# The largest file read or written (~420 bytes an entry); older entries give way to stay under it.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 class CatalogEntries:
-    """Entries of earlier runs in ``directory``; :meth:`save` writes this run's back."""
+    """Entries of earlier runs in ``folder`` (a :class:`skilllint.cache.CacheFolder`, or a trusted
+    path); :meth:`save` writes this run's back."""
 
-    def __init__(self, directory: Path, salt: str) -> None:
-        self.path = directory / FILENAME
+    def __init__(self, folder: CacheFolder | Path, salt: str) -> None:
+        self.folder = folder if isinstance(folder, CacheFolder) else CacheFolder(folder)
         self.salt = salt
         self._stored: dict | None = None
         self._used: dict[str, list | None] = {}
@@ -80,26 +90,32 @@ class CatalogEntries:
     def save(self) -> None:
         if not self._new and not (self._kept is not None and self._kept.changed):
             return
-        kept = used_first(self._used, self.load(), MAX_KEPT)
         answers = self._kept.to_save() if self._kept is not None else {}
+        data = self._dump(used_first(self._used, self.load(), MAX_KEPT), answers)
+        if len(data) > MAX_FILE_BYTES:  # older entries give way; past that, nothing is kept
+            data = self._dump(self._used, {key: answers[key] for key in self._kept.used if key in answers})
+        if len(data) > MAX_FILE_BYTES:
+            return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(str(self.path), json.dumps({"salt": self.salt, "entries": kept, "kept": answers}, ensure_ascii=False))
-        except OSError:
+            self.folder.write(FILENAME, data)
+        except (OSError, UnsafeFile):
             pass  # a read-only tree: the next run reads the skills again
+
+    def _dump(self, entries: dict, answers: dict) -> bytes:
+        text = json.dumps({"salt": self.salt, "entries": entries, "kept": answers}, ensure_ascii=False)
+        return text.encode("utf-8", "surrogatepass")
 
     def load(self) -> dict:
         if self._stored is None:
             self._stored = {}
             answers = {}
-            try:
-                with open(self.path, encoding="utf-8", errors="surrogateescape") as handle:  # as cache.write_atomic writes
-                    data = json.load(handle)
-                if isinstance(data, dict) and data.get("salt") == self.salt and isinstance(data.get("entries"), dict):
-                    self._stored = {k: v for k, v in data["entries"].items() if v is None or _valid(v)}
-                    answers = data.get("kept") if isinstance(data.get("kept"), dict) else {}
-            except (OSError, ValueError):
-                pass  # absent or torn: every entry is a miss
+            data = self.folder.read(FILENAME, MAX_FILE_BYTES)
+            data = parse_json(data) if data is not None else None  # absent or torn: every entry is a miss
+            if isinstance(data, dict) and data.get("salt") == self.salt and isinstance(data.get("entries"), dict):
+                self._stored = {k: v for k, v in data["entries"].items() if _valid_key(k) and (v is None or _valid(v))}
+                kept = data.get("kept")
+                # an answer's rows are checked where they are used (overlap._from_kept)
+                answers = {k: v for k, v in kept.items() if type(v) is list} if isinstance(kept, dict) else {}
             self._kept = KeptAnswers(answers)
         return self._stored
 
@@ -126,15 +142,26 @@ def entry_stamps(package: SkillPackage) -> str | None:
     paths = [os.path.join(root, package.skill_md_name)]
     if agents:
         paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
-    for path in paths:
+    for index, path in enumerate(paths):
         try:
-            info = os.stat(path)
+            info = os.lstat(path)
         except OSError:
             stamps.append(None)
             continue
-        if now_ns - info.st_mtime_ns < RACY_SECONDS * 1e9 or now_ns - info.st_ctime_ns < RACY_SECONDS * 1e9:
-            return None  # may change again within the same timestamp tick
-        stamps.append((info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
+        infos = [info]
+        if stat.S_ISLNK(info.st_mode):
+            if index:
+                return None  # agents/ or openai.yaml through a link: read afresh (rare)
+            source = package.skill_md_source  # the file read in SKILL.md's place: inside the tree, or none
+            if isinstance(source, Path):
+                try:
+                    infos.append(os.lstat(source))
+                except OSError:
+                    return None
+        for info in infos:
+            if now_ns - info.st_mtime_ns < RACY_SECONDS * 1e9 or now_ns - info.st_ctime_ns < RACY_SECONDS * 1e9:
+                return None  # may change again within the same timestamp tick
+            stamps.append((info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
     if stamps[0] is None:
         return None
     return repr((root, package.real_skill_md, package.max_bytes, stamps))  # repr: a third of json.dumps's cost
@@ -180,10 +207,14 @@ def skill_from_fields(package: SkillPackage, fields: list | None) -> CatalogSkil
     return CatalogSkill(package, name, description, hidden=hidden, when_to_use=when_to_use, first_body_line=first_body_line)
 
 
+def _valid_key(key: str) -> bool:
+    return len(key) == 64  # a sha256 in hex (JSON keys are strings)
+
+
 def _valid(fields) -> bool:
     return (
-        isinstance(fields, list)
+        type(fields) is list
         and len(fields) == len(_FIELDS)
-        and all(isinstance(fields[i], str) for i in (0, 1, 3, 4))
-        and isinstance(fields[2], bool)
+        and all(type(fields[i]) is str for i in (0, 1, 3, 4))
+        and type(fields[2]) is bool
     )

@@ -48,8 +48,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..fsafe import is_within
-from .plugins import is_plain_file
+from ..fsafe import is_within, plain_file
 from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
 from ..records import field, record
@@ -192,7 +191,7 @@ def _plugin_root(package: SkillPackage, target: str, stop: Path) -> Path | None:
     for folder in package.root.parents:
         if not is_within(stop, folder):
             return None
-        if any(is_plain_file(folder, manifest) for manifest in manifests):
+        if any(plain_file(str(folder), *manifest) is not None for manifest in manifests):
             return folder
     return None
 

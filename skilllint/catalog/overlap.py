@@ -207,7 +207,7 @@ def find_overlaps(
     # Kept between runs (pre-commit asks the same of a 1,000-skill catalog on every commit):
     # keyed by the normalised texts, which are all the answer depends on.
     key = "overlaps:" + hashlib.sha256(f"{threshold!r}\0{posting_cap}\0{len(norm)}\0{RS.join(norm)}".encode("utf-8", "surrogatepass")).hexdigest()
-    found = _from_kept(kept.get(key), len(norm))
+    found = _from_kept(kept.get(key), len(norm), threshold)
     if found is None:
         found = list(_find_overlaps_once(norm, threshold, posting_cap))
         kept[key] = [[o.index, o.partner, o.score, o.identical] for o in found]
@@ -217,19 +217,26 @@ def find_overlaps(
 RS = "\x1e"  # between texts in a key: no normalised text holds it (only letters, digits and spaces)
 
 
-def _from_kept(rows, n: int) -> list[Overlap] | None:
-    """Overlaps as :func:`find_overlaps` kept them, or None when ``rows`` is not such a list."""
-    if not isinstance(rows, list):
+def _from_kept(rows, n: int, threshold: float) -> list[Overlap] | None:
+    """Overlaps as :func:`find_overlaps` kept them, or None when ``rows`` is not such a list
+    (kept answers come from a file in the tree: each row is checked against what the search returns)."""
+    if not isinstance(rows, list) or len(rows) > n:  # at most one overlap per skill
         return None
     found = []
+    seen = set()
     for row in rows:
         if not (isinstance(row, list) and len(row) == 4):
             return None
         index, partner, score, identical = row
         if not (type(index) is int and type(partner) is int and 0 <= index < n and 0 <= partner < n):
             return None
+        if index == partner or index in seen:
+            return None
         if not (type(score) in (int, float) and 0 <= score <= 1 and type(identical) is bool):
             return None
+        if not (identical or score >= threshold):
+            return None
+        seen.add(index)
         found.append(Overlap(index, partner, float(score), identical))
     return found
 

@@ -25,27 +25,11 @@ import os
 import stat
 from pathlib import Path
 
-from ..fsafe import UnsafeFile, is_within, read_capped
+from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
 
 # Claude Code's manifest first; a Codex plugin's manifest has the same `skills` field.
 MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
 MANIFEST_MAX_BYTES = 1024 * 1024  # far above any real manifest
-
-
-def is_plain_file(folder: Path, parts: tuple[str, ...]) -> bool:
-    """Whether ``folder/parts…`` is a regular file reached through real folders only: found
-    with ``lstat`` alone, never through a link (which could lead out of the linted tree, or to a
-    place that may not be looked at, as ``/proc/1/cwd``)."""
-    path = str(folder)
-    for index, part in enumerate(parts):
-        path = os.path.join(path, part)
-        try:
-            mode = os.lstat(path).st_mode
-        except OSError:
-            return False
-        if not (stat.S_ISREG(mode) if index == len(parts) - 1 else stat.S_ISDIR(mode)):
-            return False
-    return True
 
 
 def declared_skill_paths(plugin: Path, cache: dict | None = None) -> tuple[Path, ...] | None:
@@ -62,7 +46,7 @@ def declared_skill_paths(plugin: Path, cache: dict | None = None) -> tuple[Path,
 
 
 def _read_declared(plugin: Path) -> tuple[Path, ...] | None:
-    manifest = next((plugin.joinpath(*m) for m in MANIFESTS if is_plain_file(plugin, m)), None)
+    manifest = next((plugin.joinpath(*m) for m in MANIFESTS if plain_file(str(plugin), *m) is not None), None)
     if manifest is None:
         return None
     try:
@@ -96,7 +80,7 @@ def plugin_loads(plugin: Path, skill: Path, cache: dict | None = None, nested: b
             return True
         if nested and is_within(folder, skill):
             return True
-        if skill.parent == folder and not is_plain_file(folder, ("SKILL.md",)):
+        if skill.parent == folder and plain_file(str(folder), "SKILL.md") is None:
             return True
     return skill == plugin and declared is None and not has_folder(default)
 

@@ -1038,8 +1038,8 @@ class LongReferenceWithoutToc(Rule):
     severity = severities("info: all")
     opt_in = True
     options_schema = {
-        "max-lines": {"type": "integer", "minimum": 1, "description": "longest document allowed without a table of contents"},
-        "toc-within": {"type": "integer", "minimum": 1, "description": "lines from the top in which the table of contents must start"},
+        "max-lines": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "longest document allowed without a table of contents"},
+        "toc-within": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "lines from the top in which the table of contents must start"},
     }
     defaults = {"max-lines": 100, "toc-within": 40}
 

@@ -477,7 +477,7 @@ class DescriptionListingCap(Rule):
     name = "description-listing-cap"
     summary = "`description` + `when_to_use` is cut in Claude Code's skill listing"
     severity = severities("warning: claude-code")
-    options_schema = {"max-chars": {"type": "integer", "minimum": 1, "description": "skillListingMaxDescChars"}}
+    options_schema = {"max-chars": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "skillListingMaxDescChars"}}
     defaults = {"max-chars": 1536}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:

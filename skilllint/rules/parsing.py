@@ -6,6 +6,7 @@ from typing import Iterator
 
 from .. import yamledit
 from ..diagnostics import Finding, Related, Severity, Span
+from ..fsafe import MAX_READ_BYTES
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from ..yamltree import MAX_NODES, AliasBombError, TooManyNodesError
@@ -306,7 +307,7 @@ class FileTooLarge(Rule):
     # and judges only the frontmatter, which the capped read still covers.
     severity = severities("error: all; info: skills-ref")
     needs_skill_md = "raw"
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "description": "size cap in bytes"}}
+    options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "maximum": MAX_READ_BYTES, "description": "size cap in bytes"}}
     defaults = {"max-bytes": 1024 * 1024}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:

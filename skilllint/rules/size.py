@@ -22,7 +22,7 @@ class SkillMdTooLong(Rule):
     name = "skill-md-too-long"
     summary = "SKILL.md is over 500 lines"
     severity = severities("warning: all")
-    options_schema = {"max-lines": {"type": "integer", "minimum": 1, "description": "most physical lines allowed"}}
+    options_schema = {"max-lines": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most physical lines allowed"}}
     defaults = {"max-lines": 500}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
@@ -41,7 +41,7 @@ class BodyTooManyTokens(Rule):
     summary = "The SKILL.md body is over 5,000 tokens"
     severity = severities("warning: all")
     options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "description": "most body tokens allowed"},
+        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 10_000_000, "description": "most body tokens allowed"},
         **_ENCODING_OPTION,
     }
     defaults = {"max-tokens": 5000, "encoding": DEFAULT_ENCODING}
@@ -67,7 +67,7 @@ class CatalogEntryTooCostly(Rule):
     severity = severities("info: all")
     opt_in = True
     options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "description": "most tokens for name + description"},
+        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most tokens for name + description"},
         **_ENCODING_OPTION,
     }
     defaults = {"max-tokens": 100, "encoding": DEFAULT_ENCODING}
@@ -95,7 +95,7 @@ class UploadTooLarge(Rule):
     name = "upload-too-large"
     summary = "The skill package is over 30 MB"
     severity = severities("warning: claude-api")
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1, "description": "largest package size in bytes"}}
+    options_schema = {"max-bytes": {"type": "integer", "minimum": 1, "maximum": 2**40, "description": "largest package size in bytes"}}
     defaults = {"max-bytes": 30 * 1024 * 1024}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..fsafe import plain_file
 from . import (
     agentskills,
     claude_api,
@@ -54,7 +55,9 @@ def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict 
     """The targets a skill's location implies (RULES.md "Inference").
 
     ``skill_dir`` must be absolute. ``stop_at`` bounds the ancestor search for
-    ``.claude-plugin/plugin.json`` (the linted root's filesystem top by default).
+    ``.claude-plugin/plugin.json`` (the linted root's filesystem top by default),
+    a regular file in a real folder: a link is never stat-ed (it may lead out of
+    the tree), as skilllint never reads a manifest through one.
     ``manifests`` (folder -> whether it holds one) spares sibling skills the
     same ancestor checks.
     """
@@ -75,11 +78,7 @@ def _under_claude_plugin(skill_dir: Path, stop_at: Path | None, manifests: dict)
     while True:
         held = manifests.get(folder)
         if held is None:
-            try:
-                held = os.path.isfile(os.path.join(folder, ".claude-plugin", "plugin.json"))
-            except OSError:  # (isfile swallows most; kept for odd file systems)
-                held = False
-            manifests[folder] = held
+            held = manifests[folder] = plain_file(folder, ".claude-plugin", "plugin.json") is not None
         if held:
             return True
         parent = os.path.dirname(folder)
