@@ -99,12 +99,11 @@ class _Option:
 class _Frame:
     """Where a test is evaluated: a scope and, for a function, what its parameters were given."""
 
-    __slots__ = ("scope", "bindings", "caller")
+    __slots__ = ("scope", "bindings")
 
-    def __init__(self, scope: ast.AST, bindings: dict[str, tuple[ast.expr, _Frame] | None] | None, caller: _Frame | None) -> None:
+    def __init__(self, scope: ast.AST, bindings: dict[str, tuple[ast.expr, _Frame]] | None) -> None:
         self.scope = scope
         self.bindings = bindings  # None: called from somewhere not followed (arguments unknown)
-        self.caller = caller
 
 
 # Nodes with nothing below them that matters: contexts, operators, constants, imports.
@@ -122,7 +121,6 @@ class ScriptModel:
         self.lines = text.split("\n")
         self.aliases: dict[str, str] = {}  # local name -> dotted origin (`np` -> `numpy`)
         self.defined: set[str] = set()  # module names a def, class or assignment binds
-        self.functions: dict[str, list[ast.AST]] = {}
         self.parent_class: dict[ast.AST, bool] = {}  # function -> defined in a class body
         self.calls: dict[str, list[_Site]] = {}  # called name -> call sites
         self.escaped: set[str] = set()  # names of functions referenced other than by a call
@@ -174,7 +172,6 @@ class ScriptModel:
                 self._visit(decorator, scope, guards)
             for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
                 self._visit(default, scope, guards)
-            self.functions.setdefault(node.name, []).append(node)
             self.parent_class[node] = isinstance(scope, ast.ClassDef)
             if _is_dunder(node.name) or any(not _plain_decorator(d) for d in node.decorator_list):
                 self.escaped.add(node.name)  # run by a framework or by Python itself
@@ -465,7 +462,7 @@ class _Judge:
         self.model = model
         self.args = args
         self.prompt = prompt
-        self.module_frame = _Frame(model.tree, {}, None)
+        self.module_frame = _Frame(model.tree, {})
         self.frames = [self.module_frame]  # kept alive: the memo is keyed by their ids
         self._words: list[str] | None = None
         self.memo: dict[tuple[int, int], object] = {}
@@ -478,13 +475,13 @@ class _Judge:
             if isinstance(site.scope, (ast.Module, ast.ClassDef)):
                 frame = self.module_frame  # a class body runs where the class is defined
             elif frame is None or unknown_entry and index == 0:
-                frame = _Frame(site.scope, None, None)
+                frame = _Frame(site.scope, None)
                 self.frames.append(frame)
             if not self._guards_hold(site.guards, frame):
                 return False
             if index + 1 < len(sites):
                 callee = sites[index + 1].scope
-                frame = _Frame(callee, self._bind(callee, site.node, frame), frame)
+                frame = _Frame(callee, self._bind(callee, site.node, frame))
                 self.frames.append(frame)
         return True
 
