@@ -11,7 +11,7 @@ from pathlib import Path
 from . import suppress, tokens
 from .catalog.context import CatalogContext, complete_catalogs
 from .config import Settings
-from .diagnostics import Diagnostic, Finding, Severity
+from .diagnostics import Diagnostic, Finding, Severity, clipped
 from .discovery import discover
 from .findingcap import RuleTally, cap, left_out_summary
 from .package import SkillPackage
@@ -535,6 +535,9 @@ def _graded(rule: Rule, targets, severities, applicable: tuple, settings: Settin
     return ids, max(levels)
 
 
+MAX_MESSAGE_CHARS = 2000
+
+
 def _diagnostic(rule: Rule, finding: Finding, graded: tuple, path: Path) -> Diagnostic:
     ids, severity = graded
     return Diagnostic(
@@ -542,7 +545,8 @@ def _diagnostic(rule: Rule, finding: Finding, graded: tuple, path: Path) -> Diag
         name=rule.name,
         severity=severity,
         targets=ids,
-        message=finding.message,
+        # a rule that quotes the tree could quote a 400 KB path: the middle is elided
+        message=clipped(finding.message, MAX_MESSAGE_CHARS),
         path=path,
         span=finding.span,
         fix=finding.fix,

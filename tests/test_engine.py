@@ -159,3 +159,13 @@ def test_rule_plans_are_kept_per_run_and_bounded(tmp_path):
     for _ in range(100):  # a new run, new instances
         engine._plan([rule() for rule in settings.enabled_rules()], settings, targets, targets)
     assert len(settings._rule_plans) <= 64
+
+
+def test_a_message_quoting_a_huge_path_is_clipped(tmp_path):
+    from conftest import lint_json, write_skill
+
+    name = "a" * 300_000
+    write_skill(tmp_path, "s", f"---\nname: s\ndescription: A test. Use when testing.\n---\n# s\n\nRead [x](references/{name}.md) when stuck.\n")
+    [finding] = [d for d in lint_json(str(tmp_path), "--select", "SL301", cwd=tmp_path)["diagnostics"]]
+    assert len(finding["message"]) <= 2000 and "…" in finding["message"]
+    assert finding["message"].endswith("does not exist in the skill package")
