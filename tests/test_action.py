@@ -487,8 +487,8 @@ def plant_hostile_code(workspace: Path, packages=("skilllint", "pip", "venv")) -
 def test_code_in_the_checked_repository_never_runs(workspace, tmp_path, runner_temp, job):
     """A pull request full of Python, in a workflow that puts the checkout on PYTHONPATH: the real
     skilllint lints, and none of the PR's code runs. `installer`: a fresh job, so that the
-    install (venv, pip, the build backend) really runs beside a `pip/` and a `venv/` too."""
-    plant_hostile_code(workspace, ("skilllint",) if job == "linter" else ("skilllint", "pip", "venv"))
+    install (venv, ensurepip, pip, the build backend) really runs beside those packages too."""
+    plant_hostile_code(workspace, ("skilllint",) if job == "linter" else ("skilllint", "pip", "venv", "ensurepip"))
     skill(workspace, "skills/bad", "Bad_Name")
     if job == "installer":
         runner_temp = tmp_path / "fresh-runner-temp"
