@@ -8,6 +8,12 @@
 The action's inputs arrive as environment variables (``action.yml`` maps each one in ``env:``),
 never pasted into a shell script, and reach skilllint as separate arguments, never through a
 shell. Standard library only: ``install`` runs on whatever Python the runner has.
+
+Nothing from the checked repository runs: every Python here starts isolated (``-I``: neither
+the working directory nor PYTHONPATH on ``sys.path``), so a ``skilllint/``, ``pip/`` or
+``venv/`` folder or a plugin's ``*.dist-info`` in a pull request cannot replace the linter or
+its installer; skilllint lives in its own virtual environment under the runner's temporary
+folder. A run that ends without its reports fails the step (exit code 2).
 """
 
 from __future__ import annotations
@@ -23,6 +29,14 @@ from pathlib import Path
 
 MIN_PYTHON = (3, 10)  # pyproject.toml: requires-python
 MARKER = "skilllint-action.json"  # in the venv: which checkout it was installed from
+ISOLATED = "-I"  # python -I: nothing from the working directory or PYTHON* variables is imported
+
+
+def _isolated_env() -> dict[str, str]:
+    """The environment for the commands started here: without the PYTHON* variables, which -I
+    ignores in the Python it starts but which would reach that Python's own children (pip's build
+    backend) and put a folder of the checked repository on their sys.path (PYTHONPATH=.)."""
+    return {name: value for name, value in os.environ.items() if not name.upper().startswith("PYTHON")}
 
 
 def _env(name: str) -> str:
@@ -97,9 +111,10 @@ def install() -> int:
     else:
         print("::group::Install skilllint", flush=True)
         try:
-            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+            subprocess.run([sys.executable, ISOLATED, "-m", "venv", "--clear", str(venv)], env=_isolated_env(), check=True)
             subprocess.run(
-                [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", str(source)],
+                [str(python), ISOLATED, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", str(source)],
+                env=_isolated_env(),
                 check=True,
             )
         except (OSError, subprocess.CalledProcessError) as exc:
@@ -109,7 +124,7 @@ def install() -> int:
         print("::endgroup::", flush=True)
         (venv / MARKER).write_text(json.dumps(stamp), encoding="utf-8")
     version = subprocess.run(
-        [str(python), "-m", "skilllint", "--version"], capture_output=True, text=True, check=False
+        [str(python), ISOLATED, "-m", "skilllint", "--version"], env=_isolated_env(), capture_output=True, text=True, check=False
     )
     if version.returncode != 0:
         _error(f"the installed skilllint does not start: {version.stderr.strip() or version.stdout.strip()}")
@@ -124,7 +139,7 @@ def install() -> int:
 
 def command(sarif: Path, json_report: Path) -> list[str]:
     """The skilllint command line for the action's inputs (environment variables)."""
-    argv = [sys.executable, "-m", "skilllint", "check", "--output-format", "github"]
+    argv = [sys.executable, ISOLATED, "-m", "skilllint", "check", "--output-format", "github"]
     argv += ["--report", f"sarif={sarif}", "--report", f"json={json_report}"]
     targets = [t for t in re.split(r"[\s,]+", _env("SKILLLINT_ACTION_TARGETS")) if t]
     if targets:
@@ -162,26 +177,55 @@ def run() -> int:
         _error(f"paths or args input: {exc}")
         set_output("exit-code", "2")
         return 0
-    print(f"skilllint: {shlex.join(argv[1:])}", flush=True)
-    code = subprocess.run(argv, cwd=workdir, check=False).returncode
+    print(f"skilllint: {shlex.join(argv[2:])}", flush=True)
+    code = subprocess.run(argv, cwd=workdir, env=_isolated_env(), check=False).returncode
+    summary = _read_summary(json_report)
+    results = _count_sarif_results(sarif)
+    if code in (0, 1) and (summary is None or results is None):
+        # skilllint writes both reports whenever it lints; a run that says it linted and left
+        # no report did not lint (a crash, or not skilllint): never a green step without one.
+        missing = " and ".join(name for name, value in (("SARIF", results), ("JSON", summary)) if value is None)
+        _error(f"skilllint exited with {code} but wrote no valid {missing} report; failing the step")
+        code = 2
+        summary = None
     set_output("exit-code", str(code))
-    if sarif.is_file():
+    if results is not None and code in (0, 1):
         set_output("sarif-file", str(sarif))
-    summary = None
-    try:
-        summary = json.loads(json_report.read_text(encoding="utf-8"))["summary"]
-        json_report.unlink()
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
     if summary:
         for name in ("errors", "warnings", "info"):
             set_output(name, str(summary[name]))
         set_output("findings", str(summary["total"]))
-    add_summary(_summary_markdown(code, summary))
+    add_summary(_summary_markdown(code, summary, results))
     return 0  # the finish step re-raises the code once the SARIF is uploaded
 
 
-def _summary_markdown(code: int, summary: dict | None) -> str:
+def _read_summary(json_report: Path) -> dict | None:
+    """The ``summary`` of skilllint's JSON report (then removed), None when there is none."""
+    try:
+        summary = json.loads(json_report.read_text(encoding="utf-8"))["summary"]
+        json_report.unlink()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    names = ("errors", "warnings", "info", "total")
+    if not isinstance(summary, dict) or not all(isinstance(summary.get(name), int) for name in names):
+        return None
+    return summary
+
+
+def _count_sarif_results(sarif: Path) -> int | None:
+    """How many results the SARIF report holds; None when it is missing or no SARIF 2.1.0 log."""
+    try:
+        log = json.loads(sarif.read_text(encoding="utf-8"))
+        (run,) = log["runs"]
+        results = run["results"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if log.get("version") != "2.1.0" or not isinstance(results, list):
+        return None
+    return len(results)
+
+
+def _summary_markdown(code: int, summary: dict | None, results: int | None = None) -> str:
     if summary is None:
         return f"### skilllint\n\nskilllint could not lint (exit code {code}); the step's log says why.\n\n"
     skills = summary.get("packages", 0)
@@ -199,6 +243,12 @@ def _summary_markdown(code: int, summary: dict | None) -> str:
         ]
         by_code = summary.get("by_code", {})
         lines += [f"| `{rule}` | {count} |" for rule, count in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))]
+    if results is not None and results < summary["total"]:
+        lines += [
+            "",
+            f"The SARIF report for code scanning holds the {results:,} most severe of the {summary['total']:,} "
+            "findings (code scanning accepts no more in one run); the step's log has every finding.",
+        ]
     return "\n".join(lines) + "\n\n"
 
 

@@ -222,6 +222,13 @@ def _check(args: argparse.Namespace) -> int:
         except OSError as exc:
             tell("error", f"cannot write {report_file}: {exc.strerror or exc}")
             return EXIT_ERROR
+    sarif_written = (fmt == "sarif" and not args.statistics) or any(resolve_format(f) == "sarif" for f, _ in reports)
+    if sarif_written and not args.quiet:  # a SARIF report over code scanning's limit says what it left out
+        from .output.sarif import left_out_note
+
+        note = left_out_note(result.diagnostics)
+        if note:
+            print(f"skilllint: warning: {note}", file=sys.stderr)
 
     if result.internal_errors:
         for error in result.internal_errors:

@@ -251,6 +251,18 @@ def discover(
         given = Path(raw)
         path = given if given.is_absolute() else cwd / given
         path = Path(os.path.normpath(path))
+        if os.path.islink(path):
+            # A link named by itself, as pre-commit passes a committed one: inside a skill it is
+            # one of the skill's files, so lint the skill (its rules say where the link leads)
+            # and never search through it; in no skill, a dangling one is skipped like a file.
+            owner = package_of_file(path)
+            if owner is not None:
+                if not (force_exclude and ignore.ignored(path, False)):
+                    _add(result, packaged, Found(owner, owner, explicit=True))
+                continue
+            if not os.path.exists(path):
+                outside.append(raw)
+                continue
         try:
             info = os.stat(path)
         except OSError as exc:

@@ -208,7 +208,8 @@ class ActionRun:
         return next(step for step in self.steps if step.name == name)
 
 
-def run_action(workspace: Path, runner_temp: Path, inputs: dict[str, str] | None = None) -> ActionRun:
+def run_action(workspace: Path, runner_temp: Path, inputs: dict[str, str] | None = None, job_env: dict[str, str] | None = None) -> ActionRun:
+    """Run action.yml's steps; ``job_env``: variables the workflow sets for the whole job."""
     action = load_action()
     given = dict(inputs or {})
     unknown = set(given) - set(action["inputs"])
@@ -227,6 +228,7 @@ def run_action(workspace: Path, runner_temp: Path, inputs: dict[str, str] | None
         # what actions/setup-python does: the Python to use comes first on the PATH
         PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
     )
+    base_env.update(job_env or {})
     context = {
         "inputs": resolved,
         "steps": {},
@@ -351,7 +353,7 @@ def test_upload_sarif_is_pinned_by_commit_and_categorised():
     assert ref == "github/codeql-action/upload-sarif" and SHA.match(sha), upload["uses"]
     # the version the SHA stands for is written beside it, for people and for Dependabot
     line = next(line for line in ACTION.read_text(encoding="utf-8").splitlines() if sha in line)
-    assert re.search(r"# v3\.\d+\.\d+$", line), line
+    assert re.search(r"# v4\.\d+\.\d+$", line), line  # v3 runs on Node 20 and is deprecated
     assert upload["with"] == {"sarif_file": "${{ steps.run.outputs.sarif-file }}", "category": "skilllint"}
     names = [step.get("id") or step["name"] for step in action["runs"]["steps"]]
     assert names.index("run") < names.index(upload["name"]) < len(names) - 1, "the exit code is re-raised after the upload"
@@ -458,6 +460,106 @@ def test_a_usage_error_uploads_nothing_and_exits_2(workspace, runner_temp):
     assert run.step("Upload SARIF to code scanning").status == "skipped"
     assert run.step("Exit with skilllint's exit code").returncode == 2
     assert "could not lint (exit code 2)" in run.summary
+
+
+# -- the checked repository is data, never code ------------------------------------------------
+
+HOSTILE = 'import pathlib; pathlib.Path(__file__).resolve().parent.joinpath("PWNED-{name}").write_text("ran")\n'
+
+
+def plant_hostile_code(workspace: Path, packages=("skilllint", "pip", "venv")) -> None:
+    """What a pull request can add: its own `skilllint` package (that ends green and writes no
+    report), `pip` and `venv` to hijack the install, `sitecustomize`, and a plugin registered by
+    a `*.dist-info` that any `python -m` started in the workspace would find."""
+    for package in packages:
+        (workspace / package).mkdir()
+        (workspace / package / "__init__.py").write_text(HOSTILE.format(name=package), encoding="utf-8")
+        (workspace / package / "__main__.py").write_text(HOSTILE.format(name=f"{package}-main") + "raise SystemExit(0)\n", encoding="utf-8")
+    (workspace / "sitecustomize.py").write_text(HOSTILE.format(name="sitecustomize"), encoding="utf-8")
+    (workspace / "evil_rules.py").write_text(HOSTILE.format(name="plugin") + "RULES = []\n", encoding="utf-8")
+    info = workspace / "evil_rules-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: evil-rules\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[skilllint.rules]\nEVIL = evil_rules:RULES\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("job", ["linter", "installer"])
+def test_code_in_the_checked_repository_never_runs(workspace, tmp_path, runner_temp, job):
+    """A pull request full of Python, in a workflow that puts the checkout on PYTHONPATH: the real
+    skilllint lints, and none of the PR's code runs. `installer`: a fresh job, so that the
+    install (venv, ensurepip, pip, the build backend) really runs beside those packages too."""
+    plant_hostile_code(workspace, ("skilllint",) if job == "linter" else ("skilllint", "pip", "venv", "ensurepip"))
+    skill(workspace, "skills/bad", "Bad_Name")
+    if job == "installer":
+        runner_temp = tmp_path / "fresh-runner-temp"
+        runner_temp.mkdir()
+    run = run_action(workspace, runner_temp, job_env={"PYTHONPATH": str(workspace)})
+    assert sorted(p.name for p in workspace.rglob("PWNED-*")) == [], run.log
+    assert run.step("Install skilllint").status == "success", run.log
+    assert "title=SL104 name-invalid-chars::" in run.log  # skilllint itself linted ...
+    results = json.loads(Path(run.outputs["sarif-file"]).read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert any(r["ruleId"] == "SL104" for r in results)  # ... and wrote the report
+    assert run.outputs["exit-code"] == "1" and run.step("Exit with skilllint's exit code").returncode == 1
+
+
+def test_every_python_of_the_action_starts_isolated():
+    """`python -I`: no working directory and no PYTHONPATH on sys.path, for the steps and for the
+    commands the script starts (venv, pip, skilllint)."""
+    for step in load_action()["runs"]["steps"]:
+        if "github_action.py" in step.get("run", ""):
+            assert re.search(r'" -I "\$GITHUB_ACTION_PATH/scripts/github_action\.py"', step["run"]), step["name"]
+    script = SCRIPT.read_text(encoding="utf-8")
+    starts = re.findall(r"\[(?:sys\.executable|str\(python\)), ([^,\]]+)", script)
+    assert starts and all(arg == "ISOLATED" for arg in starts), starts
+    # and their children (pip's build backend) get no PYTHONPATH either
+    calls = script.count("subprocess.run(")
+    assert calls == 4 and script.count("env=_isolated_env()") == calls
+
+
+@pytest.mark.parametrize("written", [(), ("json",), ("sarif",), ("sarif-garbage", "json")], ids=["nothing", "json-only", "sarif-only", "bad-sarif"])
+def test_a_run_that_leaves_no_report_fails_the_step(tmp_path, monkeypatch, written):
+    """Whatever ran in skilllint's place and ended 0 without both reports: exit code 2, no upload."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import github_action
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    fake = tmp_path / "fake_skilllint.py"
+    fake.write_text(
+        "import json, sys\n"
+        "reports = dict(a.split('=', 1) for a in sys.argv[sys.argv.index('--report') :: 1] if '=' in a)\n"
+        f"written = {list(written)!r}\n"
+        "if 'sarif' in written: open(reports['sarif'], 'w').write(json.dumps({'version': '2.1.0', 'runs': [{'results': []}]}))\n"
+        "if 'sarif-garbage' in written: open(reports['sarif'], 'w').write('not json')\n"
+        "if 'json' in written: open(reports['json'], 'w').write(json.dumps({'summary': {'errors': 0, 'warnings': 0, 'info': 0, 'total': 0}}))\n",
+        encoding="utf-8",
+    )
+    real_command = github_action.command
+    def fake_command(sarif, report):
+        argv = real_command(sarif, report)
+        return [sys.executable, str(fake), *argv[argv.index("check") :]]
+
+    monkeypatch.setattr(github_action, "command", fake_command)
+    out, summary = tmp_path / "out", tmp_path / "summary.md"
+    out.write_text("", encoding="utf-8")
+    for name, value in {"GITHUB_OUTPUT": out, "GITHUB_STEP_SUMMARY": summary, "RUNNER_TEMP": tmp_path, "SKILLLINT_ACTION_WORKING_DIRECTORY": tmp_path}.items():
+        monkeypatch.setenv(name, str(value))
+    assert github_action.run() == 0  # the step itself: the finish step raises the code
+    outputs = parse_outputs(out)
+    assert outputs["exit-code"] == "2" and "sarif-file" not in outputs, outputs
+    assert "could not lint (exit code 2)" in summary.read_text(encoding="utf-8")
+
+
+def test_the_summary_says_when_the_sarif_report_holds_fewer_results():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import github_action
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    summary = {"errors": 30_000, "warnings": 1, "info": 0, "total": 30_001, "packages": 3, "by_code": {"SL301": 30_001}}
+    text = github_action._summary_markdown(1, summary, 25_000)
+    assert "holds the 25,000 most severe of the 30,001 findings" in text
+    assert "most severe" not in github_action._summary_markdown(1, summary, 30_001)
 
 
 def test_the_step_outputs_cannot_be_forged_by_a_value(tmp_path):

@@ -160,8 +160,9 @@ def test_the_manifest_is_valid_for_pre_commit():
     assert hooks["skilllint-fix"]["entry"] == "skilllint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python" and hook["pass_filenames"] is True and hook["require_serial"] is True
-        # no filter: a change to any file of a skill must reach skilllint
-        assert hook["files"] == "" and hook["types"] == ["file"] and hook["types_or"] == [] and hook["exclude"] == "^$"
+        # no filter: a change to any file of a skill must reach skilllint, a symbolic link too
+        # (pre-commit's default `types: [file]` leaves links out; a submodule is neither)
+        assert hook["files"] == "" and hook["types"] == [] and hook["types_or"] == ["file", "symlink"] and hook["exclude"] == "^$"
         assert hook["minimum_pre_commit_version"] == "3.0.0"
     from pre_commit import constants
 
@@ -234,6 +235,31 @@ def test_each_skill_is_linted_once_however_many_of_its_files_change(project):
     out = project.commit().stdout
     assert hook_failed(out), out
     assert out.count("error[SL104]") == 1, out
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "/etc", "/nonexistent/x"], ids=["file", "folder", "dangling"])
+def test_a_commit_of_only_a_symbolic_link_is_checked(project, target):
+    """A link is no `file` to pre-commit: a commit holding nothing but a link that leads out of
+    the skill must still reach skilllint, which lints the skill the link is in (SL401)."""
+    project.skill("skills/release-notes", "release-notes")
+    assert project.commit().returncode == 0
+    before = project.head()
+    (project.path / "skills/release-notes/references").mkdir()
+    os.symlink(target, project.path / "skills/release-notes/references/x")
+    out = project.commit("skills/release-notes/references/x").stdout
+    assert hook_failed(out), out
+    assert f"skills/release-notes/references/x:1:1: error[SL401] `references/x` is a symbolic link to `{target}`" in out
+    assert re.search(r"in 1 skill\.$", out, re.MULTILINE) and project.head() == before
+
+
+def test_a_link_outside_skills_passes_quietly(project):
+    """Links now reach the hook: one in no skill, even a dangling one, is skipped like any file."""
+    project.skill("skills/release-notes", "release-notes")
+    (project.path / "docs").mkdir()
+    os.symlink("/nonexistent/x", project.path / "docs/dangling")
+    os.symlink("../skills", project.path / "docs/skills")
+    result = project.commit("docs/dangling", "docs/skills")
+    assert result.returncode == 0 and hook_passed(result.stdout), result.stdout
 
 
 def test_excluded_skills_stay_quiet(project):
@@ -310,3 +336,31 @@ def test_files_outside_skills_are_skipped_quietly_when_a_skill_is_linted(tmp_pat
     assert code == 0 and err.count("warning") == 1 and "2 files are not inside a skill folder" in err
     code, out, err = run_cli("check", "app.py", cwd=tmp_path)
     assert code == 0 and "app.py: not inside a skill folder" in err
+
+
+def test_a_link_given_by_name_lints_the_skill_it_is_in(tmp_path):
+    """pre-commit passes a committed link like a file: inside a skill, the skill is linted (its
+    SL401 says where the link leads) and the link is never searched, even when it leads to a
+    folder or nowhere; in no skill, it is skipped like a file, dangling or not."""
+    (tmp_path / ".git").mkdir()
+    refs = tmp_path / "skills" / "notes" / "references"
+    refs.mkdir(parents=True)
+    (refs.parent / "SKILL.md").write_text("---\nname: notes\ndescription: Drafts notes. Use when the user asks for notes.\n---\n# n\n")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    (outside / "skills" / "elsewhere").mkdir(parents=True)
+    (outside / "skills" / "elsewhere" / "SKILL.md").write_text("---\nname: Bad_Name\ndescription: x\n---\n")
+    (outside / "file.txt").write_text("secret\n")
+    for name, target in (("file", outside / "file.txt"), ("folder", outside), ("dangling", outside / "nothing")):
+        os.symlink(target, refs / name)
+        code, out, err = run_cli("check", "--output-format", "json", f"skills/notes/references/{name}", cwd=tmp_path)
+        assert code == 1 and err == "", (name, err)
+        found = json.loads(out)["diagnostics"]
+        assert {d["path"] for d in found} <= {f"skills/notes/references/{n}" for n in ("file", "folder", "dangling")}, name
+        assert f"skills/notes/references/{name}" in {d["path"] for d in found if d["code"] == "SL401"}, name
+        assert "Bad_Name" not in out  # the skill the folder link leads to was not searched
+    (tmp_path / "docs").mkdir()
+    os.symlink(outside / "nothing", tmp_path / "docs" / "dangling")
+    code, out, err = run_cli("check", "docs/dangling", "skills/notes/SKILL.md", cwd=tmp_path)
+    assert code == 1 and "error[SL401]" in out and err == ""
+    code, out, err = run_cli("check", "docs/dangling", cwd=tmp_path)
+    assert code == 0 and "docs/dangling: not inside a skill folder" in err

@@ -375,3 +375,107 @@ def test_without_settings_the_rules_are_those_reported(validator):
     assert [r["ruleIndex"] for r in run["results"]] == [0, 1]
     assert run["tool"]["driver"]["rules"][1]["properties"]["tags"] == ["agent-skills", "plugin"]
     assert run["results"][1]["message"]["text"] == "n {{x}}" and run["results"][1]["level"] == "note"
+
+
+# -- code scanning's limits --------------------------------------------------------------
+
+
+def _diagnostics(counts: dict, related: int = 0) -> list:
+    """Synthetic diagnostics, interleaved in report order: ``counts`` maps a severity to how many."""
+    from skilllint.diagnostics import Diagnostic, Related, Severity, Span
+
+    codes = {Severity.ERROR: "SL104", Severity.WARNING: "SL106", Severity.INFO: "SL122"}
+    order = [sev for sev, n in counts.items() for _ in range(n)]
+    order.sort(key=lambda sev: hash((sev, id(order))) % 7)  # severities mixed through the report
+    notes = tuple(Related(f"place {k}", ROOT / "r" / "SKILL.md", Span.point(k + 1)) for k in range(related))
+    return [
+        Diagnostic(codes[sev], "x", sev, ("agentskills",), f"finding {i}", ROOT / f"s{i // 50}" / "SKILL.md", Span.point(i % 50 + 1), related=notes)
+        for i, sev in enumerate(order)
+    ]
+
+
+def test_the_limits_are_code_scannings():
+    """GitHub's documented maximum values: 25,000 results per run, 1,000 locations per result."""
+    from skilllint.output import sarif as module
+
+    assert module.MAX_RESULTS == 25_000 and module.MAX_RELATED_LOCATIONS == 1_000
+
+
+def test_a_run_over_the_results_limit_keeps_the_most_severe_and_says_what_it_left_out(monkeypatch, validator):
+    from skilllint.diagnostics import Severity
+    from skilllint.engine import LintResult
+    from skilllint.output import sarif as module
+
+    monkeypatch.setattr(module, "MAX_RESULTS", 40)
+    diags = _diagnostics({Severity.INFO: 30, Severity.WARNING: 25, Severity.ERROR: 10})
+    log = module.sarif_log(LintResult(diags, packages=2), ROOT)
+    assert_valid(validator, log)
+    check_code_scanning_shape(log)
+    run = log["runs"][0]
+    results = run["results"]
+    assert len(results) == 40
+    assert sorted(r["level"] for r in results).count("error") == 10 and [r["level"] for r in results].count("warning") == 25
+    assert [r["level"] for r in results].count("note") == 5
+    # the kept ones in report order, the first infos among equals, with the fingerprints of the whole report
+    kept = [int(r["message"]["text"].split()[-1]) for r in results]
+    assert kept == sorted(kept)
+    infos = [i for i, d in enumerate(diags) if d.severity == Severity.INFO]
+    assert [i for i in kept if diags[i].severity == Severity.INFO] == infos[:5]
+    whole = module.fingerprints(diags, ROOT)
+    assert [r["partialFingerprints"]["skilllint/v1"] for r in results] == [whole[i] for i in kept]
+    (note,) = [n for n in run["invocations"][0]["toolExecutionNotifications"] if "at most" in n["message"]["text"]]
+    assert note["level"] == "warning"
+    assert note["message"]["text"] == (
+        "code scanning accepts at most 40 results in a run: the SARIF report holds the 40 most severe of 65 findings "
+        "and leaves out 25 (0 errors, 0 warnings, 25 info; by rule: SL122 25); the other output formats have every finding"
+    )
+    assert run["invocations"][0]["executionSuccessful"] is True
+    # at the limit, nothing is left out and nothing is said
+    log = module.sarif_log(LintResult(diags[:40], packages=2), ROOT)
+    assert len(log["runs"][0]["results"]) == 40 and "toolExecutionNotifications" not in log["runs"][0]["invocations"][0]
+
+
+def test_the_real_limit_on_a_report_of_more_than_25000_findings():
+    from skilllint.diagnostics import Severity
+    from skilllint.engine import LintResult
+    from skilllint.output.sarif import sarif_log
+
+    diags = _diagnostics({Severity.INFO: 20_000, Severity.WARNING: 6_000, Severity.ERROR: 616})
+    run = sarif_log(LintResult(diags, packages=533), ROOT)["runs"][0]
+    levels = [r["level"] for r in run["results"]]
+    assert len(levels) == 25_000 and levels.count("error") == 616 and levels.count("warning") == 6_000
+    (note,) = run["invocations"][0]["toolExecutionNotifications"]
+    assert "the 25,000 most severe of 26,616 findings and leaves out 1,616 (0 errors, 0 warnings, 1,616 info" in note["message"]["text"]
+
+
+def test_related_locations_stop_at_the_per_result_limit(validator):
+    from skilllint.diagnostics import Severity
+    from skilllint.engine import LintResult
+    from skilllint.output.sarif import sarif_log
+
+    (diag,) = _diagnostics({Severity.ERROR: 1}, related=1_234)
+    (result,) = sarif_log(LintResult([diag], packages=1), ROOT)["runs"][0]["results"]
+    assert [r["id"] for r in result["relatedLocations"]] == list(range(1, 1_001))
+    assert result["message"]["text"].endswith("[place 999](1000); and 234 more places")
+
+
+def test_the_command_line_says_what_the_sarif_report_left_out(monkeypatch, tmp_path, validator):
+    from skilllint.output import sarif as module
+
+    monkeypatch.setattr(module, "MAX_RESULTS", 2)
+    body = "".join(f"Read [part {i}](references/missing-{i}.md) when asked.\n" for i in range(4))
+    write_skill(tmp_path, "x", f"---\nname: x\ndescription: Does x. Use when x.\nversion: 1\n---\n# X\n\n{body}")
+    code, out, err = run_cli("check", "x", "--select", "SL301,SL122", "--report", "sarif=x.sarif", cwd=tmp_path)
+    assert code == 1
+    assert "Found 5 problems" in out  # the terminal report has every finding ...
+    log = json.loads((tmp_path / "x.sarif").read_text(encoding="utf-8"))
+    assert_valid(validator, log)
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["SL301", "SL301"]  # ... SARIF the most severe
+    line = next(line for line in err.splitlines() if "at most 2 results" in line)
+    assert line.startswith("skilllint: warning: code scanning accepts at most 2 results in a run")
+    assert "holds the 2 most severe of 5 findings and leaves out 3 (2 errors, 1 warning, 0 info; by rule: SL301 2, SL122 1)" in line
+    # straight to standard output too; with everything within the limit, not a word
+    code, out, err = run_cli("check", "x", "--select", "SL301,SL122", "--output-format", "sarif", cwd=tmp_path)
+    assert len(json.loads(out)["runs"][0]["results"]) == 2 and "at most 2 results" in err
+    code, out, err = run_cli("check", "x", "--select", "SL122", "--output-format", "sarif", cwd=tmp_path)
+    assert len(json.loads(out)["runs"][0]["results"]) == 1 and "at most" not in err

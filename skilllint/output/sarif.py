@@ -7,6 +7,11 @@ working directory, else the working directory) and carries a
 ``partialFingerprints`` entry computed from the flagged text, never from the
 line number, so an alert keeps its identity when unrelated lines move.
 
+Code scanning rejects a whole upload that breaks one of its limits, so a run
+holds at most :data:`MAX_RESULTS` results (the most severe; the invocation's
+notifications and :func:`left_out_note` say what was left out) and a result at
+most :data:`MAX_RELATED_LOCATIONS` related locations.
+
 Validated in the tests against the official OASIS schema (errata 01).
 """
 
@@ -39,6 +44,12 @@ RULEBOOK_URL = REPOSITORY_URL + "/blob/main/rules/{folder}/README.md"
 FINGERPRINT_KEY = "skilllint/v1"
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+# GitHub code scanning's maximum values for an uploaded SARIF file ("SARIF results exceed
+# limits" in its documentation): more results in one run, or more locations in one result,
+# and the upload is rejected whole.
+MAX_RESULTS = 25_000
+MAX_RELATED_LOCATIONS = 1_000
 
 
 # -- message text ----------------------------------------------------------------
@@ -188,7 +199,7 @@ def _result(diag: Diagnostic, rule_index: int, fingerprint: str, root: Path) -> 
     related = []
     if diag.related:
         links = []
-        for number, note in enumerate(diag.related, start=1):
+        for number, note in enumerate(diag.related[:MAX_RELATED_LOCATIONS], start=1):
             related.append(
                 {
                     "id": number,
@@ -197,6 +208,8 @@ def _result(diag: Diagnostic, rule_index: int, fingerprint: str, root: Path) -> 
                 }
             )
             links.append(f"[{_link_text(note.message)}]({number})")
+        if len(diag.related) > MAX_RELATED_LOCATIONS:
+            links.append(f"and {len(diag.related) - MAX_RELATED_LOCATIONS:,} more places")
         text += "\n" + "; ".join(links)  # code scanning links related locations named in the message
     result = {
         "ruleId": diag.code,
@@ -229,6 +242,40 @@ def _fix(diag: Diagnostic, root: Path) -> dict:
     }
 
 
+# -- the results limit -----------------------------------------------------------
+
+
+def kept_results(diagnostics: list[Diagnostic]) -> list[int]:
+    """The indices of the diagnostics a run reports, in report order: all of them, or
+    the :data:`MAX_RESULTS` most severe (the earlier first among equals)."""
+    if len(diagnostics) <= MAX_RESULTS:
+        return list(range(len(diagnostics)))
+    by_severity = sorted(range(len(diagnostics)), key=lambda i: -diagnostics[i].severity)
+    return sorted(by_severity[:MAX_RESULTS])
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def left_out_note(diagnostics: list[Diagnostic]) -> str | None:
+    """What a SARIF run of ``diagnostics`` leaves out to stay within code scanning's
+    results limit, as one sentence; None when it holds every finding."""
+    if len(diagnostics) <= MAX_RESULTS:
+        return None
+    kept = set(kept_results(diagnostics))
+    dropped = [d for i, d in enumerate(diagnostics) if i not in kept]
+    severities = Counter(d.severity for d in dropped)
+    rules = Counter(d.code for d in dropped).most_common()
+    shown = ", ".join(f"{code} {count:,}" for code, count in rules[:10]) + (", ..." if len(rules) > 10 else "")
+    return (
+        f"code scanning accepts at most {MAX_RESULTS:,} results in a run: the SARIF report holds the "
+        f"{MAX_RESULTS:,} most severe of {len(diagnostics):,} findings and leaves out {len(dropped):,} "
+        f"({_count(severities[Severity.ERROR], 'error')}, {_count(severities[Severity.WARNING], 'warning')}, "
+        f"{severities[Severity.INFO]:,} info; by rule: {shown}); the other output formats have every finding"
+    )
+
+
 def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dict:
     """The SARIF log of ``result`` as a dict."""
     root = root or source_root(cwd)
@@ -243,11 +290,16 @@ def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dic
     from ..rulebook import rule_folders
 
     folders = rule_folders()
+    # Fingerprints of the whole report, so a kept result's identity does not depend on the cap.
     prints = fingerprints(result.diagnostics, root)
+    kept = kept_results(result.diagnostics)
+    left_out = left_out_note(result.diagnostics)
     notifications = [
         {"level": "error", "message": {"text": message_text(error.splitlines()[0] if error else "internal error")}}
         for error in result.internal_errors
     ] + [{"level": "warning", "message": {"text": message_text(warning)}} for warning in result.warnings]
+    if left_out:
+        notifications.append({"level": "warning", "message": {"text": message_text(left_out)}})
     invocation = {"executionSuccessful": not result.internal_errors}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
@@ -265,7 +317,7 @@ def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dic
         "invocations": [invocation],
         "originalUriBaseIds": {SRCROOT: {"uri": Path(real_path_or_given(root)).as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(d, index[d.code], fp, root) for d, fp in zip(result.diagnostics, prints)],
+        "results": [_result(result.diagnostics[i], index[result.diagnostics[i].code], prints[i], root) for i in kept],
     }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
