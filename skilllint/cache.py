@@ -523,7 +523,8 @@ def checked_diagnostics(data: object, package, names: dict[str, str], targets: s
             if fix is not None:
                 fix = _checked_fix(fix, inside)
             related = item["related"]
-            if type(related) is not list:
+            left_out = item.get("left_out", 0)
+            if type(related) is not list or type(left_out) is not int or not 0 <= left_out <= MAX_LEFT_OUT:
                 raise _Refused
             notes = []
             for note in related:
@@ -542,6 +543,7 @@ def checked_diagnostics(data: object, package, names: dict[str, str], targets: s
                     span=_span_of(item["span"]),
                     fix=fix,
                     related=tuple(notes),
+                    left_out=left_out,
                 )
             )
     except (_Refused, KeyError, TypeError, ValueError):  # a missing key, a value of the wrong kind
@@ -550,6 +552,7 @@ def checked_diagnostics(data: object, package, names: dict[str, str], targets: s
 
 
 _SEVERITIES = {int(s): s for s in Severity}
+MAX_LEFT_OUT = 10**9  # findings a rule could leave out in one file: a bound, not a count
 
 
 def _span_of(values: object) -> Span:

@@ -291,3 +291,32 @@ def test_rules_do_not_read_outside_the_package(tmp_path):
     os.symlink("../../secret.md", skill / "references" / "out.md")
     assert codes(tmp_path, "SL301,SL307") == []
 
+
+
+def _plugin_skill(tmp_path, body):
+    plugin = tmp_path / "my-plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "my-plugin"}', encoding="utf-8")
+    (plugin / "CONNECTORS.md").write_text("# Connectors\n", encoding="utf-8")
+    write_skill(plugin / "skills", "deploy", FRONT.replace("demo", "deploy") + body)
+    return plugin
+
+
+def _plugin_findings(tmp_path, targets):
+    result = lint_json(str(tmp_path / "my-plugin"), "--select", "SL301,SL302", "--target", targets, cwd=tmp_path)
+    return sorted((d["code"], tuple(d["targets"]), d["message"].split("`")[1]) for d in result["diagnostics"])
+
+
+def test_a_file_of_the_plugin_is_there_where_the_plugin_is_installed_whole(tmp_path):
+    _plugin_skill(tmp_path, "Read [connectors](../../CONNECTORS.md) first.\n")
+    assert _plugin_findings(tmp_path, "claude-code") == []
+    # installed alone (claude.ai, the spec's layout), the file does not come along
+    assert _plugin_findings(tmp_path, "claude-code,agentskills") == [("SL302", ("agentskills",), "../../CONNECTORS.md")]
+
+
+def test_a_sibling_skill_the_plugin_does_not_have_is_missing_not_outside(tmp_path):
+    _plugin_skill(tmp_path, "Then use [the checklist](../owasp-checklist/SKILL.md).\n")
+    assert _plugin_findings(tmp_path, "claude-code,agentskills") == [
+        ("SL301", ("claude-code",), "../owasp-checklist/SKILL.md"),
+        ("SL302", ("agentskills",), "../owasp-checklist/SKILL.md"),
+    ]

@@ -10,14 +10,17 @@ A finding in a referenced file points into that file and names how it was reache
 from __future__ import annotations
 
 import difflib
+import os
 import posixpath
 import re
+import stat
 from bisect import bisect_left, bisect_right
+from pathlib import Path
 from typing import Iterator
 
 from .. import lazyre, markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
-from ..fsafe import UnsafeFile, read_capped
+from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 
@@ -243,6 +246,31 @@ class ReferenceMissing(Rule):
                 fix=_retarget(package, ref, fixed) if fixed else None,
                 related=_reached_from(package, ref.source),
             )
+        # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
+        # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
+        plugins = _plugin_roots(package, ctx)
+        if not plugins:
+            return
+        for ref in package.references.references:
+            if ref.status != "outside" or _rooted_kind(ref.path) != "climbs":
+                continue
+            fate = _plugin_fate(package, ref, plugins)
+            missing = tuple(t for t in ctx.target_ids if fate.get(t) is False)
+            if not missing:
+                continue
+            levels = None if ref.explicit else {t: Severity.WARNING for t in missing}
+            if not ctx.admits(where(ref.source), ref.line, levels, missing):
+                continue
+            plugin = plugins[missing[0]]
+            yield Finding(
+                f"{_NOUN[ref.kind]} {_written(ref)} does not exist in the plugin `{plugin.name}` (installed whole, "
+                "so the skill may lean on the plugin's other files, but not on this one)",
+                _span(ref),
+                path=where(ref.source),
+                severities=levels,
+                related=_reached_from(package, ref.source),
+                targets=missing,
+            )
 
 
 class ReferenceCaseMismatch(Rule):
@@ -290,6 +318,7 @@ class ReferenceOutsidePackage(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = _Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
+        plugins = _plugin_roots(package, ctx)  # target -> the root of the plugin it installs whole
         for ref in package.references.references:
             if ref.status != "outside":
                 continue
@@ -299,13 +328,21 @@ class ReferenceOutsidePackage(Rule):
             if kind == "site":
                 rooted.setdefault(ref.source, []).append(ref)
                 continue
-            if not ctx.admits(where(ref.source), ref.line):
+            targets = None
+            if kind == "climbs" and plugins:
+                carried = _plugin_fate(package, ref, plugins)  # in the plugin: fine, or SL301's missing file
+                if carried:  # where the skill comes alone, the reference still leaves it
+                    targets = tuple(t for t in ctx.target_ids if t not in carried)
+                    if not targets:
+                        continue
+            if not ctx.admits(where(ref.source), ref.line, targets=targets):
                 continue  # over the cap per file: the message would not be shown
             yield Finding(
                 _outside_message(package, ref),
                 _span(ref),
                 path=where(ref.source),
                 related=_reached_from(package, ref.source),
+                targets=targets,
             )
         for source, refs in rooted.items():
             first = refs[0]
@@ -324,6 +361,7 @@ class ReferenceOutsidePackage(Rule):
 # macOS's, and the dev-container and Codespaces workspace roots): a path that
 # starts with one names a place on a machine. Any other `/first/…` is a link
 # relative to the root of a web site or repository, copied with the text.
+_WINDOWS_PATH = lazyre.compile(r"^[A-Za-z]:[\\/]")
 _FILE_SYSTEM_ROOTS = frozenset(
     {
         "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
@@ -334,12 +372,54 @@ _FILE_SYSTEM_ROOTS = frozenset(
 )
 
 
+def _plugin_roots(package: SkillPackage, ctx: RuleContext) -> dict[str, Path]:
+    """For each selected target that installs plugins by copying them whole, the root of the
+    plugin holding this skill, if any."""
+    roots = {}
+    for target in ctx.targets:
+        if target.plugin_manifest is not None:
+            root = package.ancestor_with(*target.plugin_manifest)
+            if root is not None:
+                roots[target.id] = root
+    return roots
+
+
+def _plugin_fate(package: SkillPackage, ref, plugins: dict[str, Path]) -> dict[str, bool]:
+    """For each target whose plugin holds where a reference that climbs out of the skill
+    leads: whether that file exists (found with lstat alone, through real folders). A target
+    whose plugin does not hold it is left out: for it the reference leaves what is installed."""
+    joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
+    target = os.path.normpath(os.path.join(package.root, joined))
+    fate = {}
+    for target_id, plugin in plugins.items():
+        if is_within(plugin, Path(target)) and target != os.path.normpath(plugin):
+            parts = os.path.relpath(target, plugin).split(os.sep)
+            fate[target_id] = plain_file(str(plugin), *parts) is not None or _is_folder(plugin, parts)
+    return fate
+
+
+def _is_folder(plugin: Path, parts: list[str]) -> bool:
+    """``../../protect-mcp/``: a link to a folder of the plugin."""
+    path = str(plugin)
+    for part in parts:
+        path = os.path.join(path, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                return False
+        except OSError:
+            return False
+    return True
+
+
 def _rooted_kind(path: str) -> str:
     """What a path that leaves the package is: ``machine`` (an absolute or home path),
-    ``site`` (relative to a web site's or repository's root), or ``not a path``
-    (a protocol-relative URL ``//host/…``, or a command link such as ``/plugin:skill``)."""
+    ``climbs`` (``..`` past the skill's root, or through a link), ``site`` (relative to a web
+    site's or repository's root), or ``not a path`` (a protocol-relative URL ``//host/…``, or a
+    command link such as ``/plugin:skill``)."""
+    if path.startswith("~") or _WINDOWS_PATH.match(path):
+        return "machine"
     if not path.startswith("/"):
-        return "machine"  # `~/…`, `C:\…`, or `..` past the root (judged by the caller)
+        return "climbs"
     if path.startswith("//"):
         return "not a path"
     first = path[1:].split("/", 1)[0]

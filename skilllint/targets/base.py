@@ -56,3 +56,6 @@ class Target:
     description_count: str = "raw"
     # Only the targets whose facts are [2ND]: their findings are capped at warning.
     secondary: bool = False
+    # The manifest of the plugins this surface installs by copying the plugin's folder whole,
+    # so that a skill's files may lean on the rest of its plugin; None: skills come alone.
+    plugin_manifest: tuple[str, str] | None = None

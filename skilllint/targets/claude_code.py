@@ -16,6 +16,9 @@ TARGET = Target(
     unknown_keys="ignore",
     name_charset=None,
     name_max=None,
+    # Plugins are copied whole into the plugin cache; files outside the plugin's folder are
+    # not (code.claude.com/docs/en/plugins-reference, "Plugin caching and file resolution").
+    plugin_manifest=(".claude-plugin", "plugin.json"),
 )
 
 
