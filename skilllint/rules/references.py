@@ -835,7 +835,8 @@ class _Document:
             return False
         # "Reference files are located at `references/`" with the files named further on: an overview;
         # "read the relevant one in `references/`" after a list mapping situations to its files: a reminder.
-        return not self._document_names_file(folder, before=number if directive else None)
+        # The agent reads the whole document, so files named anywhere in it, before or after, count.
+        return not self._document_names_file(folder)
 
     def names_files(self, number: int, column: int, folder: str, section: bool) -> bool:
         """Whether files in ``folder`` are named around the mention: in its sentence,
@@ -1071,7 +1072,8 @@ class _Document:
             lines = {ref.line for ref in self.refs if self._under(ref, folder)}
             lines.update(
                 n for n in range(self.offset + 1, self.offset + len(self.lines) + 1)
-                if n not in lines and n not in self.fenced and self._bare_names(self.text(n), folder)
+                # fenced code counts too: `node scripts/fetch.js` in a block names the file
+                if n not in lines and self._bare_names(self.text(n), folder)
             )
             found = self._naming[folder] = sorted(lines)
         return found
