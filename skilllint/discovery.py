@@ -260,9 +260,13 @@ def discover(
                 if not (force_exclude and ignore.ignored(path, False)):
                     _add(result, packaged, Found(owner, owner, explicit=True))
                 continue
-            if not os.path.exists(path):
-                outside.append(raw)
-                continue
+            try:
+                os.stat(path)
+            except OSError as exc:
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+                    outside.append(raw)  # dangling: no file to lint
+                    continue
+                raise DiscoveryError(f"{raw}: {_reason(exc)}") from None  # there, but not ours to read
         try:
             info = os.stat(path)
         except OSError as exc:

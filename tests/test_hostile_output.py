@@ -123,9 +123,12 @@ def test_links_readlink_refuses_are_neither_followed_nor_a_traceback(unreadable_
         run(tree, "check", where, label=f"/proc links ({where})", preexec=preexec)
     run(tree, "check", "--diff", ".", label="/proc links (--diff)", preexec=preexec)
     run(tree, "check", "--fix", ".", label="/proc links (--fix)", preexec=preexec)
-    for named in ("top-cwd", "linked/SKILL.md"):  # named on the command line: that path cannot be linted
-        message = usage_error(run(tree, "check", named, label=f"/proc link named ({named})", preexec=preexec, expect=(2,)))
-        assert message == f"skilllint: error: {named}: permission denied"
+    # named on the command line: a link in no skill that cannot be read is an error; one inside a
+    # skill (as pre-commit names a committed link) lints that skill, whose rules say what it is
+    message = usage_error(run(tree, "check", "top-cwd", label="/proc link named (top-cwd)", preexec=preexec, expect=(2,)))
+    assert message == "skilllint: error: top-cwd: permission denied"
+    named = run(tree, "check", "--output-format", "json", "linked/SKILL.md", label="/proc link named (linked/SKILL.md)", preexec=preexec)
+    assert {d["code"] for d in json.loads(named.out)["diagnostics"]} >= {"SL013"}
 
 
 # ----------------------------------------------------------------------------- chains of links
