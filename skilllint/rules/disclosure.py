@@ -603,7 +603,8 @@ _WORD = lazyre.compile(r"[a-z0-9][a-z0-9'’+#-]*")
 # the destination of each of many unclosed links ("![](![](…") scans the rest of the line.
 _LINK_OPEN = lazyre.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(")
 _DESTINATION_END = lazyre.compile(r"[)\s]")
-_LINK_CLOSE = lazyre.compile(r"(?:\s+\"[^\"]*\")?\)")
+# Tried where a destination ends, never after a blank ((?<!\s): nor does a search try it in a run)
+_LINK_CLOSE = lazyre.compile(r"(?<!\s)(?:\s+\"[^\"]*\")?\)")
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
 # A path starts where a run of path characters starts (the lookbehinds): tried from
 # every character of a 100,000-character run, the folder loops would be quadratic.
@@ -865,9 +866,12 @@ def _sub_links(text: str, replace) -> str:
     destination_end = NextFind(text, _DESTINATION_END.compiled())
     kept: list[str] = []
     done = at = 0
+    tried: tuple[int, re.Match | None] = (-1, None)  # links that share a destination end share its close
     while (link := _LINK_OPEN.search(text, at)) is not None:
         end = destination_end(link.end())
-        close = _LINK_CLOSE.match(text, end) if end >= 0 else None
+        if end >= 0 and tried[0] != end:
+            tried = (end, _LINK_CLOSE.match(text, end))
+        close = tried[1] if end >= 0 else None
         if close is None:
             at = link.start() + 1
             continue
@@ -986,7 +990,7 @@ _TOC_TITLE = lazyre.compile(
     r"(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?$",
     re.IGNORECASE,
 )
-_ANCHOR_LINK = lazyre.compile(r"\]\(#[^)\s]+\)")
+_ANCHOR_END = lazyre.compile(r"[)\s]")
 _ANCHOR_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
 
 
@@ -1024,6 +1028,22 @@ class LongReferenceWithoutToc(Rule):
             )
 
 
+def _anchor_links(line: str) -> int:
+    """How many times ``\]\(#[^)\s]+\)`` matches ``line``: each "](#" whose anchor runs to a
+    ")" (not a blank), the end looked up once for all (NextFind)."""
+    found, at = 0, 0
+    anchor_end = NextFind(line, _ANCHOR_END.compiled())
+    while (start := line.find("](#", at)) >= 0:
+        end = anchor_end(start + 3)
+        if end < 0:
+            break
+        if line[end] == ")" and end > start + 3:
+            found, at = found + 1, end + 1
+        else:
+            at = start + 1
+    return found
+
+
 def has_toc(lines: list[str], window: int = 40) -> bool:
     """A table of contents starting in the first ``window`` lines: a heading or a
     line named Contents (or alike), two list items that link to the file's own
@@ -1036,7 +1056,7 @@ def has_toc(lines: list[str], window: int = 40) -> bool:
         if _TOC_TITLE.match(line):
             return True
         if "](#" in line:
-            anchors += len(_ANCHOR_LINK.findall(line))
+            anchors += _anchor_links(line)
             items += 1 if _ANCHOR_ITEM.match(line) else 0
             if anchors >= 3 or items >= 2:
                 return True
