@@ -528,7 +528,7 @@ _COMMA_OR_PAREN = lazyre.compile(r"[(),]")
 
 
 def commas_outside_parens(text: str) -> list[int]:
-    """Where ``,(?![^()]*\))`` matches: each comma whose next parenthesis is not a ")".
+    r"""Where ``,(?![^()]*\))`` matches: each comma whose next parenthesis is not a ")".
     Found from the right in one pass; that lookahead, from each of many commas, scans on
     to the next parenthesis."""
     commas: list[int] = []

@@ -1029,7 +1029,7 @@ class LongReferenceWithoutToc(Rule):
 
 
 def _anchor_links(line: str) -> int:
-    """How many times ``\]\(#[^)\s]+\)`` matches ``line``: each "](#" whose anchor runs to a
+    r"""How many times ``\]\(#[^)\s]+\)`` matches ``line``: each "](#" whose anchor runs to a
     ")" (not a blank), the end looked up once for all (NextFind)."""
     found, at = 0, 0
     anchor_end = NextFind(line, _ANCHOR_END.compiled())

@@ -822,7 +822,7 @@ class _Document:
 
 
 def _without_links(text: str) -> str:
-    """``text`` without its ``[text](destination)`` links (the matches of \[[^\]]*\]\([^)]*\))."""
+    r"""``text`` without its ``[text](destination)`` links (the matches of \[[^\]]*\]\([^)]*\))."""
     pieces, done = [], 0
     for start, end, _, _ in _bracket_links(text, ")", filled=False):
         pieces.append(text[done:start])
