@@ -578,7 +578,7 @@ def _mask_code(line: str) -> str:
 
 
 def _bracket_links(text: str, destination_end, filled: bool):
-    """(start, end, destination start, destination end) of each ``[text](destination)``,
+    r"""(start, end, destination start, destination end) of each ``[text](destination)``,
     as ``\[[^\]]*\]\((destination)\)`` finds them, the destination running to the first
     ``destination_end`` (a character, or a pattern of one) that must be a ")"; ``filled``:
     an empty destination is none. The closers are looked up once for all the links
