@@ -906,9 +906,31 @@ def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
     return [best]
 
 
-_HEADING_ID = lazyre.compile(r"\{#([^\s}]+)[^}]*\}\s*#*\s*$")
+_ID_NAME = lazyre.compile(r"[^\s}]+")
+_ID_TAIL = lazyre.compile(r"\s*(?:#+\s*)?")
 _LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
-_HTML_ANCHOR = lazyre.compile(r"<[A-Za-z][^>]*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE)
+# An id or name attribute of an HTML tag. The tag's text stops at the next tag's start
+# (<(?![A-Za-z])): that tag's own search finds the same attribute, where a scan from each of
+# many tags with no ">" would run to the end of the line.
+_HTML_ANCHOR = lazyre.compile(
+    r"<[A-Za-z](?:[^<>]|<(?![A-Za-z]))*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE
+)
+
+
+def _heading_id(line: str) -> str | None:
+    r"""The id of a heading's ``{#id}`` attribute: group 1 of ``\{#([^\s}]+)[^}]*\}\s*#*\s*$``.
+    Only the line's last "}" can close it, and the "{#" that opens it comes after the "}"
+    before: found with two rfinds, where that regex scans from every "{#" to a "}"."""
+    close = line.rfind("}")
+    if close < 0 or _ID_TAIL.fullmatch(line, close + 1) is None:
+        return None
+    start = line.find("{#", line.rfind("}", 0, close) + 1)
+    while 0 <= start < close:
+        name = _ID_NAME.match(line, start + 2, close)
+        if name is not None:
+            return name.group()
+        start = line.find("{#", start + 1)
+    return None
 
 
 def _anchors_of(package: SkillPackage, target: str):
@@ -935,9 +957,9 @@ def _anchors_of(package: SkillPackage, target: str):
         if number in code:
             continue
         if "{#" in line:  # `## Title {#id}`: an explicit heading id (Pandoc, kramdown, MkDocs attr_list)
-            attribute = _HEADING_ID.search(line)
+            attribute = _heading_id(line)
             if attribute:
-                html.add(attribute.group(1))
+                html.add(attribute)
         if "=" not in line:
             continue
         for match in _HTML_ANCHOR.finditer(line):
