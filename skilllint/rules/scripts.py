@@ -763,7 +763,8 @@ _ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Z
 _RUN_VERB = lazyre.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+")
 _RUN_FILLER = lazyre.compile(r"(?i)(?:the|this|that|skill's|script|command|helper|it|with)\s+")
 _BLANKS = lazyre.compile(r"\s*")
-_ASSIGNMENT_WORD = lazyre.compile(r"""[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
+# (matched where a word starts: a search would otherwise scan on from inside every word)
+_ASSIGNMENT_WORD = lazyre.compile(r"""(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
 _COMMAND_WORD = lazyre.compile(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""")
 _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
