@@ -284,8 +284,10 @@ class Settings:
         if self._per_file_specs is None:
             import pathspec
 
+            from .discovery import tame_glob
+
             self._per_file_specs = [
-                (pathspec.GitIgnoreSpec.from_lines([pattern]), codes) for pattern, codes in self.per_file_ignores.items()
+                (pathspec.GitIgnoreSpec.from_lines([tame_glob(pattern)]), codes) for pattern, codes in self.per_file_ignores.items()
             ]
         try:
             rel = path.relative_to(self.base).as_posix()

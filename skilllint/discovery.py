@@ -84,16 +84,20 @@ def _has_skill_md(names: list[str]) -> bool:
     return any(name.casefold() == "skill.md" for name in names)
 
 
-def _tame(line: str) -> str:
-    """A .gitignore line pathspec can match without exponential backtracking.
+def tame_glob(line: str) -> str:
+    """A .gitignore line pathspec can match without heavy backtracking.
 
     pathspec turns each `*` into `[^/]*`, so `**********x` or `*a*a*a*a*a*a*ab` backtracks
-    exponentially on every path. Git reads a run of three or more stars as one
-    (gitignore(5): other consecutive asterisks are regular asterisks); a line with more
-    than four wildcards left is no real ignore rule and is dropped (linting more, never less).
+    exponentially on every path, and k stars in one path segment cost the segment's length
+    to the k-th power (`*a*a*a*a` and a 250-character name: seconds per path). Git reads a
+    run of three or more stars as one (gitignore(5): other consecutive asterisks are regular
+    asterisks); a line with more than four wildcards left, or more than two in one segment
+    (a `**` segment counting as one), is no real ignore rule and is dropped (linting more,
+    never less).
     """
     line = re.sub(r"\*{3,}", "*", line)
-    return "" if line.count("*") > 4 else line
+    crowded = any(segment.count("*") > 2 for segment in line.split("/") if segment != "**")
+    return "" if crowded or line.count("*") > 4 else line
 
 
 class _Ignore:
@@ -105,7 +109,7 @@ class _Ignore:
         self.defaults = _FolderNames(DEFAULT_EXCLUDE)
         # pathspec (~10 ms to import) only for patterns that are more than folder names
         # (`drafts/`, `node_modules/`), in the configuration or a .gitignore met
-        self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines(patterns) or self.defaults
+        self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines([tame_glob(p) for p in patterns]) or self.defaults
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
         self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
         # Folders named on the command line although an exclude pattern covers them.
@@ -132,7 +136,7 @@ class _Ignore:
             text = read_capped(candidate).data.decode("utf-8", errors="replace")
         except UnsafeFile:
             return
-        spec = _spec_of_lines([_tame(line) for line in text.splitlines()])
+        spec = _spec_of_lines([tame_glob(line) for line in text.splitlines()])
         if spec is None:
             return  # no pattern in it (an empty .gitignore is common)
         self.gitignores[folder] = spec

@@ -182,7 +182,9 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
 _FENCE_MARKER = lazyre.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 # No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
 # minutes: whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never
-# re-entered); a nested [...] holds no further [.
+# re-entered); a nested [...] holds no further [. Nor may a part scan on past the start of
+# the next link, or each of many unclosed links scans the rest of the line: an <…>
+# destination holds no <, a (…) title no ( (as CommonMark has them).
 
 
 class CodeSpan:
@@ -263,8 +265,8 @@ class CodeSpans:
 CODE_SPAN = CodeSpans()
 _INLINE_LINK = lazyre.compile(
     r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
-    r"(?P<dest><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
-    r"(?=(\s*))\5(?:(?<=\s)(?:\"[^\"]*\"|'[^']*'|\([^)]*\))(?=(\s*))\6)?\)"
+    r"(?P<dest><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?=(\s*))\5(?:(?<=\s)(?:\"[^\"]*\"|'[^']*'|\([^()]*\))(?=(\s*))\6)?\)"
 )
 _AUTOLINK = lazyre.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
 
@@ -433,27 +435,33 @@ def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[i
 # !?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))
 # replaced by group 1, group 2 or nothing. That regex, tried at each of 100,000 "[" or "<a"
 # with no closer, scans to the end of the line from each; here an opener is matched
-# alone and its closer looked up with _NextChar.
+# alone and its closer looked up with NextFind.
 _MARKUP_OPEN = lazyre.compile(r"!?\[|`|</?[A-Za-z]|\*\*|\*|~~|(?<!\w)__?|__?(?!\w)")
 
 
-class _NextChar:
-    """``text.find(char, start)`` for starts that never decrease: an answer holds until a
-    start passes it, so the text is scanned once in all."""
+class NextFind:
+    """Where ``needle`` (a string, or a compiled pattern) next occurs in ``text`` at or after
+    a start (-1: nowhere), for starts that never decrease: an answer holds until a start
+    passes it, so the text is scanned once in all, not once per opener."""
 
-    def __init__(self, text: str, char: str) -> None:
-        self.text, self.char = text, char
+    def __init__(self, text: str, needle) -> None:
+        self.text, self.needle = text, needle
         self.start, self.found = len(text) + 1, -1  # nothing asked yet
 
     def __call__(self, start: int) -> int:
         if not (self.start <= start and (self.found == -1 or start <= self.found)):
-            self.start, self.found = start, self.text.find(self.char, start)
+            self.start = start
+            if isinstance(self.needle, str):
+                self.found = self.text.find(self.needle, start)
+            else:
+                match = self.needle.search(self.text, start)
+                self.found = match.start() if match else -1
         return self.found
 
 
 def _plain_heading_text(title: str) -> str:
     """A heading's text without link targets, code ticks, HTML tags and emphasis marks."""
-    bracket, paren, tick, angle = (_NextChar(title, c) for c in "])`>")
+    bracket, paren, tick, angle = (NextFind(title, c) for c in "])`>")
     kept: list[str] = []
     done = at = 0  # copied up to `done`; the next opener is looked for from `at`
     while (opener := _MARKUP_OPEN.search(title, at)) is not None:

@@ -11,6 +11,7 @@ No codes means every code. A code also matches as a prefix (``SL1``).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .records import field, record
@@ -54,19 +55,55 @@ class Suppressions:
     file_codes: set[str] = field(default_factory=set)
     line_codes: dict[int, set[str]] = field(default_factory=dict)
     ranges: list[tuple[int, int, set[str]]] = field(default_factory=list)  # start, end (inclusive)
+    # code -> (range starts in order, the furthest end up to each): built on first use, so
+    # each diagnostic costs a few lookups, not a pass over thousands of ranges
+    _by_code: dict[str, tuple[list[int], list[int]]] | None = field(default=None, repr=False, compare=False)
+    _indexed: int = field(default=-1, repr=False, compare=False)  # len(ranges) when built
 
     def suppresses(self, code: str, line: int) -> bool:
         if _matches(code, self.file_codes) or _matches(code, self.line_codes.get(line, ())):
             return True
-        return any(start <= line <= end and _matches(code, codes) for start, end, codes in self.ranges)
+        if not self.ranges:
+            return False
+        if self._by_code is None or self._indexed != len(self.ranges):
+            self._by_code, self._indexed = _index(self.ranges), len(self.ranges)
+        for key in _keys(code):
+            found = self._by_code.get(key)
+            if found is not None:
+                starts, reach = found
+                at = bisect.bisect_right(starts, line) - 1
+                if at >= 0 and reach[at] >= line:
+                    return True
+        return False
 
     @property
     def empty(self) -> bool:
         return not (self.file_codes or self.line_codes or self.ranges)
 
 
+def _keys(code: str) -> list[str]:
+    """The written codes that cover ``code``: all, and each of its prefixes (``SL1`` covers ``SL101``)."""
+    return [ALL, *(code[:end] for end in range(1, len(code) + 1))]
+
+
 def _matches(code: str, codes) -> bool:
-    return any(c == ALL or code.startswith(c) for c in codes)
+    return any(key in codes for key in _keys(code))
+
+
+def _index(ranges: list[tuple[int, int, set[str]]]) -> dict[str, tuple[list[int], list[int]]]:
+    by_code: dict[str, list[tuple[int, int]]] = {}
+    for start, end, codes in ranges:
+        for code in codes:
+            by_code.setdefault(code, []).append((start, end))
+    index = {}
+    for code, spans in by_code.items():
+        spans.sort()
+        reach, furthest = [], 0
+        for _, end in spans:
+            furthest = max(furthest, end)
+            reach.append(furthest)
+        index[code] = ([start for start, _ in spans], reach)
+    return index
 
 
 def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:

@@ -526,7 +526,32 @@ def quote_metadata_values(package) -> Fix | None:
     return frontmatter_fix(package, fm, f"quote {names}", "safe", {"metadata"}, mutate, textual)
 
 
-_COMMA_OUTSIDE_PARENS = lazyre.compile(r",(?![^()]*\))")
+_COMMA_OR_PAREN = lazyre.compile(r"[(),]")
+
+
+def commas_outside_parens(text: str) -> list[int]:
+    r"""Where ``,(?![^()]*\))`` matches: each comma whose next parenthesis is not a ")".
+    Found from the right in one pass; that lookahead, from each of many commas, scans on
+    to the next parenthesis."""
+    commas: list[int] = []
+    closing_next = False  # whether the nearest parenthesis to the right is ")"
+    for match in reversed(list(_COMMA_OR_PAREN.finditer(text))):
+        char = match.group()
+        if char != ",":
+            closing_next = char == ")"
+        elif not closing_next:
+            commas.append(match.start())
+    return commas[::-1]
+
+
+def split_outside_parens(text: str) -> list[str]:
+    """``text`` split at :func:`commas_outside_parens`."""
+    pieces, done = [], 0
+    for comma in commas_outside_parens(text):
+        pieces.append(text[done:comma])
+        done = comma + 1
+    pieces.append(text[done:])
+    return pieces
 
 
 def allowed_tools_string(package) -> Fix | None:
@@ -546,7 +571,7 @@ def allowed_tools_string(package) -> Fix | None:
             return None
         tools = [i.value for i in items]
     elif value.kind == "scalar" and _simple_scalar(value) and _string_everywhere(value):
-        tools = [t.strip() for t in _COMMA_OUTSIDE_PARENS.split(value.value)]
+        tools = [t.strip() for t in split_outside_parens(value.value)]
     else:
         return None
     # `Bash(git diff:*)` is one tool (the rule book's own example); `Azure MCP/docs` would be two.

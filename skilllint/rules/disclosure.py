@@ -22,7 +22,7 @@ from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..markdown import CODE_SPAN as _CODE_SPAN
-from ..markdown import fenced_lines
+from ..markdown import NextFind, fenced_lines
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 
@@ -658,7 +658,13 @@ _STOPWORDS = frozenset(
     """.split()
 )
 _WORD = lazyre.compile(r"[a-z0-9][a-z0-9'’+#-]*")
-_LINK = lazyre.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")  # a nested [...] holds no [: linear
+# A link or image, as !?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\) matches it
+# (group 1: its text; a nested [...] holds no [), in three parts (_sub_links): in one regex
+# the destination of each of many unclosed links ("![](![](…") scans the rest of the line.
+_LINK_OPEN = lazyre.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(")
+_DESTINATION_END = lazyre.compile(r"[)\s]")
+# Tried where a destination ends, never after a blank ((?<!\s): nor does a search try it in a run)
+_LINK_CLOSE = lazyre.compile(r"(?<!\s)(?:\s+\"[^\"]*\")?\)")
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
 # A path starts where a run of path characters starts (the lookbehinds): tried from
 # every character of a 100,000-character run, the folder loops would be quadratic.
@@ -666,7 +672,9 @@ _PATHISH = lazyre.compile(
     rf"(?<![\w.{{}}$@~/-])(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
     rf"|(?<![\w./-])(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
 )
-_LABEL = lazyre.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
+# On text that starts with no blank (_label_reason's): a leading \s* would let the label start
+# anywhere in a run of blanks, and each start rescan the run.
+_LABEL = lazyre.compile(r"^(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
 
 # Governing headings at any level (below the title): conditions, steps, failures.
 _SITUATION_HEADING = lazyre.compile(
@@ -788,7 +796,7 @@ class BodyContext:
             start, position = position, position + len(cell) + 1
             if start <= column - 1 <= position:
                 continue  # the mention's own cell
-            rest = _CODE_SPAN.sub(lambda m: " " if _PATHISH.fullmatch(m.group(2).strip()) else m.group(2), _LINK.sub(" ", cell))
+            rest = _CODE_SPAN.sub(lambda m: " " if _PATHISH.fullmatch(m.group(2).strip()) else m.group(2), _sub_links(cell, lambda _: " "))
             rest = _PATHISH.sub(" ", rest)
             if re.search(r"[^\W_]", rest) and not re.fullmatch(r"\s*(?:[-:]+|yes|no|n/?a|✓|✔|✗|x)\s*", rest, re.I):
                 return "table row"
@@ -918,9 +926,31 @@ def _sentence(text: str) -> str:
     return text[start:].replace(SENTINEL, "").strip()
 
 
+def _sub_links(text: str, replace) -> str:
+    """``text`` with each link or image replaced by ``replace(its text)``: the matches of
+    _LINK_OPEN, then the destination to the first ")" or blank (NextFind: looked up once for
+    all the links of the text), then _LINK_CLOSE."""
+    destination_end = NextFind(text, _DESTINATION_END.compiled())
+    kept: list[str] = []
+    done = at = 0
+    tried: tuple[int, re.Match | None] = (-1, None)  # links that share a destination end share its close
+    while (link := _LINK_OPEN.search(text, at)) is not None:
+        end = destination_end(link.end())
+        if end >= 0 and tried[0] != end:
+            tried = (end, _LINK_CLOSE.match(text, end))
+        close = tried[1] if end >= 0 else None
+        if close is None:
+            at = link.start() + 1
+            continue
+        kept += (text[done : link.start()], replace(link.group(1)))
+        done = at = close.end()
+    kept.append(text[done:])
+    return "".join(kept)
+
+
 def _strip(text: str) -> str:
     """Lower-case prose with links reduced to their text and paths removed."""
-    text = _LINK.sub(lambda m: f" {m.group(1)} ", text)
+    text = _sub_links(text, lambda label: f" {label} ")
     text = _CODE_SPAN.sub(lambda m: " " if _PATHISH.search(m.group(2)) else f" {m.group(2)} ", text)
     text = _PATHISH.sub(" ", text)
     text = re.sub(r"[*_~`>#]|\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}", " ", text)
@@ -1027,7 +1057,7 @@ _TOC_TITLE = lazyre.compile(
     r"(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?$",
     re.IGNORECASE,
 )
-_ANCHOR_LINK = lazyre.compile(r"\]\(#[^)\s]+\)")
+_ANCHOR_END = lazyre.compile(r"[)\s]")
 _ANCHOR_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
 
 
@@ -1065,6 +1095,22 @@ class LongReferenceWithoutToc(Rule):
             )
 
 
+def _anchor_links(line: str) -> int:
+    r"""How many times ``\]\(#[^)\s]+\)`` matches ``line``: each "](#" whose anchor runs to a
+    ")" (not a blank), the end looked up once for all (NextFind)."""
+    found, at = 0, 0
+    anchor_end = NextFind(line, _ANCHOR_END.compiled())
+    while (start := line.find("](#", at)) >= 0:
+        end = anchor_end(start + 3)
+        if end < 0:
+            break
+        if line[end] == ")" and end > start + 3:
+            found, at = found + 1, end + 1
+        else:
+            at = start + 1
+    return found
+
+
 def has_toc(lines: list[str], window: int = 40) -> bool:
     """A table of contents starting in the first ``window`` lines: a heading or a
     line named Contents (or alike), two list items that link to the file's own
@@ -1077,7 +1123,7 @@ def has_toc(lines: list[str], window: int = 40) -> bool:
         if _TOC_TITLE.match(line):
             return True
         if "](#" in line:
-            anchors += len(_ANCHOR_LINK.findall(line))
+            anchors += _anchor_links(line)
             items += 1 if _ANCHOR_ITEM.match(line) else 0
             if anchors >= 3 or items >= 2:
                 return True

@@ -714,9 +714,6 @@ class MetadataInvalid(Rule):
         yield from for_targets(package, ctx, judge)
 
 
-_COMMA_OUTSIDE_PARENS = re.compile(r",(?![^()]*\))")
-
-
 class AllowedToolsFormat(Rule):
     code = "SL125"
     name = "allowed-tools-format"
@@ -740,7 +737,7 @@ class AllowedToolsFormat(Rule):
                     fix=fix(),
                 )
             if isinstance(value, str):
-                if _COMMA_OUTSIDE_PARENS.search(value):
+                if yamledit.commas_outside_parens(value):
                     return Outcome(
                         "`allowed-tools` is comma-separated; the specification separates tools with spaces",
                         span,

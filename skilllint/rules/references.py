@@ -593,8 +593,7 @@ _LIST_OR_TABLE = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
 _HEADING = lazyre.compile(r"^\s{0,3}#{1,6}\s")
 _RULE = lazyre.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 _BACKTICK = lazyre.compile(r"`([^`\n]+)`")
-_LINK_TARGET = lazyre.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # group 1: a link's destination
-_WHOLE_LINK = lazyre.compile(r"\[[^\]]*\]\([^)]*\)")
+_DESTINATION_END = lazyre.compile(r"[)\s]")
 _FILE_NAME = lazyre.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
 
 
@@ -749,16 +748,44 @@ def _bare_folders(masked: str, top: set[str]):
             yield match
 
 
-_LINK_DESTINATION = lazyre.compile(r"\]\([^)]*\)")
-
-
 def _mask_code(line: str) -> str:
     """Blank out code spans and link destinations (keeping columns)."""
     if "`" in line:
         line = _BACKTICK.sub(lambda m: " " * len(m.group(0)), line)
     if "](" in line:
-        line = _LINK_DESTINATION.sub(lambda m: " " * len(m.group(0)), line)
+        # the matches of \]\([^)]*\): each "](" up to the first ")" after it
+        closing = markdown.NextFind(line, ")")
+        pieces, done = [], 0
+        while (start := line.find("](", done)) >= 0 and (close := closing(start + 2)) >= 0:
+            pieces += (line[done:start], " " * (close + 1 - start))
+            done = close + 1
+        line = "".join(pieces) + line[done:]
     return line
+
+
+def _bracket_links(text: str, destination_end, filled: bool):
+    r"""(start, end, destination start, destination end) of each ``[text](destination)``,
+    as ``\[[^\]]*\]\((destination)\)`` finds them, the destination running to the first
+    ``destination_end`` (a character, or a pattern of one) that must be a ")"; ``filled``:
+    an empty destination is none. The closers are looked up once for all the links
+    (markdown.NextFind): in a regex each of many "[" or "](" without them scans to the end."""
+    bracket, stop = markdown.NextFind(text, "]"), markdown.NextFind(text, destination_end)
+    at = 0
+    while (start := text.find("[", at)) >= 0:
+        close = bracket(start + 1)
+        if close < 0:
+            return  # no "]" after this "[": none after a later one either
+        if not text.startswith("(", close + 1):
+            at = start + 1
+            continue
+        end = stop(close + 2)
+        if end < 0:
+            return
+        if text[end] != ")" or (filled and end == close + 2):
+            at = start + 1
+            continue
+        yield start, end + 1, close + 2, end
+        at = end + 1
 
 
 def _folder_for_word(word: str, top: set[str]) -> str | None:
@@ -870,7 +897,7 @@ class _Document:
                 cell_start, cell_end = cells[at]
                 cell = line[cell_start:cell_end]
                 core = _strip_code(cell).strip()
-                core = _WHOLE_LINK.sub("", core).strip(" *_")
+                core = _without_links(core).strip(" *_")
                 if not core:  # the cell is just the mention: the row is the context
                     return line, column, column, number, number
                 return cell, column - cell_start, column - cell_start, number, number
@@ -1103,8 +1130,8 @@ class _Document:
                 if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
                     return True
         if "](" in text:
-            for match in _LINK_TARGET.finditer(text):
-                if posixpath.basename(match.group(1)) in names:
+            for _, _, start, end in _bracket_links(text, _DESTINATION_END.compiled(), filled=True):
+                if posixpath.basename(text[start:end]) in names:
                     return True
         return False
 
@@ -1112,6 +1139,15 @@ class _Document:
 def _window(start: int, end: int, position: int) -> tuple[int, int]:
     """The sentence ``start:end`` around ``position``, at most _WINDOW characters on either side."""
     return max(start, position - _WINDOW), min(end, position + _WINDOW)
+
+
+def _without_links(text: str) -> str:
+    r"""``text`` without its ``[text](destination)`` links (the matches of \[[^\]]*\]\([^)]*\))."""
+    pieces, done = [], 0
+    for start, end, _, _ in _bracket_links(text, ")", filled=False):
+        pieces.append(text[done:start])
+        done = end
+    return "".join(pieces) + text[done:]
 
 
 def _cells(line: str) -> list[tuple[int, int]]:
@@ -1194,9 +1230,31 @@ def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
     return [best]
 
 
-_HEADING_ID = lazyre.compile(r"\{#([^\s}]+)[^}]*\}\s*#*\s*$")
+_ID_NAME = lazyre.compile(r"[^\s}]+")
+_ID_TAIL = lazyre.compile(r"\s*(?:#+\s*)?")
 _LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
-_HTML_ANCHOR = lazyre.compile(r"<[A-Za-z][^>]*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE)
+# An id or name attribute of an HTML tag. The tag's text stops at the next tag's start
+# (<(?![A-Za-z])): that tag's own search finds the same attribute, where a scan from each of
+# many tags with no ">" would run to the end of the line.
+_HTML_ANCHOR = lazyre.compile(
+    r"<[A-Za-z](?:[^<>]|<(?![A-Za-z]))*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE
+)
+
+
+def _heading_id(line: str) -> str | None:
+    r"""The id of a heading's ``{#id}`` attribute: group 1 of ``\{#([^\s}]+)[^}]*\}\s*#*\s*$``.
+    Only the line's last "}" can close it, and the "{#" that opens it comes after the "}"
+    before: found with two rfinds, where that regex scans from every "{#" to a "}"."""
+    close = line.rfind("}")
+    if close < 0 or _ID_TAIL.fullmatch(line, close + 1) is None:
+        return None
+    start = line.find("{#", line.rfind("}", 0, close) + 1)
+    while 0 <= start < close:
+        name = _ID_NAME.match(line, start + 2, close)
+        if name is not None:
+            return name.group()
+        start = line.find("{#", start + 1)
+    return None
 
 
 def _anchors_of(package: SkillPackage, target: str):
@@ -1223,9 +1281,9 @@ def _anchors_of(package: SkillPackage, target: str):
         if number in code:
             continue
         if "{#" in line:  # `## Title {#id}`: an explicit heading id (Pandoc, kramdown, MkDocs attr_list)
-            attribute = _HEADING_ID.search(line)
+            attribute = _heading_id(line)
             if attribute:
-                html.add(attribute.group(1))
+                html.add(attribute)
         if "=" not in line:
             continue
         for match in _HTML_ANCHOR.finditer(line):

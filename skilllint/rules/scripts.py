@@ -28,6 +28,7 @@ from pathlib import Path
 from .. import lazyre, pyscript
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
+from ..markdown import NextFind
 from ..records import field, record
 from ..registry import Rule, RuleContext, severities
 
@@ -502,12 +503,22 @@ _PY_LIBRARY = lazyre.compile(
 _PY_PROMPT_TOOLKIT = lazyre.compile(r"(?<![\w.])(prompt|PromptSession)[ \t]*\(")
 
 
+# An import of prompt or PromptSession from prompt_toolkit, later on its line; the rest of the
+# line looked at from the last such import before it only (the tempered loop): the same
+# answer, without each of many imports scanning the line.
+_PROMPT_TOOLKIT_FROM = r"\bfrom\s+prompt_toolkit(?:\.shortcuts)?\s+import\b"
+_PROMPT_TOOLKIT_IMPORT = lazyre.compile(
+    _PROMPT_TOOLKIT_FROM + r"(?:(?!" + _PROMPT_TOOLKIT_FROM + r")[^\n])*\b(?:prompt|PromptSession)\b"
+)
+
+
 def python_prompts(script: Script) -> list[Prompt]:
     code = script.masked.code
     if "isatty" in code:
         return []  # the script checks for a terminal before it asks
     found: list[Prompt] = []
-    handles_eof = re.search(r"except[ \t]*\(?[^:\n]*\bEOFError\b", code) is not None
+    # (each "except" looks on to the next one at most: from there, that one looks on)
+    handles_eof = re.search(r"except[ \t]*\(?(?:(?!except)[^:\n])*\bEOFError\b", code) is not None
     defines = set(re.findall(r"\bdef\s+(\w+)[ \t]*\(", code))
     if not handles_eof:
         for match in _PY_INPUT.finditer(code):
@@ -523,7 +534,7 @@ def python_prompts(script: Script) -> list[Prompt]:
             found.append(Prompt(match.start(), len(match.group(1)), f"{match.group(1)}()", "asks for a password on the terminal"))
     for match in _PY_LIBRARY.finditer(code):
         found.append(Prompt(match.start(), len(match.group(1)), f"{match.group(1)}()", "asks a question on the terminal"))
-    if re.search(r"\bfrom\s+prompt_toolkit(?:\.shortcuts)?\s+import\b[^\n]*\b(?:prompt|PromptSession)\b", code):
+    if _PROMPT_TOOLKIT_IMPORT.search(code):
         for match in _PY_PROMPT_TOOLKIT.finditer(code):
             if not _preceded_by_def(code, match.start()):
                 found.append(Prompt(match.start(), len(match.group(1)), f"{match.group(1)}()", "asks a question on the terminal"))
@@ -572,9 +583,9 @@ def js_prompts(script: Script) -> list[Prompt]:
     if _js_imports(text, "readline-sync"):
         for match in _JS_READLINE_SYNC.finditer(code):
             found.append(Prompt(match.start() + 1, len(match.group(1)), f"readline-sync {match.group(1)}()", "waits for an answer on the terminal"))
-    imported = re.search(r"import\s*\{([^}]*)\}\s*from\s*['\"]@inquirer/prompts['\"]", text)
-    if imported:
-        names = [part.split(" as ")[-1].strip() for part in imported.group(1).split(",") if part.strip()]
+    imported = _inquirer_import(text)
+    if imported is not None:
+        names = [part.split(" as ")[-1].strip() for part in imported.split(",") if part.strip()]
         if names:
             pattern = re.compile(r"(?<![\w$.])(" + "|".join(map(re.escape, names)) + r")[ \t]*\(")
             for match in pattern.finditer(code):
@@ -582,6 +593,40 @@ def js_prompts(script: Script) -> list[Prompt]:
                     continue
                 found.append(Prompt(match.start(), len(match.group(1)), f"{match.group(1)}() from @inquirer/prompts", "asks a question on the terminal"))
     return found
+
+
+_INQUIRER_OPEN = lazyre.compile(r"import\s*\{")
+_INQUIRER_FROM = lazyre.compile(r"\}\s*from\s*['\"]@inquirer/prompts['\"]")
+
+
+def _inquirer_import(text: str) -> str | None:
+    r"""What the first ``import { … } from "@inquirer/prompts"`` imports: group 1 of
+    ``import\s*\{([^}]*)\}\s*from\s*['\"]@inquirer/prompts['\"]``. Each "{" runs to the first
+    "}" after it, looked up once for all (NextFind); imports that share a "}" share its
+    verdict. (The regex scanned from each of many "import {" to the end.)"""
+    closing = NextFind(text, "}")
+    verdicts: dict[int, bool] = {}
+    at = 0
+    while (opening := _INQUIRER_OPEN.search(text, at)) is not None:
+        close = closing(opening.end())
+        if close < 0:
+            return None
+        if close not in verdicts:
+            verdicts[close] = _INQUIRER_FROM.match(text, close) is not None
+        if verdicts[close]:
+            return text[opening.end() : close]
+        at = opening.start() + 1
+    return None
+
+
+def _without_extras(spec: str) -> str:
+    r"""``spec`` without its ``[…]`` parts (``re.sub(r"\[[^\]]*\]", "", spec)``, each "[" to
+    the first "]" after it), in one pass."""
+    pieces, done = [], 0
+    while (opening := spec.find("[", done)) >= 0 and (close := spec.find("]", opening + 1)) >= 0:
+        pieces.append(spec[done:opening])
+        done = close + 1
+    return "".join(pieces) + spec[done:]
 
 
 def _matching_paren(code: str, open_index: int) -> int:
@@ -759,7 +804,8 @@ _ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Z
 _RUN_VERB = lazyre.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+")
 _RUN_FILLER = lazyre.compile(r"(?i)(?:the|this|that|skill's|script|command|helper|it|with)\s+")
 _BLANKS = lazyre.compile(r"\s*")
-_ASSIGNMENT_WORD = lazyre.compile(r"""[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
+# (matched where a word starts: a search would otherwise scan on from inside every word)
+_ASSIGNMENT_WORD = lazyre.compile(r"""(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
 _COMMAND_WORD = lazyre.compile(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""")
 _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
@@ -1294,7 +1340,7 @@ def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
         return None  # a version or a range
     if "://" in spec or spec.startswith(("git+", "file:")) or spec[0] in "./~" or re.search(r"[$<>{}`*]", spec):
         return None  # a URL, a path or a placeholder
-    base = re.sub(r"\[[^\]]*\]", "", spec)  # extras: `black[jupyter]`
+    base = _without_extras(spec)  # extras: `black[jupyter]`
     if "@" in base:
         name, version = base.split("@", 1)
         if version.strip().lower() in _FLOATING_TAGS:
