@@ -517,8 +517,9 @@ def python_prompts(script: Script) -> list[Prompt]:
     if "isatty" in code:
         return []  # the script checks for a terminal before it asks
     found: list[Prompt] = []
-    # (each "except" looks on to the next one at most: from there, that one looks on)
-    handles_eof = re.search(r"except[ \t]*\(?(?:(?!except)[^:\n])*\bEOFError\b", code) is not None
+    # As except[ \t]*\(?[^:\n]*\bEOFError\b (whose blanks and "(" [^:\n] takes too, competing), each
+    # "except" looking on to the next one at most: from there, that one looks on.
+    handles_eof = re.search(r"except(?:(?!except)[^:\n])*\bEOFError\b", code) is not None
     defines = set(re.findall(r"\bdef\s+(\w+)[ \t]*\(", code))
     if not handles_eof:
         for match in _PY_INPUT.finditer(code):
@@ -804,8 +805,8 @@ _ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Z
 _RUN_VERB = lazyre.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+")
 _RUN_FILLER = lazyre.compile(r"(?i)(?:the|this|that|skill's|script|command|helper|it|with)\s+")
 _BLANKS = lazyre.compile(r"\s*")
-# (matched where a word starts: a search would otherwise scan on from inside every word)
-_ASSIGNMENT_WORD = lazyre.compile(r"""(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
+# (matched after blanks, as _first_word does: a search would otherwise scan on from inside every word)
+_ASSIGNMENT_WORD = lazyre.compile(r"""(?<!\S)[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
 _COMMAND_WORD = lazyre.compile(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""")
 _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})

@@ -1,0 +1,421 @@
+"""Every regular expression of skilllint runs in linear time on hostile input.
+
+Three parts:
+
+* every pattern of the package, found by tests/regex_adversary.py (module attributes,
+  literals in ``re`` calls, patterns built at run time, schema keywords), is run in each
+  way the package uses it on strings built from its own parse tree, each within a bound
+  that a quadratic or cubic pattern overshoots many times (a pattern added later is
+  covered without a line here);
+* the rewritten patterns and the scanners that replace some (code spans, heading tails,
+  suppression comments, heading markup, run phrases) give what the old regexes gave,
+  checked with hypothesis against the old regexes kept here as literals;
+* end to end, in a separate process (tests/test_hostile.py's harness): the three inputs
+  that were reported, and the other blow-ups found while auditing.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+
+import pytest
+import regex_adversary as adversary
+from hypothesis import given
+from hypothesis import strategies as st
+from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
+
+from skilllint import markdown, suppress, yamledit
+from skilllint import references as reference_links
+from skilllint.rules import catalog_trigger, disclosure, scripts
+from skilllint.rules import references as reference_rules
+
+RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
+REPEAT = 100_000  # characters of repeated openers: a rescan from each takes seconds
+LIMIT = 0.5  # seconds per call; a linear pattern needs milliseconds
+
+# Patterns only ever applied to text cut to a length: tried at that length. (The "asks to"
+# cue's (?=.*\b(?:user|you|…)\b) looks to the end of the description from each "asks to".)
+# Globs are matched against paths: at most 4,096 characters (PATH_MAX) and 255 a segment,
+# where the two stars a segment may hold (discovery.tame_glob) cost its length squared.
+CAPPED = {"skilllint.rules.catalog_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery:__init__ (built)": 4096}
+
+
+# -- every pattern, found --------------------------------------------------------------------
+
+PATTERNS = adversary.all_patterns()
+
+
+def test_the_search_finds_the_patterns_of_every_kind():
+    where = {found.where for found in PATTERNS}
+    assert len(PATTERNS) > 150
+    assert "skilllint.suppress._YAML" in where  # module level, re.compile
+    assert "skilllint.rules.disclosure._TOC_TITLE" in where  # module level, lazyre.compile
+    assert "skilllint.rules.catalog_trigger.CUES" in where  # inside a tuple
+    assert any(w.startswith("skilllint.rules.disclosure:") for w in where)  # re.sub(r"…", …) in a function
+    assert any(w.startswith("skilllint.references:_plain_pattern") for w in where)  # built at run time
+    assert any(w.startswith("schema ") for w in where)
+
+
+def test_every_pattern_built_at_run_time_has_a_builder_here():
+    # A call like re.compile(f"…{x}…") in a function: add it to BUILT_AT_RUN_TIME in
+    # tests/regex_adversary.py with a call that builds its patterns, so they are timed.
+    assert adversary.unlisted_builders() == []
+
+
+def _ways(found: adversary.Found) -> tuple[str, ...]:
+    """How the package uses a pattern: a search (tried at every position; also
+    ``match(text, pos)``), a match at the start, a full match; all where it is passed on
+    or built."""
+    ways = []
+    if found.uses & (adversary.SEARCHING | {"?"}):
+        ways.append("search")
+    elif "match" in found.uses:
+        ways.append("match")
+    if found.uses & {"fullmatch", "?"}:
+        ways.append("fullmatch")
+    return tuple(ways)
+
+
+def _run(compiled: re.Pattern, way: str, text) -> None:
+    if way == "search":
+        for _ in compiled.finditer(text):
+            pass
+    elif way == "match":
+        compiled.match(text)
+    else:
+        compiled.fullmatch(text)
+
+
+@pytest.mark.parametrize("found", PATTERNS, ids=[f.where for f in PATTERNS])
+def test_every_pattern_is_linear_on_hostile_strings(found):
+    compiled = found.compiled()
+    cap = CAPPED.get(found.where)
+    # A hundredth, a tenth, then the whole size, each within its share of the bound: a
+    # cubic (or worse) pattern fails on the small strings instead of hanging on the large.
+    tiers = ((1, LIMIT),) if cap else ((100, LIMIT / 20), (10, LIMIT / 4), (1, LIMIT))
+    for share, bound in tiers:
+        run, repeat = (cap, cap) if cap else (RUN // share, REPEAT // share)
+        slow = []
+        for text in adversary.hostile_strings(found, run, repeat):
+            text = text[: cap or len(text)]
+            for way in _ways(found):
+                start = time.process_time()
+                _run(compiled, way, text)
+                seconds = time.process_time() - start
+                if seconds > bound:
+                    slow.append((round(seconds, 3), way, text[:40], text[-5:], len(text)))
+        assert not slow, f"{found.where} {found.pattern!r}, bound {bound} s: {slow[:3]}"
+
+
+# -- what replaced a regex gives what the regex gave ----------------------------------------
+
+# The patterns as they were, kept to prove the new forms equal.
+OLD_CODE_SPAN_LOOKBEHIND = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+OLD_CODE_SPAN_POSSESSIVE = r"(`(?<!``)`*+)((?:[^`\n]++|`++)+?)(?<!`)\1(?!`)"  # Python 3.11+ only
+OLD_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+OLD_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+OLD_TOC_TITLE = re.compile(
+    r"^ {0,3}(?:#{1,6}\s+)?(?:\*\*|__)?(?:table of contents|contents|toc|on this page|in this (?:file|document|guide|page|reference)|sections)"
+    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+OLD_MD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b(.*?)-->")
+OLD_YAML = re.compile(r"#\s*skilllint:\s*disable(?:=([A-Za-z0-9_, ]+))?\s*$")
+OLD_PY_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+))", re.MULTILINE)
+OLD_LEAD_TAIL = re.compile(r"[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
+OLD_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|`([^`]*)`|</?[A-Za-z][^>]*>|(\*\*|\*|~~|(?<!\w)__?|__?(?!\w))")
+OLD_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+OLD_LABEL = re.compile(r"^\s*(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
+OLD_INLINE_LINK = re.compile(
+    r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
+    r"(?P<dest><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?=(\s*))\5(?:(?<=\s)(?:\"[^\"]*\"|'[^']*'|\([^)]*\))(?=(\s*))\6)?\)"
+)
+OLD_ANCHOR_LINK = re.compile(r"\]\(#[^)\s]+\)")
+OLD_LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+OLD_WHOLE_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+OLD_LINK_DESTINATION = re.compile(r"\]\([^)]*\)")
+OLD_COMMA_OUTSIDE_PARENS = re.compile(r",(?![^()]*\))")
+OLD_RUN_WORDS = re.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|that|skill's|script|command|helper|it|with)\s+){0,3}$")
+
+
+def texts(*pieces: str, size: int = 24):
+    return st.lists(st.sampled_from(pieces), max_size=size).map("".join)
+
+
+def _spans(matches) -> list:
+    return [(m.span(), m.span(1), m.span(2), m.group(0), m.group(1), m.group(2)) for m in matches]
+
+
+SPAN_TEXT = texts("`", "``", "```", "a", " ", "\n", "é", "|", "\\", size=40)
+
+
+@given(SPAN_TEXT)
+def test_code_spans_are_the_lookbehind_regex_matches(text):
+    assert _spans(markdown.CODE_SPAN.finditer(text)) == _spans(OLD_CODE_SPAN_LOOKBEHIND.finditer(text))
+    replace = lambda m: f"<{m.group(2)}>"  # noqa: E731
+    assert markdown.CODE_SPAN.sub(replace, text) == OLD_CODE_SPAN_LOOKBEHIND.sub(replace, text)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive quantifiers exist from Python 3.11")
+@given(SPAN_TEXT)
+def test_code_spans_are_the_possessive_regex_matches_it_replaces(text):
+    old = re.compile(OLD_CODE_SPAN_POSSESSIVE)
+    assert _spans(markdown.CODE_SPAN.finditer(text)) == _spans(old.finditer(text))
+
+
+HEADING_LINE = texts(" ", "#", "##", "\t", "a", "b c", "\r", "*", size=16)
+
+
+@given(HEADING_LINE)
+def test_atx_heading_reads_a_line_as_the_old_regex(line):
+    old = OLD_ATX.match(line)
+    assert markdown.atx_heading(line) == (old and (len(old.group(1)), old.group(2)))
+
+
+@given(HEADING_LINE)
+def test_disclosure_heading_reads_a_line_as_the_old_regex(line):
+    old = OLD_HEADING.match(line)
+    assert disclosure._heading(line) == (old and (len(old.group(1)), old.group(2)))
+
+
+@given(texts(" ", "#", "**", "__", "Contents", "table of contents", ":", "\t", "x", "\x0b", size=10))
+def test_toc_title_matches_what_it_matched(line):
+    assert bool(disclosure._TOC_TITLE.match(line)) == bool(OLD_TOC_TITLE.match(line))
+
+
+@given(texts("<!--", "-->", " ", "skilllint-", "disable", "-line", "-next-line", "-file", "enable", "SL1", "x", "<", "-", size=16))
+def test_suppression_comments_are_the_old_regex_matches(line):
+    assert list(suppress._comments(line)) == [m.groups() for m in OLD_MD.finditer(line)]
+
+
+@given(texts("#", " skilllint:", "skilllint:", " disable", "disable", "=", "SL1", ",", " ", "\t", "x", size=10))
+def test_yaml_suppression_matches_as_before(line):
+    new, old = suppress._YAML.search(line), OLD_YAML.search(line)
+    assert (new and (new.span(), new.group(1))) == (old and (old.span(), old.group(1)))
+
+
+@given(texts("from", "import", " ", "\n", "\t", ".", "x", ",", "!", "\x0c", size=14))
+def test_python_imports_are_found_as_before(text):
+    assert [m.groups() for m in disclosure._PY_IMPORT.finditer(text)] == [m.groups() for m in OLD_PY_IMPORT.finditer(text)]
+
+
+@given(texts("`", "[", "!", "./", "{baseDir}/", "$CLAUDE_SKILL_DIR/", "a", " ", "/", "."))
+def test_lead_tail_removes_what_it_removed(text):
+    assert reference_rules._LEAD_TAIL.sub("", text) == OLD_LEAD_TAIL.sub("", text)
+
+
+def _old_plain_heading_text(title: str) -> str:
+    def keep(match):
+        return match.group(1) if match.group(1) is not None else match.group(2) if match.group(2) is not None else ""
+
+    return OLD_MARKUP.sub(keep, title).strip()
+
+
+@given(texts("!", "[", "]", "(", ")", "`", "<", ">", "/", "*", "~", "_", " ", "a", "Z", "](", "![", "</", "**", "__", size=30))
+def test_heading_markup_is_reduced_as_the_old_regex_did(title):
+    assert markdown._plain_heading_text(title) == _old_plain_heading_text(title)
+
+
+@given(texts("run", "Run", "EXECUTE", "the", "this", "it", "with", "skill's", " ", "  ", "\t", "x", "rerun", "these", "`", size=12))
+def test_run_phrases_end_where_the_old_regex_matched(text):
+    ends = scripts._run_phrase_ends(text)
+    for end in range(len(text) + 1):
+        if end == len(text) or not text[end].isspace():  # a code span starts with a backtick
+            assert (end in ends) == bool(OLD_RUN_WORDS.search(text[:end])), end
+
+
+def _old_first_word(line: str):
+    stripped = line.lstrip()
+    offset = len(line) - len(stripped)
+    if stripped.startswith("$ "):
+        stripped, offset = stripped[2:], offset + 2
+    while True:
+        now = stripped.lstrip()
+        offset += len(stripped) - len(now)
+        stripped = now
+        match = re.match(r"""[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""", stripped)
+        if not match:
+            break
+        stripped, offset = stripped[match.end() :], offset + match.end()
+    match = re.match(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""", stripped)
+    return (match.group(1).strip("\"'"), offset) if match else None
+
+
+@given(texts("$ ", "A=", "b", "=", '"', "'", " ", "\t", "x y", ";", "\u3000", "./s.sh", size=10))
+def test_first_word_is_found_as_before(line):
+    assert scripts._first_word(line) == _old_first_word(line)
+
+
+@given(texts("!", "[", "]", "(", ")", "](", " ", '"', "a", "\t", "![", size=30))
+def test_links_are_replaced_as_the_old_regex_did(text):
+    assert disclosure._sub_links(text, lambda label: f"<{label}>") == OLD_LINK.sub(lambda m: f"<{m.group(1)}>", text)
+
+
+@given(texts("*", "**", "_", "__", ":", "—", "-", " ", "a", "b c", "|", "\t", size=14))
+def test_labels_are_read_as_before_on_text_that_starts_with_no_blank(text):
+    text = text.lstrip()  # as _label_reason's text: joined stripped lines, the mention mark before a non-blank
+    new, old = disclosure._LABEL.match(text), OLD_LABEL.match(text)
+    assert (new and new.group(1)) == (old and old.group(1))
+
+
+@given(texts("!", "[", "]", "(", ")", "](", " ", '"', "'", "a", "<", ">", size=24))
+def test_inline_links_differ_only_where_commonmark_has_no_link(text):
+    new = [m.span() for m in markdown._INLINE_LINK.finditer(text)]
+    old = [m.span() for m in OLD_INLINE_LINK.finditer(text)]
+    if new != old:  # only an <…> destination holding "<" or a (…) title holding "(" made a link before
+        assert any("<" in m.group("dest")[1:] or "(" in m.group(0)[m.end("dest") - m.start() :] for m in OLD_INLINE_LINK.finditer(text))
+
+
+@given(texts("[", "]", "(", ")", "](", "](#", "#", " ", "a", "\t", size=24))
+def test_bracket_link_scans_find_what_the_old_regexes_found(text):
+    assert disclosure._anchor_links(text) == len(OLD_ANCHOR_LINK.findall(text))
+    targets = reference_rules._bracket_links(text, reference_rules._DESTINATION_END.compiled(), filled=True)
+    assert [text[start:end] for _, _, start, end in targets] == [m.group(1) for m in OLD_LINK_TARGET.finditer(text)]
+    assert reference_rules._without_links(text) == OLD_WHOLE_LINK.sub("", text)
+    assert reference_rules._mask_code(text) == OLD_LINK_DESTINATION.sub(lambda m: " " * len(m.group(0)), text)
+
+
+@given(texts(",", "(", ")", "a", " ", size=24))
+def test_commas_outside_parentheses_are_the_old_regex_matches(text):
+    assert yamledit.commas_outside_parens(text) == [m.start() for m in OLD_COMMA_OUTSIDE_PARENS.finditer(text)]
+    assert yamledit.split_outside_parens(text) == OLD_COMMA_OUTSIDE_PARENS.split(text)
+
+
+def _old_inside_link_syntax(line: str, start: int) -> bool:
+    before = line[:start]
+    if before.endswith(("](", "<")) or before.rstrip().endswith("]:"):
+        return True
+    opening = before.rfind("[")
+    return opening >= 0 and "]" not in before[opening:] and "](" in line[start:]
+
+
+@given(texts("[", "]", "(", ")", "](", "]:", "<", " ", "\t", "a", "r/x", size=14), st.lists(st.integers(0, 60), max_size=6))
+def test_link_syntax_is_judged_as_before(line, positions):
+    syntax = reference_links._LinkSyntax(line)
+    for start in sorted({p for p in positions if p <= len(line)}):
+        assert syntax.covers(start) == _old_inside_link_syntax(line, start)
+
+
+CODES = st.sampled_from(["SL1", "SL10", "SL101", "SL2", "*", "X", "SL101X"])
+
+
+@given(
+    st.sets(CODES, max_size=2),
+    st.dictionaries(st.integers(1, 10), st.sets(CODES, min_size=1, max_size=2), max_size=3),
+    st.lists(st.tuples(st.integers(1, 10), st.integers(0, 3), st.sets(CODES, min_size=1, max_size=2)), max_size=6),
+)
+def test_suppressions_answer_as_the_scan_of_every_range_did(file_codes, line_codes, ranges):
+    found = suppress.Suppressions(set(file_codes), dict(line_codes), [(a, a + length, codes) for a, length, codes in ranges])
+
+    def covered(code, codes):
+        return any(c == suppress.ALL or code.startswith(c) for c in codes)
+
+    for code in ("SL101", "SL2", "SL3", "X1", "Y"):
+        for line in range(14):
+            old = covered(code, found.file_codes) or covered(code, found.line_codes.get(line, ()))
+            old = old or any(a <= line <= b and covered(code, c) for a, b, c in found.ranges)
+            assert found.suppresses(code, line) == old
+
+
+# -- the scanners that replaced regexes are linear ------------------------------------------
+
+
+def _seconds(function, *args) -> float:
+    start = time.process_time()
+    function(*args)
+    return time.process_time() - start
+
+
+def _judge_every_path(line: str) -> list[bool]:
+    syntax = reference_links._LinkSyntax(line)
+    return [syntax.covers(at) for at in range(2, len(line), 17)]  # where each "references/a.md" starts
+
+
+SCANNER_CASES = {
+    # the old code span regex: each run length without a partner scans the rest of the line
+    "code spans, 1,000 unpaired run lengths": (
+        lambda text: list(markdown.CODE_SPAN.finditer(text)),
+        "".join("`" * k + "x" for k in range(2, 1002)) + "x`" * 250_000,
+    ),
+    "heading markup, 500,000 openers without a closer": (markdown._plain_heading_text, "<a" * 250_000 + "[" * 250_000 + "![" * 100_000),
+    "heading text, a million blanks": (markdown.atx_heading, "# a" + " \t" * 500_000 + "b"),
+    "disclosure heading, a million blanks": (disclosure._heading, "# a" + " " * 1_000_000 + "b"),
+    "suppression comments, a megabyte of openers": (lambda line: list(suppress._comments(line)), "<!-- skilllint-disable " * 45_000),
+    "run phrases, 200,000 verbs": (scripts._run_phrase_ends, "run the " * 200_000),
+    "first word, 200,000 assignments": (scripts._first_word, "A=1 " * 200_000 + "x"),
+    "links, 100,000 without destination end": (lambda text: disclosure._sub_links(text, str), "![](" * 100_000),
+    "link syntax, 100,000 paths on a line": (_judge_every_path, "x references/a.md" * 100_000),
+    "anchor links, 100,000 without a close": (disclosure._anchor_links, "](#" * 100_000),
+    "links, 300,000 brackets": (reference_rules._without_links, "[" * 300_000 + "[](" * 100_000),
+    "link destinations, 200,000 without a close": (reference_rules._mask_code, "](" * 200_000),
+    "links sharing a destination end before a million blanks": (lambda text: disclosure._sub_links(text, str), "![](" * 50_000 + " " * 1_000_000 + "x"),
+    "commas, 300,000 outside parentheses": (yamledit.commas_outside_parens, "," * 300_000),
+    "suppressions, 20,000 ranges and 20,000 questions": (
+        lambda found: [found.suppresses("SL101", line) for line in range(20_000)],
+        suppress.parse(["<!-- skilllint-disable SL2 -->", "<!-- skilllint-enable -->"] * 20_000),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SCANNER_CASES))
+def test_scanners_are_linear(name):
+    function, text = SCANNER_CASES[name]
+    assert _seconds(function, text) < 5  # linear: well under a second; the old regexes took minutes
+
+
+# -- end to end: the reported inputs and the others found ------------------------------------
+
+# Seconds, interpreter start-up included (a run takes 1-3 s on a busy machine); the old code
+# took 65 s (heading), 73 s (TOC title), 21 s (backtick runs) of CPU and minutes more.
+REPORTED_LIMIT = 15.0
+
+
+def test_a_heading_with_4000_blanks_inside(tree):  # noqa: F811
+    root = skill(tree.root, "heading", "# a" + " " * 4000 + "b\n\nSee [the guide](references/guide.md).\n")
+    (root / "references").mkdir()
+    (root / "references" / "guide.md").write_text("# Guide\n\nText.\n")
+    result = check_json(tree, "heading", label="heading of 4,000 blanks", limit=REPORTED_LIMIT)
+    assert "SL310" in result.codes()  # the rule that reads the heading still runs
+
+
+def test_a_megabyte_line_of_suppression_openers(tree):  # noqa: F811
+    skill(tree.root, "suppress", "Intro.\n\n" + "<!-- skilllint-disable " * 45_000 + "\n")
+    check_json(tree, "suppress", label="1 MiB of <!-- skilllint-disable", limit=REPORTED_LIMIT)  # old: minutes
+
+
+def test_a_toc_title_followed_by_4000_tabs(tree):  # noqa: F811
+    root = skill(tree.root, "toc", "# T\n\nRead [the guide](references/guide.md) when deploying.\n")
+    (root / "references").mkdir()
+    (root / "references" / "guide.md").write_text("contents" + "\t" * 4000 + "x\n\n" + "line\n" * 150)
+    result = check_json(tree, "toc", "--select", "SL312", label="contents and 4,000 tabs", limit=REPORTED_LIMIT)
+    assert result.codes() == {"SL312"}  # the line is no title: the long file has no table of contents
+
+
+def test_a_megabyte_line_of_backtick_runs_of_a_thousand_lengths(tree):  # noqa: F811
+    # each run length without a partner made the code span regex scan the rest of the line
+    line = "".join("`" * k + "x" for k in range(2, 1002)) + "x`" * 200_000
+    skill(tree.root, "ticks", "Intro.\n\n" + line + "\n")
+    check_json(tree, "ticks", label="backtick runs of 1,000 lengths", limit=REPORTED_LIMIT)
+
+
+def test_allowed_tools_of_200000_commas_inside_parentheses(tree):  # noqa: F811
+    root = tree.root / "tools"
+    root.mkdir()
+    (root / "SKILL.md").write_text(
+        '---\nname: tools\ndescription: Test skill for hostile input. Use when testing skilllint.\nallowed-tools: "Bash('
+        + "," * 200_000
+        + ')"\n---\nBody.\n'
+    )
+    check_json(tree, "tools", "--select", "ALL", label="allowed-tools of 200,000 commas", limit=REPORTED_LIMIT)
+
+
+def test_a_gitignore_glob_with_four_stars_in_one_segment(tree):  # noqa: F811
+    (tree.root / ".gitignore").write_text("*a*a*a*a\n")
+    folder = skill(tree.root, "globs") / "references" / ("a" * 250 + "b")
+    folder.mkdir(parents=True)
+    for index in range(100):  # each path took about half a second to match
+        (folder / f"{'a' * 200}{index}b.md").write_text("x\n")
+    check_json(tree, ".", label=".gitignore *a*a*a*a and 250-character names", limit=REPORTED_LIMIT)
