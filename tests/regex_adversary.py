@@ -89,6 +89,8 @@ def _patterns_in(value, depth: int = 0):
 def module_patterns() -> list[Found]:
     found: dict[tuple, Found] = {}
     for module in package_modules():
+        if module is lazyre:
+            continue  # lazyre._MADE lists every lazy pattern of the package: each is found where it is defined
         for name, value in vars(module).items():
             if getattr(value, "__module__", module.__name__) not in (module.__name__, None) and callable(value):
                 continue
