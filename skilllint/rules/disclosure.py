@@ -809,7 +809,13 @@ class BodyContext:
         lines = [_QUOTE.sub("", self.lines[i]) for i in range(first, last + 1)]
         at = index - first
         cut = max(0, column - 1 - (len(self.lines[index]) - len(lines[at])))
-        lines[at] = lines[at][:cut] + SENTINEL + lines[at][cut:]
+        line = lines[at]
+        if len(line) > 2 * SENTENCE_WINDOW:  # the mention's surroundings, and the line's start (a bullet)
+            lo, hi = max(0, cut - SENTENCE_WINDOW), cut + SENTENCE_WINDOW
+            head = line[: min(lo, LINE_HEAD)]
+            lines[at] = head + (" " if lo > len(head) else "") + line[lo:cut] + SENTINEL + line[cut:hi]
+        else:
+            lines[at] = line[:cut] + SENTINEL + line[cut:]
         item = next((i for i in range(at, -1, -1) if _BULLET.match(lines[i])), None)
         if item is None:
             text = " ".join(line.strip() for line in lines)
@@ -855,11 +861,13 @@ class BodyContext:
             line = _QUOTE.sub("", self.lines[i]).strip()
             return not line or line.startswith("|")
 
+        # At most BLOCK_LINES each way: a paragraph of thousands of lines, each with a mention,
+        # was read whole for every mention (quadratic); a sentence never runs that long.
         first = index
-        while not stop(first - 1):
+        while index - first < BLOCK_LINES and not stop(first - 1):
             first -= 1
         last = index
-        while not stop(last + 1):
+        while last - index < BLOCK_LINES and not stop(last + 1):
             last += 1
         return first, last
 
@@ -908,7 +916,9 @@ def _cells(row: str) -> list[str]:
     return [cell.replace("\x00", "|") for cell in re.split(r"(?<!\\)\|", masked)]
 
 
-SENTENCE_WINDOW = 2000  # characters read on each side of a mention for its sentence
+SENTENCE_WINDOW = 600  # characters read on each side of a mention for its sentence (longer: cut)
+LINE_HEAD = 200  # characters kept from the start of a long line (where a bullet or label stands)
+BLOCK_LINES = 40  # lines of a paragraph read on each side of a mention
 
 
 def _sentence(text: str) -> str:
