@@ -180,11 +180,6 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
 # A fence marker line: group 2 the marker run, group 3 the rest of the line. Matched at a
 # line's start inside the whole text (MULTILINE: ^ holds after any "\n").
 _FENCE_MARKER = lazyre.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
-# No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
-# minutes: whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never
-# re-entered); a nested [...] holds no further [. Nor may a part scan on past the start of
-# the next link, or each of many unclosed links scans the rest of the line: an <…>
-# destination holds no <, a (…) title no ( (as CommonMark has them).
 
 
 class CodeSpan:
@@ -263,6 +258,11 @@ class CodeSpans:
 
 
 CODE_SPAN = CodeSpans()
+# No two quantifiers may compete for the same characters, or a 100 KB line backtracks for
+# minutes: whitespace runs are matched atomically ((?=(\s*))\N: a lookahead is never
+# re-entered); a nested [...] holds no further [. Nor may a part scan on past the start of
+# the next link, or each of many unclosed links scans the rest of the line: an <…>
+# destination holds no <, a (…) title no ( (as CommonMark has them).
 _INLINE_LINK = lazyre.compile(
     r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?=(\s*))\3"
     r"(?P<dest><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
@@ -394,6 +394,8 @@ def atx_heading(line: str) -> tuple[int, str | None] | None:
     if unclosed != text and unclosed.endswith((" ", "\t")):
         text = unclosed.rstrip(" \t")
     return level, text
+
+
 _SETEXT = lazyre.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
