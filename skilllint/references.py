@@ -34,7 +34,7 @@ _SCHEME = lazyre.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # check: looser than markdown.fenced_lines; a line either one calls code is skipped).
 # Matched at a line's start inside the whole text: MULTILINE, and [^\S\n] for \s.
 _FENCE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
-_WINDOWS_DRIVE = lazyre.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
+WINDOWS_DRIVE = lazyre.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
 # Characters and words that make a path an illustration, not a file the author shipped.
 _PLACEHOLDER_CHARS = lazyre.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
 _NUMBERED_PLACEHOLDER = lazyre.compile(r"[a-z][-_]?[NXY]$")
@@ -211,7 +211,7 @@ def _extract(source: str, lines: list[str], offset: int, links: list, code: set[
     found: list[Reference] = []
     base = posixpath.dirname(source)
     for link in links:
-        if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not _WINDOWS_DRIVE.match(link.target)):
+        if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not WINDOWS_DRIVE.match(link.target)):
             continue
         raw = link.target
         path, fragment = _split_target(unquote(raw))
@@ -418,7 +418,7 @@ def _mention(source: str, line: int, column: int, token: str, kind: str, base: s
 
 
 def _make(source, line, column, raw, kind, path, fragment, inventory, bases) -> Reference:
-    if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path):
+    if path.startswith(("/", "~")) or WINDOWS_DRIVE.match(path):
         return Reference(source, line, column, column + len(raw), raw, kind, path, fragment, "outside", None, None)
     best: tuple[str, str | None] | None = None
     for base in dict.fromkeys(bases):

@@ -22,6 +22,7 @@ from .. import lazyre, markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
 from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
 from ..package import SkillPackage
+from ..references import WINDOWS_DRIVE
 from ..registry import Rule, RuleContext, severities
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
@@ -361,7 +362,6 @@ class ReferenceOutsidePackage(Rule):
 # macOS's, and the dev-container and Codespaces workspace roots): a path that
 # starts with one names a place on a machine. Any other `/first/…` is a link
 # relative to the root of a web site or repository, copied with the text.
-_WINDOWS_PATH = lazyre.compile(r"^[A-Za-z]:[\\/]")
 _FILE_SYSTEM_ROOTS = frozenset(
     {
         "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
@@ -416,7 +416,7 @@ def _rooted_kind(path: str) -> str:
     ``climbs`` (``..`` past the skill's root, or through a link), ``site`` (relative to a web
     site's or repository's root), or ``not a path`` (a protocol-relative URL ``//host/…``, or a
     command link such as ``/plugin:skill``)."""
-    if path.startswith("~") or _WINDOWS_PATH.match(path):
+    if path.startswith("~") or WINDOWS_DRIVE.match(path):
         return "machine"
     if not path.startswith("/"):
         return "climbs"
@@ -438,7 +438,7 @@ def _outside_message(package: SkillPackage, ref) -> str:
             f"{noun} `{path}` is a path in the user's home folder, not in the skill: "
             "the file is not shipped with the skill, so the reference breaks wherever it is installed"
         )
-    if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
+    if path.startswith("/") or WINDOWS_DRIVE.match(path):
         return (
             f"{noun} `{path}` is an absolute path: it names a file on one machine, outside the skill folder, "
             "so the reference breaks when the skill is installed anywhere else"
