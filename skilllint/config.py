@@ -24,7 +24,7 @@ from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
 from .fsafe import is_within
 from .records import field, record
 from .registry import Registry, Rule
-from .targets import TARGET_IDS, TARGETS, Target, infer_targets, resolve_target_names
+from .targets import TARGET_IDS, TARGETS, Target, infer_targets, not_listing, resolve_target_names
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
 OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "auto")  # = output.CHOICES (tested)
@@ -241,6 +241,8 @@ class Settings:
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
+    _declared_skills: dict[str, Any] = field(default_factory=dict)  # plugin -> its manifest's `skills` folders
+    _not_listing_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: engine._plan
     _rule_plans: dict[tuple, list] = field(default_factory=dict)
 
@@ -300,6 +302,11 @@ class Settings:
 
     # -- targets -----------------------------------------------------------------
 
+    def manifest_search_stop(self, package: Any) -> Path:
+        """How high to look for a skill's .claude-plugin/plugin.json: the project (config)
+        folder, or the linted tree when the skill lies outside it."""
+        return self.base if is_within(self.base, package.root) else package.lint_root
+
     def targets_for(self, package: Any) -> tuple[Target, ...]:
         key = str(package.root)
         cached = self._targets_cache.get(key)
@@ -307,9 +314,7 @@ class Settings:
             if self.targets is not None:
                 ids = self.targets
             else:
-                # Look for .claude-plugin/plugin.json no higher than the project
-                # (config) folder, or the linted tree when the skill lies outside it.
-                stop = self.base if is_within(self.base, package.root) else package.lint_root
+                stop = self.manifest_search_stop(package)
                 # What the location implies depends on the folders above the skill alone, unless
                 # the skill's own folder is named `skills` (.claude/skills is a location): siblings
                 # share one answer (a pre-commit run asks for 1,000 of them).
@@ -322,6 +327,25 @@ class Settings:
                         self._targets_by_parent[shared] = ids
             cached = tuple(TARGETS[t] for t in ids)
             self._targets_cache[key] = cached
+        return cached
+
+    @property
+    def plugin_memos(self) -> tuple[dict, dict]:
+        """(folder -> whether it holds .claude-plugin/plugin.json, plugin -> its manifest's
+        `skills` folders), shared by every question about a run's plugins."""
+        return self._manifest_folders, self._declared_skills
+
+    def not_listing(self, package: Any) -> tuple[str, ...]:
+        """The ids of the package's targets that never list it where it lies (a skill nested
+        below ``<skills folder>/<name>/`` for Claude Code): :func:`skilllint.targets.not_listing`."""
+        key = str(package.root)
+        cached = self._not_listing_cache.get(key)
+        if cached is None:
+            ids = tuple(t.id for t in self.targets_for(package))
+            stop = self.manifest_search_stop(package)
+            root = Path(os.path.normpath(package.root))
+            cached = not_listing(root, ids, stop, *self.plugin_memos)
+            self._not_listing_cache[key] = cached
         return cached
 
 

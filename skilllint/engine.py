@@ -415,9 +415,11 @@ def lint_package(
     diagnostics: list[Diagnostic] = []
     suppressions: dict[Path, suppress.Suppressions] = {}
     memo: dict = {}
-    # A surface that does not find the skill file (say `Skill.md`) loads nothing:
-    # for it only the rules about the folder itself apply (SL001, SL002, SL013).
-    sees_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames)
+    # A surface that does not find the skill file (say `Skill.md`), or never lists the skill
+    # where it lies (nested below `<skills folder>/<name>/` for Claude Code), loads nothing:
+    # for it only the rules about the folder itself apply (SL001, SL002, SL013, SL520).
+    unlisted = settings.not_listing(package)
+    sees_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames and t.id not in unlisted)
     runnable = None  # _runnable_needs, once a rule needs SKILL.md (reading it is not free)
     for rule, applicable, options, needs in _plan(rules, settings, selected, sees_file):
         if needs is not False:

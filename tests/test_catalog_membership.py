@@ -141,3 +141,17 @@ def test_a_plugin_that_is_one_skill_at_its_root(tmp_path):
     skill(root, "solo", "solo")
     skill(root, "solo/examples/solo", "solo")  # no skills/ folder, no `skills` field: the root SKILL.md alone
     assert duplicates(root, "claude-code") == []
+
+
+def test_claude_code_lists_one_level_below_claude_skills(tmp_path):
+    # Claude Code loads `.claude/skills/<name>/SKILL.md` and does not search deeper
+    # (anthropics/claude-code#39138): a grouped copy is no skill of its catalog.
+    root = repo(tmp_path)
+    skill(root, ".claude/skills/review", "review")
+    skill(root, ".claude/skills/team/review", "review")
+    assert duplicates(root, "claude-code") == []
+    skill(root, "packages/web/.claude/skills/review", "review")  # a nested .claude/skills loads too
+    assert [p for p, _ in duplicates(root, "claude-code")] == [
+        ".claude/skills/review/SKILL.md",
+        "packages/web/.claude/skills/review/SKILL.md",
+    ]

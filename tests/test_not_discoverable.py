@@ -112,3 +112,96 @@ def test_walk_not_truncated_below_the_cap(tmp_path):
     (tmp_path / ".hidden").mkdir()
     catalog_discovery.codex_reached.cache_clear()
     assert codex_reached(str(tmp_path)) is None
+
+
+# -- Claude Code: `<skills folder>/<name>/SKILL.md` only ----------------------------------
+
+# A skill with a finding for each per-skill rule of this family: SL106 (name), SL121 (key),
+# SL201 (lines), SL202 (tokens), SL512 (no trigger in the description).
+FLAWED = "---\nname: other-name\ndescription: Formats release notes.\nfoo: 1\n---\n\n" + "Write the notes well, in order.\n" * 700
+PER_SKILL = {"SL106", "SL121", "SL201", "SL202", "SL512"}
+
+
+def codes_by_skill(tmp_path, *args):
+    code, out, err = run_cli("check", str(tmp_path), "--output-format", "json", *args)
+    assert code in (0, 1), err
+    result: dict[str, set] = {}
+    for diag in json.loads(out)["diagnostics"]:
+        rel = os.path.relpath(os.path.abspath(diag["path"]), tmp_path).removesuffix("/SKILL.md")
+        for target_id in diag["targets"]:
+            result.setdefault(rel, set()).add((diag["code"], target_id))
+    return result
+
+
+def claude_plugin(base, text=FLAWED, manifest='{"name": "p"}'):
+    (base / ".claude-plugin").mkdir(parents=True)
+    (base / ".claude-plugin" / "plugin.json").write_text(manifest)
+    write_skill(base, "skills/a", text)
+    write_skill(base, "skills/a/b", FLAWED)
+
+
+def test_a_skill_nested_in_a_plugin_skill_is_no_claude_code_skill(tmp_path):
+    claude_plugin(tmp_path)
+    found = codes_by_skill(tmp_path)
+    assert {c for c, t in found["skills/a"] if t == "claude-code"} >= PER_SKILL  # the listed one: all of them
+    # the nested one: Claude Code never lists it, so only that is said, once
+    assert found["skills/a/b"] == {("SL520", "claude-code")}
+    code, out, _ = run_cli("check", str(tmp_path), "--select", "SL520", "--output-format", "concise")
+    assert "Claude Code never lists this skill: it lies at `a/b` below" in out and "2 folders down" in out
+    assert "no link from the skill `a`" in out
+
+
+def test_a_nested_skill_the_outer_skill_links_is_one_of_its_documents(tmp_path):
+    # zoom-plugin's meeting-sdk links `android/SKILL.md`: the author ships it as a document of
+    # meeting-sdk, read when Claude follows the link. No SL520, and no skill rule for claude-code.
+    claude_plugin(tmp_path, text=FLAWED + "\nFor Android read [android](b/SKILL.md).\n")
+    found = codes_by_skill(tmp_path)
+    assert "skills/a/b" not in found
+    assert {c for c, t in found["skills/a"] if t == "claude-code"} >= PER_SKILL
+
+
+def test_links_reach_a_nested_skill_through_the_skills_it_links(tmp_path):
+    write_skill(tmp_path, ".claude/skills/a", TEXT.format(name="a") + "\nSee [web](web/SKILL.md).\n")
+    write_skill(tmp_path, ".claude/skills/a/web", TEXT.format(name="web") + "\nSee [view](view/) and [guide](references/guide.md).\n")
+    write_skill(tmp_path, ".claude/skills/a/web/references", "")  # (a folder to hold the guide)
+    (tmp_path / ".claude/skills/a/web/references/SKILL.md").unlink()
+    (tmp_path / ".claude/skills/a/web/references/guide.md").write_text("Read [the tool](../tool/SKILL.md).\n")
+    skill(tmp_path, ".claude/skills/a/web/view")  # linked by its folder from web
+    skill(tmp_path, ".claude/skills/a/web/tool")  # linked from a file web references
+    skill(tmp_path, ".claude/skills/a/web/orphan")  # linked by nothing
+    assert found(tmp_path, "claude-code") == {(".claude/skills/a/web/orphan", "claude-code")}
+
+
+def test_a_skill_grouped_below_claude_skills_is_no_claude_code_skill(tmp_path):
+    write_skill(tmp_path, ".claude/skills/group/x", FLAWED)
+    write_skill(tmp_path, ".claude/skills/y", FLAWED)
+    found = codes_by_skill(tmp_path)
+    assert found[".claude/skills/group/x"] == {("SL520", "claude-code")}
+    assert {c for c, _ in found[".claude/skills/y"]} >= PER_SKILL
+    code, out, _ = run_cli("check", str(tmp_path), "--select", "SL520", "--output-format", "concise")
+    assert "`group/x` below `.claude/skills`, 2 folders down" in out and "no link" not in out  # group is no skill
+    # Named explicitly, it is the same: the target is claude-code, and Claude Code never lists it.
+    found = codes_by_skill(tmp_path / ".claude/skills/group/x", "--target", "claude-code")
+    assert found == {"SKILL.md": {("SL520", "claude-code")}}
+
+
+def test_a_nested_claude_skills_folder_still_loads(tmp_path):
+    # `packages/web/.claude/skills/x` is a skills folder of its own (loaded when Claude works there)
+    write_skill(tmp_path, "packages/web/.claude/skills/x", FLAWED)
+    found = codes_by_skill(tmp_path)
+    codes = found["packages/web/.claude/skills/x"]
+    assert {c for c, t in codes if t == "claude-code"} >= PER_SKILL
+    assert not any(c == "SL520" for c, _ in codes)
+
+
+def test_a_folder_plugin_json_names_lists_one_level_too(tmp_path):
+    (tmp_path / ".claude-plugin").mkdir()
+    (tmp_path / ".claude-plugin" / "plugin.json").write_text('{"name": "p", "skills": ["./extra", "./tools/one"]}')
+    skill(tmp_path, "extra/c")  # listed: <named folder>/<name>
+    skill(tmp_path, "extra/c/d")
+    skill(tmp_path, "tools/one")  # a named folder holding SKILL.md is that skill
+    skill(tmp_path, "tools/one/part")
+    skill(tmp_path, "drafts/e")  # in no folder Claude Code scans: not judged
+    assert found(tmp_path, "claude-code") == {("extra/c/d", "claude-code"), ("tools/one/part", "claude-code")}
+    code, out, _ = run_cli("check", str(tmp_path), "--select", "SL520", "--output-format", "concise")
+    assert "no link from the skill `one`" in out and "no link from the skill `c`" in out

@@ -17,9 +17,10 @@ skills root that surface scans:
   holding the skill.
 
 A skill the surface never loads where it lies is in no catalog of that target:
-one nested inside another skill's folder for Claude Code and OpenCode (they
-load ``<skills folder>/<name>/SKILL.md`` only), one under a dot-folder for
-Codex (its walk skips those).
+for Claude Code one deeper than ``<skills folder>/<name>/`` (it lists
+``<skills folder>/<name>/SKILL.md`` only, :func:`skilllint.targets.claude_code.unlisted`),
+for OpenCode one nested inside another skill's folder, one under a dot-folder
+for Codex (its walk skips those).
 
 Each canonical SKILL.md counts once. Skills hidden from the model on purpose
 (``disable-model-invocation: true``) are kept but marked, so catalog rules can
@@ -52,7 +53,7 @@ from ..fsafe import is_within, plain_file
 from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
 from ..records import field, record
-from ..targets.claude_code import read_bool
+from ..targets.claude_code import read_bool, unlisted
 
 SURFACE_ROOTS = {
     "codex": ((".agents", "skills"), (".codex", "skills")),
@@ -213,6 +214,8 @@ def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bo
 
         if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
             return False
+    if target == "claude-code" and kind == "surface-roots":
+        return unlisted(Path(os.path.normpath(package.root))) is None  # `.claude/skills/<name>/SKILL.md` alone
     if target in NOT_NESTED:
         return not _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
     if target == "codex":

@@ -13,6 +13,15 @@ scans, the innermost ``.agents/skills``-like pair above the skill folder:
   hidden folders and ``node_modules`` are skipped and a folder that holds
   SKILL.md is not searched further, so a skill nested in another is missed.
 
+* claude-code (``.claude/skills``, a plugin's ``skills/`` folder or the folders its
+  plugin.json ``skills`` field names; SURFACES.md §2b): only ``<skills folder>/<name>/SKILL.md``
+  is listed, with no recursion (:func:`skilllint.targets.claude_code.unlisted`). A skill
+  deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter or
+  body for claude-code (``Settings.not_listing``). It is reported here unless links lead to
+  it from the listed skill it lies in (to its SKILL.md or folder, from that skill's SKILL.md
+  or a file it references, or on from a nested skill reached so): then the author ships it
+  as a document of that skill, which Claude reads when it follows the link.
+
 A skill that does not lie under such a root is not judged: the surface may
 still be pointed at it another way (a plugin, a configured path, a copy).
 The folder cap is estimated with a bounded walk of the root (at most 2,000
@@ -29,8 +38,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
+from ..fsafe import plain_file
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
+from ..targets import claude_code
 
 LINE_ONE = Span(1, 1, 1, 1)
 
@@ -93,7 +104,7 @@ class NotDiscoverable(Rule):
     code = "SL520"
     name = "not-discoverable"
     summary = "The surface's skill discovery would never find this skill"
-    severity = severities("warning: codex opencode")
+    severity = severities("warning: codex opencode claude-code")
     needs_skill_md = False
 
     # Counts the folders of the whole skills root (Codex's 2,000 cap): not this package's alone.
@@ -108,6 +119,8 @@ class NotDiscoverable(Rule):
                 reason = self._codex(folder)
             elif target == "opencode":
                 reason = self._opencode(folder)
+            elif target == "claude-code":
+                reason = self._claude_code(package, folder, ctx)
             else:
                 continue
             if reason:
@@ -165,8 +178,90 @@ class NotDiscoverable(Rule):
                 )
         return None
 
+    @staticmethod
+    def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext) -> str | None:
+        settings = ctx.settings
+        if settings is not None:
+            stop = settings.manifest_search_stop(package)
+            place = claude_code.unlisted(folder, stop, *settings.plugin_memos)
+        else:
+            stop = Path(os.path.normpath(package.lint_root))
+            place = claude_code.unlisted(folder, stop)
+        if place is None:
+            return None
+        # the listed skill it lies in: a folder plugin.json names may be one skill itself
+        top = place.skills_folder
+        listed = top if plain_file(str(top), "SKILL.md") is not None else top / place.below.parts[0]
+        has_listed = plain_file(str(listed), "SKILL.md") is not None
+        if has_listed and folder in _linked_skills(package, listed):
+            return None  # a document of the listed skill it lies in, read when Claude follows a link
+        where = f"`{place.below.as_posix()}` below `{place.skills_folder.parent.name}/{place.skills_folder.name}`"
+        why = ""
+        if has_listed:
+            why = f"; no link from the skill `{listed.name}` (or the nested skills it links) leads to it"
+        return (
+            f"Claude Code never lists this skill: it lies at {where}, {place.levels} folders down, and Claude Code "
+            f"loads only `<skills folder>/<name>/SKILL.md`, without searching deeper{why}"
+        )
+
 
 RULES = [NotDiscoverable]
+
+
+MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one listed skill
+# (listed skill, lint root, read bound) -> (the files read, their stamps, the skills reached): each
+# nested skill of a listed one asks the same question, and an answer builds reference graphs
+_LINKED: dict[tuple[str, str, int], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
+_LINKED_MAX = 64
+
+
+def _linked_skills(package: SkillPackage, listed: Path) -> frozenset[Path]:
+    """The skill folders nested in the ``listed`` skill that Claude reaches by following links:
+    from its SKILL.md and the files that references, a link to a nested skill's SKILL.md or
+    its folder, then on from that skill's own links. Such a nested SKILL.md is a document of
+    the listed skill (:func:`skilllint.references.build` stops at nested skills, so each is
+    read as a package of its own). Kept while none of the files read changes."""
+    key = (str(listed), str(package.lint_root), package.max_bytes)
+    kept = _LINKED.get(key)
+    if kept is not None and _stamps(kept[0]) == kept[1]:
+        return kept[2]
+    reached: set[Path] = set()
+    read: list[str] = []
+    queue = [listed]
+    while queue and len(reached) < MAX_LINKED_SKILLS:
+        outer = queue.pop(0)
+        graph = SkillPackage(outer, package.lint_root, package.max_bytes).references
+        read.extend(str(outer / name) for name in graph.scanned)
+        for reference in graph.references:
+            target = reference.resolved
+            if reference.status != "ok" or not target:
+                continue
+            if target.endswith("/SKILL.md"):
+                target = target[: -len("/SKILL.md")]
+            elif reference.target_kind != "dir":
+                continue
+            inner = Path(os.path.normpath(outer / target))
+            if inner not in reached and inner != listed and plain_file(str(inner), "SKILL.md") is not None:
+                reached.add(inner)
+                queue.append(inner)
+    if len(_LINKED) >= _LINKED_MAX:
+        _LINKED.clear()
+    found = frozenset(reached)
+    _LINKED[key] = (tuple(read), _stamps(read), found)
+    return found
+
+
+def _stamps(paths) -> tuple:
+    """(size, modification time) of each of ``paths`` as it is now, None for one that is gone."""
+    now = []
+    for path in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            now.append(None)
+            continue
+        now.append((info.st_size, info.st_mtime_ns))
+    return tuple(now)
 
 
 def _placement(folder: Path, roots) -> tuple[Path, Path, str, list[str]] | None:

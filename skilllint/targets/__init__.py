@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from ..fsafe import plain_file
 from . import (
     agentskills,
     claude_api,
@@ -67,24 +65,24 @@ def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict 
         ids = _TARGETS_BY_LOCATION.get(pair)
         if ids is not None:
             found.extend(t for t in ids if t not in found)
-    if "claude-code" not in found and _under_claude_plugin(skill_dir, stop_at, {} if manifests is None else manifests):
-        found.append("claude-code")
+    if "claude-code" not in found:
+        if claude_code.plugin_root(skill_dir, stop_at, {} if manifests is None else manifests) is not None:
+            found.append("claude-code")
     return tuple(found) or ("agentskills",)
 
 
-def _under_claude_plugin(skill_dir: Path, stop_at: Path | None, manifests: dict) -> bool:
-    stop = None if stop_at is None else str(stop_at)
-    folder = os.path.dirname(str(skill_dir))
-    while True:
-        held = manifests.get(folder)
-        if held is None:
-            held = manifests[folder] = plain_file(folder, ".claude-plugin", "plugin.json") is not None
-        if held:
-            return True
-        parent = os.path.dirname(folder)
-        if folder == stop or parent == folder:
-            return False
-        folder = parent
+def not_listing(
+    skill_dir: Path, target_ids, stop_at: Path | None = None, manifests: dict | None = None, declared: dict | None = None
+) -> tuple[str, ...]:
+    """Those of ``target_ids`` whose discovery never lists the skill where it lies, though it
+    lies in a folder the surface scans (RULES.md "Inference"): for them the skill is no skill,
+    so the engine runs only the rules about the folder itself (SL520 tells why).
+
+    Claude Code lists ``<skills folder>/<name>/SKILL.md`` alone (:func:`claude_code.unlisted`).
+    Codex and OpenCode skip some skills too, but only SL520 reports those so far."""
+    if "claude-code" in target_ids and claude_code.unlisted(skill_dir, stop_at, manifests, declared) is not None:
+        return ("claude-code",)
+    return ()
 
 
 def resolve_target_names(names: list[str]) -> tuple[str, ...]:
@@ -105,4 +103,4 @@ def resolve_target_names(names: list[str]) -> tuple[str, ...]:
     return tuple(result)
 
 
-__all__ = ["TARGETS", "TARGET_IDS", "Target", "infer_targets", "resolve_target_names"]
+__all__ = ["TARGETS", "TARGET_IDS", "Target", "infer_targets", "not_listing", "resolve_target_names"]
