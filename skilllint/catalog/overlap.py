@@ -77,7 +77,10 @@ neighbourhood* (the set itself and the set minus each of its words, keyed by
 the sum of their words' hashes, so ``n`` words give ``n + 1`` keys in O(n)).
 Within one key every pair's score follows from the set sizes, so a key keeps
 only its lowest-index members and no group is walked pairwise: each skill
-costs its word count, however many skills the template makes alike. Pairs
+costs its word count, however many skills the template makes alike. Only sets
+the prefix filter may miss are filed (fewer words under the cap than their
+probing prefix holds: a missed pair shares only capped words in its prefixes,
+so both its sets are such), so a catalog without capped words pays nothing. Pairs
 that differ by two words or more on one side and share only capped words can
 still be missed. Identical descriptions are grouped by hashing the normalised
 text. :func:`find_overlaps` accepts a ``stats`` dict that receives the number
@@ -284,16 +287,25 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
 
     sets: list[frozenset[str]] = [_normalised_content_words(t) if t else frozenset() for t in norm]
 
-    # 2. equal word sets and sets one word apart, by hashing: found whatever words they
-    # share, so a templated catalog, whose shared words are all over the cap, loses none.
-    neighbours = _one_word_apart(sets, norm, threshold, offer)
-
-    # 3. near-duplicates: prefix filtering over rarest-first content words.
     df: dict[str, int] = {}
     for s in sets:
         for w in s:
             df[w] = df.get(w, 0) + 1
     skipped = sum(1 for c in df.values() if c > posting_cap)
+
+    # 2. equal word sets and sets one word apart, by hashing: found whatever words they
+    # share, so a templated catalog, whose shared words are all over the cap, loses none.
+    # A pair the prefix filter misses shares only capped words in its prefixes, so each
+    # of its sets has fewer words under the cap than its probing prefix holds: only such
+    # sets need their neighbours looked up.
+    if skipped:
+        capped = frozenset(w for w, c in df.items() if c > posting_cap)
+        at_risk = [len(s) - len(s & capped) < _probe_length(len(s), threshold) for s in sets]
+    else:
+        at_risk = [False] * n
+    neighbours = _one_word_apart(sets, norm, threshold, offer, at_risk)
+
+    # 3. near-duplicates: prefix filtering over rarest-first content words.
     order = {w: (c, w) for w, c in df.items()}
     ordered: list[list[str]] = [sorted(s, key=order.__getitem__) for s in sets]
 
@@ -312,7 +324,7 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
             continue
         x = sets[i]
         lo = threshold * size - 1e-9
-        plen = size - math.ceil(threshold * size - 1e-9) + 1
+        plen = _probe_length(size, threshold)
         seen: set[int] = set()
         for w in words[:plen]:
             plist = postings.get(w)
@@ -347,6 +359,11 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
     return [Overlap(i, -key[2], key[1], key[0]) for i, key in sorted(best.items())]
 
 
+def _probe_length(size: int, threshold: float) -> int:
+    """How many of a set's rarest words it probes the index with: a partner scoring >= ``threshold`` shares one."""
+    return size - math.ceil(threshold * size - 1e-9) + 1
+
+
 _MASK = (1 << 64) - 1
 
 
@@ -355,9 +372,10 @@ def _word_hash(word: str) -> int:
     return int.from_bytes(hashlib.blake2b(word.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
-def _one_word_apart(sets: Sequence[frozenset[str]], norm: Sequence[str], threshold: float, offer) -> int:
-    """Offer each skill its closest partner among skills whose content-word set is the same
-    or one word apart (one word added, removed or swapped); return the number of pairs scored.
+def _one_word_apart(sets: Sequence[frozenset[str]], norm: Sequence[str], threshold: float, offer, at_risk: Sequence[bool]) -> int:
+    """Offer each skill its closest partner among skills whose content-word set is the same,
+    or one word apart (one word added, removed or swapped) when both are ``at_risk``;
+    return the number of pairs scored.
 
     Equal sets are grouped by hashing the set. For the rest, each distinct set ``S`` is
     filed under its *deletion neighbourhood*: ``S`` itself and ``S - {w}`` for each of its
@@ -381,7 +399,8 @@ def _one_word_apart(sets: Sequence[frozenset[str]], norm: Sequence[str], thresho
                 j = second if i == first else first
                 offer(i, j, norm[i] == norm[j], 1.0)
 
-    distinct = list(by_set)  # in order of lowest member: a lower position is a lower partner index
+    # in order of lowest member: a lower position is a lower partner index
+    distinct = [s for s, members in by_set.items() if at_risk[members[0]]]
     hashes: dict[str, int] = {}
     totals = []
     for s in distinct:
