@@ -412,37 +412,32 @@ def _one_word_apart(sets: Sequence[frozenset[str]], norm: Sequence[str], thresho
             total += h
         totals.append(total & _MASK)
 
-    # key -> [the set equal to the key, the first and second sets one word over it] (positions in distinct)
-    keys: dict[int, list] = {}
+    # per key (positions in distinct): the set equal to it, the first and second sets one word over it
+    equal_to: dict[int, int] = {}
+    first_over: dict[int, int] = {}
+    second_over: dict[int, int] = {}  # held apart: most keys have one set over them
     for k, (s, total) in enumerate(zip(distinct, totals)):
-        entry = keys.get(total)
-        if entry is None:
-            keys[total] = [k, None, None]
-        elif entry[0] is None:
-            entry[0] = k
+        equal_to.setdefault(total, k)
         for w in s:
             key = (total - hashes[w]) & _MASK
-            entry = keys.get(key)
-            if entry is None:
-                keys[key] = [None, k, None]
-            elif entry[1] is None:
-                entry[1] = k
-            elif entry[2] is None:
-                entry[2] = k
+            if first_over.setdefault(key, k) != k:
+                second_over.setdefault(key, k)
 
     scored = 0
     for k, (s, total) in enumerate(zip(distinct, totals)):
         size = len(s)
         # candidates as (expected score, partner position): the best one is scored
         found: list[tuple[float, int]] = []
-        over = keys[total][1]  # S + {w}: |S| / (|S| + 1)
+        over = first_over.get(total)  # S + {w}: |S| / (|S| + 1)
         if over is not None and over != k:
             found.append((size / (size + 1), -over))
         for w in s:
-            equal, first, second = keys[(total - hashes[w]) & _MASK]
+            key = (total - hashes[w]) & _MASK
+            equal = equal_to.get(key)
             if equal is not None and equal != k:  # S - {w}: (|S| - 1) / |S|
                 found.append(((size - 1) / size, -equal))
-            other = second if first == k else first
+            first = first_over[key]
+            other = second_over.get(key) if first == k else first
             if other is not None and other != k:  # S - {w} + {v}: (|S| - 1) / (|S| + 1)
                 found.append(((size - 1) / (size + 1), -other))
         for expected, neg in sorted(found, reverse=True):
