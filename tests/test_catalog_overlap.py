@@ -226,3 +226,134 @@ def test_answers_kept_between_runs_are_reused_and_checked(monkeypatch):
         kept[key] = bad
         assert find_overlaps(texts, 0.6, kept=kept) == fresh
         assert kept[key] == [[o.index, o.partner, o.score, o.identical] for o in fresh]
+
+
+# Templated catalogs: every description carries the same template words, each in more
+# descriptions than the posting cap, so the prefix filter cannot join two descriptions
+# whose difference is a word or none; hashing the word sets must.
+
+_REPORT = (
+    "Generates {slot} reports for the finance team from ledger exports, with charts, summaries, audit notes, "
+    "variance tables, budget forecasts, cost centres and approval workflows. Use when the user asks for a "
+    "{slot} report or reconciliation."
+)
+
+
+def _report_catalog(n=200):
+    """``n`` templated skills, each told apart by three words of its own (86% alike: below 0.9)."""
+    return [_REPORT.format(slot=f"north{i} south{i} east{i}") for i in range(n)]
+
+
+def test_templated_catalog_pair_whose_words_are_the_same():
+    descs = _report_catalog()
+    # the second repeats a word the two already share: other texts, one word set
+    descs.append(_REPORT.format(slot="ledger finance"))
+    descs.append(_REPORT.format(slot="ledger finance") + " For the finance ledger.")
+    found = find_overlaps(descs, threshold=0.9)
+    assert [(o.index, o.partner, o.score, o.identical) for o in found] == [(200, 201, 1.0, False), (201, 200, 1.0, False)]
+    assert found == brute_force(descs, 0.9)
+
+
+def test_templated_catalog_identical_word_sets_and_identical_texts():
+    descs = _report_catalog()
+    descs.append(_REPORT.format(slot="ledger audit"))
+    descs.append(_REPORT.format(slot="audit ledger").upper())  # same words, other order: not identical
+    descs.append(_REPORT.format(slot="ledger audit"))  # the same text: identical
+    found = find_overlaps(descs, threshold=0.9)
+    assert [(o.index, o.partner, o.score, o.identical) for o in found] == [
+        (200, 202, 1.0, True),
+        (201, 200, 1.0, False),
+        (202, 200, 1.0, True),
+    ]
+
+
+def test_templated_catalog_pairs_one_word_apart():
+    descs = _report_catalog()
+    descs.append(_REPORT.format(slot="ledger"))  # 200: the template's words alone
+    descs.append(_REPORT.format(slot="ledger quarterly"))  # 201: one word more than 200
+    descs.append(_REPORT.format(slot="ledger annual"))  # 202: one word other than 201
+    t = content_words(descs[200])
+    assert len(t) >= 18  # so that one swapped word still scores >= 0.9
+    found = find_overlaps(descs, threshold=0.9)
+    assert found == brute_force(descs, 0.9)
+    by = {o.index: (o.partner, o.score) for o in found}
+    assert by == {
+        200: (201, len(t) / (len(t) + 1)),
+        201: (200, len(t) / (len(t) + 1)),
+        202: (200, len(t) / (len(t) + 1)),
+    }
+    # one word swapped, with the template alone out of the way
+    del descs[200]
+    found = find_overlaps(descs, threshold=0.9)
+    assert [(o.index, o.partner) for o in found] == [(200, 201), (201, 200)]
+    assert found[0].score == pytest.approx(len(t) / (len(t) + 2))
+
+
+def _templated(n, seed, *, template=20, slots=30):
+    """Descriptions made of one template's words (each in every description), as texts that
+    vary in order, case, stop words and repeats: each is the template, or the template plus one
+    slot word, or the template minus one word plus a slot word. Any two scoring >= 0.9 are
+    at most one word apart on each side."""
+    rng = random.Random(seed)
+    words = [f"tmpl{k}" for k in range(template)]
+    out = []
+    for _ in range(n):
+        kind = rng.random()
+        chosen = list(words)
+        if kind < 0.2:
+            chosen.remove(rng.choice(words))
+        if kind < 0.9:
+            chosen.append(f"slot{rng.randrange(slots)}")
+        chosen += rng.sample(chosen, rng.randint(0, 3)) + rng.sample(["use", "when", "the", "to", "with"], 2)
+        rng.shuffle(chosen)
+        out.append(" ".join(w.upper() if rng.random() < 0.1 else w for w in chosen) + rng.choice(["", ".", "!"]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_templated_catalog_matches_brute_force(seed):
+    descs = _templated(400, seed)
+    stats: dict[str, int] = {}
+    found = find_overlaps(descs, threshold=0.9, stats=stats)
+    assert stats["skipped_words"] >= 20  # every template word is over the cap
+    assert found == brute_force(descs, 0.9)
+    assert len(found) == len(descs)
+
+
+def test_templated_candidates_stay_linear_at_20000():
+    import time
+
+    n = 20_000
+    # every description is one word apart from thousands of others: all pairs score >= 0.9
+    descs = [_REPORT.format(slot=f"ledger q{i}") if i % 7 else _REPORT.format(slot="ledger") for i in range(n)]
+    stats: dict[str, int] = {}
+    start = time.perf_counter()
+    found = find_overlaps(descs, threshold=0.9, stats=stats)
+    elapsed = time.perf_counter() - start
+    assert len(found) == n
+    assert stats["candidates"] < 5 * n  # pairwise within the template would be n * n / 2
+    assert elapsed < 40  # a few seconds; pairwise scoring takes minutes
+    for o in found[:50] + found[-50:]:
+        assert similarity(descs[o.index], descs[o.partner]) == pytest.approx(o.score) and o.score >= 0.9
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pairs_one_word_apart_are_never_missed(seed):
+    # template words over the cap mixed with slot words under it: some sets are found by
+    # the prefix filter, some only by hashing; a pair one word apart must never be missed
+    rng = random.Random(seed)
+    template = [f"tmpl{k}" for k in range(20)]
+    descs = []
+    for _ in range(400):
+        chosen = set(template) - ({rng.choice(template)} if rng.random() < 0.3 else set())
+        chosen |= {f"slot{rng.randrange(40)}" for _ in range(rng.randint(0, 3))}
+        descs.append(" ".join(rng.sample(sorted(chosen), len(chosen))))
+    found = {o.index: o for o in find_overlaps(descs, threshold=0.9)}
+    sets = [content_words(d) for d in descs]
+    for i, j in itertools.permutations(range(len(descs)), 2):
+        if len(sets[i] - sets[j]) <= 1 and len(sets[j] - sets[i]) <= 1:
+            score = len(sets[i] & sets[j]) / len(sets[i] | sets[j])
+            if score >= 0.9:
+                assert i in found and found[i].score >= score, (i, j)
+    for o in found.values():
+        assert similarity(descs[o.index], descs[o.partner]) == pytest.approx(o.score) and o.score >= 0.9

@@ -66,10 +66,26 @@ neither indexed nor probed (at 10,000 skills that is words in more than 2% of
 descriptions, i.e. domain stop words like "code" or "file"). Because prefixes
 hold each set's rarest words, a capped word only reaches a prefix when a
 description has almost nothing but very common words; such a pair can be
-missed, which is the documented price of the cap. Identical descriptions are
-grouped by hashing, independent of the cap. :func:`find_overlaps` accepts a
-``stats`` dict that receives the number of candidate pairs scored, so the
-bound can be tested in operations rather than time.
+missed, which is the documented price of the cap.
+
+Templated catalogs are where that happens: every description carries the same
+template words, so two whose word sets are equal, or one word apart, share
+nothing but capped words. Those pairs are found by hashing instead, independent
+of the cap (:func:`_one_word_apart`): equal word sets by hashing the set, sets
+one word apart (a word added, removed or swapped) through each set's *deletion
+neighbourhood* (the set itself and the set minus each of its words, keyed by
+the sum of their words' hashes, so ``n`` words give ``n + 1`` keys in O(n)).
+Within one key every pair's score follows from the set sizes, so a key keeps
+only its lowest-index members and no group is walked pairwise: each skill
+costs its word count, however many skills the template makes alike. Only sets
+the prefix filter may miss are filed (fewer words under the cap than their
+probing prefix holds: a missed pair shares only capped words in its prefixes,
+so both its sets are such), so a catalog without capped words pays nothing. Pairs
+that differ by two words or more on one side and share only capped words can
+still be missed. Identical descriptions are grouped by hashing the normalised
+text. :func:`find_overlaps` accepts a ``stats`` dict that receives the number
+of candidate pairs scored, so the bound can be tested in operations rather
+than time.
 """
 
 from __future__ import annotations
@@ -191,7 +207,8 @@ def find_overlaps(
     """One :class:`Overlap` per skill whose closest partner scores >= ``threshold`` or is identical.
 
     ``threshold`` must be in (0, 1]. ``stats``, when given, receives
-    ``candidates`` (pairs scored), ``probes`` (posting entries visited) and
+    ``candidates`` (pairs scored), ``neighbours`` (those of them found by
+    hashing word sets one word apart), ``probes`` (posting entries visited) and
     ``skipped_words`` (distinct words over ``posting_cap``). ``kept``: answers
     of earlier runs (JSON-shaped), read and added to.
     """
@@ -268,13 +285,27 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
             for i in members:
                 offer(i, second if i == first else first, True, 1.0)
 
-    # 2. near-duplicates: prefix filtering over rarest-first content words.
     sets: list[frozenset[str]] = [_normalised_content_words(t) if t else frozenset() for t in norm]
+
     df: dict[str, int] = {}
     for s in sets:
         for w in s:
             df[w] = df.get(w, 0) + 1
     skipped = sum(1 for c in df.values() if c > posting_cap)
+
+    # 2. equal word sets and sets one word apart, by hashing: found whatever words they
+    # share, so a templated catalog, whose shared words are all over the cap, loses none.
+    # A pair the prefix filter misses shares only capped words in its prefixes, so each
+    # of its sets has fewer words under the cap than its probing prefix holds: only such
+    # sets need their neighbours looked up.
+    if skipped:
+        capped = frozenset(w for w, c in df.items() if c > posting_cap)
+        at_risk = [len(s) - len(s & capped) < _probe_length(len(s), threshold) for s in sets]
+    else:
+        at_risk = [False] * n
+    neighbours = _one_word_apart(sets, norm, threshold, offer, at_risk)
+
+    # 3. near-duplicates: prefix filtering over rarest-first content words.
     order = {w: (c, w) for w, c in df.items()}
     ordered: list[list[str]] = [sorted(s, key=order.__getitem__) for s in sets]
 
@@ -293,7 +324,7 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
             continue
         x = sets[i]
         lo = threshold * size - 1e-9
-        plen = size - math.ceil(threshold * size - 1e-9) + 1
+        plen = _probe_length(size, threshold)
         seen: set[int] = set()
         for w in words[:plen]:
             plist = postings.get(w)
@@ -321,10 +352,108 @@ def _find_overlaps(norm: tuple[str, ...], threshold: float, posting_cap: int, st
                 postings.setdefault(w, []).append(i)
 
     if stats is not None:
-        stats["candidates"] = candidates
+        stats["candidates"] = candidates + neighbours
+        stats["neighbours"] = neighbours
         stats["probes"] = probes
         stats["skipped_words"] = skipped
     return [Overlap(i, -key[2], key[1], key[0]) for i, key in sorted(best.items())]
+
+
+def _probe_length(size: int, threshold: float) -> int:
+    """How many of a set's rarest words it probes the index with: a partner scoring >= ``threshold`` shares one."""
+    return size - math.ceil(threshold * size - 1e-9) + 1
+
+
+_MASK = (1 << 64) - 1
+
+
+def _word_hash(word: str) -> int:
+    """A 64-bit hash of a word, the same in every process (``hash`` of a str is salted)."""
+    return int.from_bytes(hashlib.blake2b(word.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+
+def _one_word_apart(sets: Sequence[frozenset[str]], norm: Sequence[str], threshold: float, offer, at_risk: Sequence[bool]) -> int:
+    """Offer each skill its closest partner among skills whose content-word set is the same,
+    or one word apart (one word added, removed or swapped) when both are ``at_risk``;
+    return the number of pairs scored.
+
+    Equal sets are grouped by hashing the set. For the rest, each distinct set ``S`` is
+    filed under its *deletion neighbourhood*: ``S`` itself and ``S - {w}`` for each of its
+    words, each keyed by the sum of its words' hashes (so a key costs O(1) from the sum of
+    ``S``). Two distinct sets share a key exactly when one word tells them apart: ``S``
+    and ``S + {w}`` under ``S``, ``K + {a}`` and ``K + {b}`` under ``K``. Within a key
+    every pair's score follows from the set sizes, so a key keeps only its lowest-index
+    member of each kind and no group is ever walked pairwise: a templated catalog, where
+    thousands of sets are one word apart, costs the same per skill as any other. Each set's
+    best candidate is then scored like any other pair (a hash collision only costs a
+    candidate that fails the score).
+    """
+    by_set: dict[frozenset[str], list[int]] = {}
+    for i, s in enumerate(sets):
+        if s:
+            by_set.setdefault(s, []).append(i)
+    for members in by_set.values():  # equal sets score 1.0 (identical texts were offered already)
+        if len(members) > 1:
+            first, second = members[0], members[1]
+            for i in members:
+                j = second if i == first else first
+                offer(i, j, norm[i] == norm[j], 1.0)
+
+    # in order of lowest member: a lower position is a lower partner index
+    distinct = [s for s, members in by_set.items() if at_risk[members[0]]]
+    hashes: dict[str, int] = {}
+    totals = []
+    for s in distinct:
+        total = 0
+        for w in s:
+            h = hashes.get(w)
+            if h is None:
+                h = hashes[w] = _word_hash(w)
+            total += h
+        totals.append(total & _MASK)
+
+    # per key (positions in distinct): the set equal to it, the first and second sets one word over it
+    equal_to: dict[int, int] = {}
+    first_over: dict[int, int] = {}
+    second_over: dict[int, int] = {}  # held apart: most keys have one set over them
+    for k, (s, total) in enumerate(zip(distinct, totals)):
+        equal_to.setdefault(total, k)
+        for w in s:
+            key = (total - hashes[w]) & _MASK
+            if first_over.setdefault(key, k) != k:
+                second_over.setdefault(key, k)
+
+    scored = 0
+    for k, (s, total) in enumerate(zip(distinct, totals)):
+        size = len(s)
+        # candidates as (expected score, partner position): the best one is scored
+        found: list[tuple[float, int]] = []
+        over = first_over.get(total)  # S + {w}: |S| / (|S| + 1)
+        if over is not None and over != k:
+            found.append((size / (size + 1), -over))
+        for w in s:
+            key = (total - hashes[w]) & _MASK
+            equal = equal_to.get(key)
+            if equal is not None and equal != k:  # S - {w}: (|S| - 1) / |S|
+                found.append(((size - 1) / size, -equal))
+            first = first_over[key]
+            other = second_over.get(key) if first == k else first
+            if other is not None and other != k:  # S - {w} + {v}: (|S| - 1) / (|S| + 1)
+                found.append(((size - 1) / (size + 1), -other))
+        for expected, neg in sorted(found, reverse=True):
+            if expected < threshold - 1e-12:
+                break
+            partner = distinct[-neg]
+            scored += 1
+            inter = len(s & partner)
+            score = inter / (size + len(partner) - inter)
+            if score >= threshold - 1e-12:
+                j = by_set[partner][0]
+                for i in by_set[s]:
+                    offer(i, j, False, score)
+            if score == expected:  # the later candidates score no more (else a hash collision: go on)
+                break
+    return scored
 
 
 def generate_descriptions(n: int, *, seed: int = 0, clone_rate: float = 0.1) -> list[str]:
