@@ -243,6 +243,25 @@ def test_a_folder_link_used_as_a_file_is_sl306(tmp_path):
 @pytest.mark.parametrize(
     "body",
     [
+        "Use other fonts: search the `./fonts` directory for one that fits.\n",
+        "Pick a typeface from the folder `assets/fonts`.\n",
+        "Fonts: the subdirectory `assets/fonts` holds one file per family.\n",
+    ],
+)
+def test_a_folder_the_text_calls_a_folder_is_not_sl306(tmp_path, body):
+    make(tmp_path, body, [("fonts/a.ttf", ""), ("assets/fonts/a.ttf", "")])
+    assert codes(tmp_path, "SL306,SL311") == []
+
+
+def test_a_folder_noun_elsewhere_on_the_line_does_not_excuse_a_folder_used_as_a_file(tmp_path):
+    make(tmp_path, "Fill [the template](assets/invoice) with the order, then save it to the output directory.\n",
+         [("assets/invoice/invoice.html", "")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL306", 5)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
         "Never write to `references/` at run time.\n",
         "Copy each template from `references/` into `docs/`.\n",
         "| `references/` | Background documents |\n|---|---|\n",

@@ -495,6 +495,8 @@ class ReferenceIsDirectory(Rule):
                 continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
             if _names_files_around(package, ctx, ref):
                 continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
+            if _called_a_folder(package, ctx, ref):
+                continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
             if not ctx.admits(where(ref.source), ref.line):
                 continue
             noun = _NOUN[ref.kind]
@@ -516,6 +518,24 @@ def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     opening = line.rfind("[", 0, max(ref.column - 1, 0))
     column = opening if opening >= 0 else ref.column - 1
     return doc.names_files(ref.line, column, ref.resolved, section=False)
+
+
+# A folder noun right after the mention ("the `fonts` directory") or right before it
+# ("the folder `fonts`"), with at most a closing mark or a word like "of" between.
+_FOLDER_NOUN_AFTER = lazyre.compile(r"[`*_)\]]{0,3}[^\S\n]{1,3}(?:sub)?(?:director(?:y|ies)|folders?|dirs?)\b", re.IGNORECASE)
+_FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|dirs?)(?:[^\S\n]{1,3}(?:of|at|named|called))?[^\S\n]{1,3}[`*_\[]{0,3}$", re.IGNORECASE)
+
+
+def _called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+    """Whether the text calls the mentioned path a folder: naming a folder as a folder is
+    no promise of a file to read (an agent told to search a directory lists it)."""
+    doc = _documents(package, ctx).get(ref.source)
+    if doc is None:
+        return False
+    line = doc.text(ref.line)
+    before = line[max(ref.column - 1 - 40, 0) : max(ref.column - 1, 0)]
+    after = line[max(ref.end_column - 1, 0) : ref.end_column - 1 + 40]
+    return bool(_FOLDER_NOUN_AFTER.match(after) or _FOLDER_NOUN_BEFORE.search(before))
 
 
 def _files_below(package: SkillPackage, folder: str | None) -> int:
