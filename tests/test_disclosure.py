@@ -221,6 +221,85 @@ def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
     assert [d for d in diagnostics(tmp_path, "SL303") if "outer" in d["path"]] == []
 
 
+def _sl303_targets(tmp_path: Path) -> list[str]:
+    return sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL303"))
+
+
+def test_sl303_a_link_back_up_to_a_file_that_leads_down_is_no_hop(tmp_path):
+    make_skill(
+        tmp_path,
+        "back-up",
+        "\n# Back up\n\nRead [references/guide.md](references/guide.md) before you start.\n",
+        {
+            "README.md": "# Back up\n\nThe guide: [guide](references/guide.md).\n",
+            "references/guide.md": "# Guide\n\nText.\n\n> **Back to:** [Main README](../README.md)\n\n"
+            "See also [peer](../examples/peer.md).\n",
+            # side by side, naming each other: the peer is still a hop below the guide
+            "examples/peer.md": "# Peer\n\nBack to [the guide](../references/guide.md).\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["examples/peer.md"]
+
+
+def test_sl303_what_skill_md_has_the_agent_write_is_not_read_on_the_way(tmp_path):
+    make_skill(
+        tmp_path,
+        "writer",
+        "\n# Writer\n\n| Task | Read |\n|---|---|\n"
+        "| author or update `SKILL.md`, `SPEC.md`, and supporting files | `references/authoring.md` |\n\n"
+        "1. Read `references/authoring.md` before you write anything.\n"
+        "2. Create or update `SPEC.md` when the skill's contract changes.\n"
+        "3. Read `references/guide.md` when you choose a layout.\n",
+        {
+            "SPEC.md": "# Spec\n\nProvenance lives in `SOURCES.md`; evals in `EVAL.md`.\n",
+            "SOURCES.md": "# Sources\n",
+            "EVAL.md": "# Evals\n",
+            "references/authoring.md": "# Authoring\n",
+            "references/guide.md": "# Guide\n\nDetails in `references/layouts.md`.\n\n"
+            "## Changelog\n\n- 2026-05-04: Added `references/history.md`.\n\n## Next\n\nThen `references/more.md`.\n",
+            "references/layouts.md": "# Layouts\n",
+            "references/history.md": "# History\n",
+            "references/more.md": "# More\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["references/layouts.md", "references/more.md"]
+
+
+def test_sl303_data_a_script_page_or_its_own_description_names_is_no_hop(tmp_path):
+    make_skill(
+        tmp_path,
+        "data",
+        "\n# Data\n\nRun `scripts/analyze.py`; read [scripts/README.md](scripts/README.md) when it fails "
+        "and [references/attrs.md](references/attrs.md) when a resource is missing.\n",
+        {
+            "scripts/analyze.py": "print('x')\n",
+            "scripts/README.md": "# Analyze\n\nBy default, uses `references/attrs.json`. "
+            "Templates: `assets/deploy.yaml`; see `references/deep.md`.\n",
+            "references/attrs.md": "# Attributes\n\nThis page explains `references/attrs.json`; "
+            "copy `assets/other.yaml` to start.\n",
+            "references/attrs.json": "{}\n",
+            "references/deep.md": "# Deep\n",
+            "assets/deploy.yaml": "a: 1\n",
+            "assets/other.yaml": "a: 1\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["assets/other.yaml", "references/deep.md"]
+
+
+def test_sl303_a_bare_name_means_the_file_beside_the_mentioning_one(tmp_path):
+    make_skill(
+        tmp_path,
+        "beside",
+        "\n# Beside\n\nRead [the example index](examples/index.md) before you start.\n",
+        {
+            "NOTES.md": "# Maintainer notes\n",
+            "examples/index.md": "# Examples\n\nThis folder holds:\n\n- `NOTES.md` - what changed\n",
+            "examples/NOTES.md": "# Notes\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == []
+
+
 # -- SL304 ---------------------------------------------------------------------------
 
 
