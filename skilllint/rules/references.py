@@ -671,9 +671,12 @@ def _find_generic_pointers(package: SkillPackage, documents: dict[str, "_Documen
         doc = documents[source]
         offset, lines, fenced, refs = doc.offset, doc.lines, doc.fenced, doc.refs
         # 1. References to a folder: links, and paths in backticks or prose.
+        linked = {(r.line, r.resolved) for r in refs if r.explicit and r.target_kind == "dir"}
         for ref in refs:
             if ref.status != "ok" or ref.target_kind != "dir" or ref.resolved is None:
                 continue
+            if not ref.explicit and (ref.line, ref.resolved) in linked:
+                continue  # [`reference/examples/`](reference/examples/): one pointer, judged as the link
             if doc.is_generic(ref.line, ref.column - 1, ref.resolved, explicit=ref.explicit):
                 message = _pointer_message(ref.path, ref.explicit)
                 pointers.append(_Pointer(source, ref.line, ref.column, ref.end_column, message))
@@ -702,7 +705,10 @@ def _find_generic_pointers(package: SkillPackage, documents: dict[str, "_Documen
             for match in _FOLDER_WORDS.finditer(masked):
                 group = "word" if match.group("word") else "plural"
                 folder = _folder_for_word(match.group(group), top)
-                if folder is None:
+                if folder is None or source.startswith(folder.rstrip("/") + "/"):
+                    # A page inside reference/ saying "the MCP SDK documentation in the references"
+                    # is not sending its reader to the folder it is read from: the word means
+                    # references in general (the docs it cites), and a page names its siblings.
                     continue
                 cue_required = match.group("cue").lower() in ("in", "from", "under")
                 column = match.start(group)
@@ -839,6 +845,7 @@ class _Document:
         self.refs = refs
         self.inventory = inventory
         self._names: dict[str, set[str]] = {}
+        self._stems: dict[str, set[str]] = {}
         self._first: dict[int, int] = {}  # file line -> first line of its block
         self._last: dict[int, int] = {}  # file line -> last line of its block
         self._blocks: dict[tuple[int, int], tuple[str, list[int]]] = {}  # (first, last) -> text, where each line starts in it
@@ -1133,6 +1140,20 @@ class _Document:
         target = ref.resolved or ref.path
         return folder in (".", "") or target.startswith(folder.rstrip("/") + "/")
 
+    def _stems_of(self, folder: str, names: set[str]) -> set[str]:
+        """Distinctive stems (:data:`_DISTINCT_STEM`) of the files directly in ``folder``, each
+        stem of one file only: a document that lists its cases or templates by stem names them."""
+        stems = self._stems.get(folder)
+        if stems is None:
+            counts: dict[str, int] = {}
+            for name in names:
+                if "/" not in name:
+                    stem = posixpath.splitext(name)[0]
+                    if stem != name and _DISTINCT_STEM.match(stem):
+                        counts[stem] = counts.get(stem, 0) + 1
+            stems = self._stems[folder] = {stem for stem, count in counts.items() if count == 1}
+        return stems
+
     def _bare_names(self, text: str, folder: str) -> bool:
         names = self._names.get(folder)
         if names is None:
@@ -1145,15 +1166,35 @@ class _Document:
                     names.add(posixpath.basename(rest))
             self._names[folder] = names
         if "`" in text:
+            stems = self._stems_of(folder, names)
             for match in _BACKTICK.finditer(text):
                 token = match.group(1).strip()
                 if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
                     return True
+                if token in stems:
+                    return True  # `small-inline-workflow` in a table of cases names small-inline-workflow.json
+        prefix = folder.rstrip("/") + "/"
+        if folder not in (".", "") and prefix in text:
+            # The folder's path with a file after it, in prose or in code, whatever precedes it:
+            # `node <skill-dir>/scripts/fetch.js`, "3. Read templates/fuzzer-skill.md"
+            at = text.find(prefix)
+            while at >= 0:
+                start = at + len(prefix)
+                match = _PATH_REST.match(text, start)
+                if match is not None and match.group(0).rstrip(".") in names:
+                    return True
+                at = text.find(prefix, match.end() if match is not None else start)  # each character once
         if "](" in text:
             for _, _, start, end in _bracket_links(text, _DESTINATION_END.compiled(), filled=True):
                 if posixpath.basename(text[start:end]) in names:
                     return True
         return False
+
+
+_PATH_REST = lazyre.compile(r"[\w.-]+(?:/[\w.-]+)*")
+# A file stem, as distinctive as a name must be to name one file: letters with a
+# separator or a digit in it, not a plain word that code spans hold for other reasons.
+_DISTINCT_STEM = lazyre.compile(r"^[A-Za-z][\w]*[-_][\w-]+$")
 
 
 def _window(start: int, end: int, position: int) -> tuple[int, int]:
