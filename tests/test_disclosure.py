@@ -117,6 +117,65 @@ def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_pat
     assert "document `references/api-errors.md`" in found[0]["message"]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a question lead-in names the situation its list answers
+        "**Having issues?**\n- PulseAudio setup → [PulseAudio Guide](troubleshooting/pulseaudio-setup.md)",
+        "Something broke?\n\n- [guide](troubleshooting/pulseaudio-setup.md)",
+        # so does a question heading
+        "## No sound?\n\nSee [PulseAudio Guide](troubleshooting/pulseaudio-setup.md).",
+        # the condition is one sentence on, about "that file"
+        "Detailed documentation lives in `troubleshooting/pulseaudio-setup.md`. Read that file when the tier above "
+        "is insufficient.",
+    ],
+)
+def test_conditions_in_a_question_or_the_next_sentence(body):
+    assert explain(body, "troubleshooting/pulseaudio-setup.md") is not None, body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the next sentence does not go on about the file
+        "Detailed documentation lives in `references/api-errors.md`. Retry when the server is busy.",
+        # nor does one two sentences on
+        "See `references/api-errors.md`. Keep going. Read that file when a call fails.",
+        # a question that is not the list's lead-in
+        "Why retry?\n\nSee `references/api-errors.md`.",
+    ],
+)
+def test_no_condition_from_a_sentence_that_is_not_about_the_file(body):
+    assert explain(body) is None, body
+
+
+def test_sl310_alternatives_one_word_apart_are_picked_by_that_word(tmp_path):
+    make_skill(
+        tmp_path,
+        "mobile",
+        "\n# Mobile\n\n## Platform setup\n\n- [Android](references/android-setup.md)\n"
+        "- [iOS](references/ios-setup.md)\n\n"
+        "See `references/aws-modules.md` and `references/oci-modules.md`.\n\n"
+        "## More\n\n- [Reference map](references/probe-reference-map.md)\n- [Source map](references/source-map.md)\n\n"
+        "See `references/web-setup.md`.\n",
+        {
+            name: "# x\n"
+            for name in (
+                "references/android-setup.md",
+                "references/ios-setup.md",
+                "references/aws-modules.md",
+                "references/oci-modules.md",
+                "references/probe-reference-map.md",
+                "references/source-map.md",
+                "references/web-setup.md",
+            )
+        },
+    )
+    found = sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL310"))
+    # two subjects that share a last word are no choice; a lone file has no alternative
+    assert found == ["references/probe-reference-map.md", "references/source-map.md", "references/web-setup.md"]
+
+
 def test_sl310_one_conditioned_mention_is_enough(tmp_path):
     make_skill(
         tmp_path,

@@ -699,12 +699,17 @@ class ReferenceWithoutLoadCondition(Rule):
         if not groups:
             return
         body = BodyContext(package.source.lines, package.body_start_line)
+        alternatives: _Alternatives | None = None  # built when a mention first lacks a condition
         for target, mentions in groups.items():
             places = [(r.line, r.column) for r in mentions]
             for r in mentions:
                 if r.kind == "definition":  # `[api]: references/api.md`: judged where `[api]` is used
                     places.extend(body.label_uses(r.line))
             if any(body.has_condition(line, column, target) for line, column in places):
+                continue
+            if alternatives is None:
+                alternatives = _Alternatives(groups, body)
+            if any(alternatives.has_sibling(r) for r in mentions):
                 continue
             first = mentions[0]
             what = "script" if is_script(target) else "document"
@@ -714,6 +719,51 @@ class ReferenceWithoutLoadCondition(Rule):
                 f"name the situation (\"{verb.capitalize()} `{posixpath.basename(target)}` when …\")",
                 _mention_span(first),
             )
+
+
+_STEM_TOKEN = lazyre.compile(r"[^\W_]+")
+
+
+def _stem_tokens(rel: str) -> list[str]:
+    return _STEM_TOKEN.findall(posixpath.splitext(posixpath.basename(rel))[0].lower())
+
+
+class _Alternatives:
+    """Which mentions are one of a set of alternatives in their paragraph or list: a sibling
+    file (same folder) named in the same block whose name is this one's but for one word,
+    the first or the last (`aws-modules.md` and `oci-modules.md`, `IBC_VULNERABILITY_PATTERNS.md`
+    and `EVM_VULNERABILITY_PATTERNS.md`, `android-setup.md` and `ios-setup.md`). The word
+    that differs names the domain that picks the file: the agent auditing EVM code reads the
+    EVM one; the name is the condition. Names that differ in more (`probe-reference-map` and
+    `source-map`) are different subjects, not one choice.
+
+    Indexed once by (block, folder, the name without its first or last word): a SKILL.md
+    linking thousands of files is not compared pair by pair."""
+
+    def __init__(self, groups: dict[str, list], body: "BodyContext") -> None:
+        self.body = body
+        self.index: dict[tuple, set[str]] = {}
+        self._blocks: dict[int, int] = {}
+        for target, mentions in groups.items():
+            for mention in mentions:
+                for key in self._keys(mention):
+                    self.index.setdefault(key, set()).add(target)
+
+    def _keys(self, mention) -> list[tuple]:
+        index = mention.line - 1
+        if index < self.body.start or index >= len(self.body.lines) or mention.resolved is None:
+            return []
+        block = self._blocks.get(index)
+        if block is None:
+            block = self._blocks[index] = self.body._block(index)[0]
+        tokens = _stem_tokens(mention.resolved)
+        if len(tokens) < 2:
+            return []
+        folder = posixpath.dirname(mention.resolved)
+        return [(block, folder, len(tokens), "first", tuple(tokens[1:])), (block, folder, len(tokens), "last", tuple(tokens[:-1]))]
+
+    def has_sibling(self, mention) -> bool:
+        return any(self.index.get(key, set()) - {mention.resolved} for key in self._keys(mention))
 
 
 # -- Context of a mention ---------------------------------------------------------
@@ -954,6 +1004,8 @@ class BodyContext:
             reason = _segment_reason(_sentence(text), words, subject)
             if reason:
                 return f"sentence ({reason})"
+            if _follow_up_condition(text, words):
+                return "next sentence (condition)"
             label = _BOLD_LABEL.match(text)
             if label and label.start(2) < text.find(SENTINEL):
                 inner = label.group(2).replace(SENTINEL, "")
@@ -980,6 +1032,8 @@ class BodyContext:
             cleaned = _strip(lead_text)
             if _condition_in(cleaned) or _to_verb(cleaned):
                 return f"{kind} (condition)"
+            if kind == "lead-in" and cleaned.rstrip().endswith("?"):
+                return "lead-in (question)"  # "**Having issues?**" then a list: the situation each item answers
             if kind == "parent item" and (lead_ordered or (subject and _content(cleaned, words))):
                 return "parent item"
         return None
@@ -1022,7 +1076,7 @@ class BodyContext:
                 i -= 1  # a continuation line of an earlier item
                 continue
             stripped = line.strip().rstrip("*_ ")
-            if stripped.endswith(":"):
+            if stripped.endswith((":", "?")):
                 return "lead-in", stripped, False
             return None
         return None
@@ -1066,6 +1120,33 @@ def _sentence(text: str) -> str:
             return text[start : match.start()].replace(SENTINEL, "").strip()
         start = match.end()
     return text[start:].replace(SENTINEL, "").strip()
+
+
+# What opens a sentence that goes on about the file the previous one named: "Read that
+# file when …", "Load it before …", "Use these only if …".
+_BACK_REFERENCE = lazyre.compile(
+    r"\b(?:it|them|(?:this|that|these|those)(?:[ \t]+(?:file|files|document|documents|guide|guides|reference|"
+    r"references|page|pages|one|ones))?)\b",
+    re.IGNORECASE,
+)
+
+
+def _follow_up_condition(text: str, words: set[str]) -> bool:
+    """Whether the sentence right after the mention's (in the same paragraph or item) refers
+    back to the file ("Detailed documentation lives in `references/details.md`. Read that
+    file when the tier above is insufficient.") and holds a condition: the condition is the
+    file's, one sentence on."""
+    offset = text.find(SENTINEL)
+    if offset < 0:
+        return False
+    window = text[offset : offset + SENTENCE_WINDOW]
+    ends = [m for m in _SENTENCE_END.finditer(window)]
+    if not ends:
+        return False
+    start = ends[0].end()
+    stop = ends[1].start() if len(ends) > 1 else len(window)
+    following = _strip(window[start:stop])
+    return bool(_BACK_REFERENCE.search(following)) and _condition_in(following, words)
 
 
 def _sub_links(text: str, replace) -> str:
@@ -1182,6 +1263,8 @@ def _heading_reason(heading: str, innermost: bool) -> str | None:
     text = _strip(heading)
     if _SITUATION_HEADING.match(text) or _condition_in(text):
         return "situation"
+    if innermost and text.rstrip().endswith("?"):
+        return "situation"  # "## Having issues?": a question names the situation the section answers
     text = re.sub(r"^(?:\d+[a-z]?[.)]?\s+|[ivx]+\.\s+)", "", text)  # "3. Review the task"
     if _SITUATION_HEADING.match(text):
         return "situation"
