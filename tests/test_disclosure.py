@@ -128,6 +128,10 @@ def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_pat
         # the condition is one sentence on, about "that file"
         "Detailed documentation lives in `troubleshooting/pulseaudio-setup.md`. Read that file when the tier above "
         "is insufficient.",
+        # a lead-in's purpose names what its items are for
+        "For ALSA loopback devices and headless mixing, see:\n\n- [`pulseaudio-setup.md`](troubleshooting/pulseaudio-setup.md)",
+        # an obligation is a condition: always
+        "- You MUST read [the setup guide](troubleshooting/pulseaudio-setup.md)",
     ],
 )
 def test_conditions_in_a_question_or_the_next_sentence(body):
@@ -143,6 +147,8 @@ def test_conditions_in_a_question_or_the_next_sentence(body):
         "See `references/api-errors.md`. Keep going. Read that file when a call fails.",
         # a question that is not the list's lead-in
         "Why retry?\n\nSee `references/api-errors.md`.",
+        # a lead-in whose "for" names no subject
+        "For detailed guidance on specific topics, see:\n\n- [Errors](references/api-errors.md)",
     ],
 )
 def test_no_condition_from_a_sentence_that_is_not_about_the_file(body):

@@ -800,7 +800,8 @@ _CONDITION = lazyre.compile(
     r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
     r"in case|as soon as|each time|every time|depending on|based on|in order to|instead of|rather than|"
     r"otherwise|fails?|failing|failed|failures?|errors?|broken|missing|stuck|"
-    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand)\b"
+    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|"
+    r"must (?:first |always )?(?:read|load|see|consult|open|follow|review|study))\b"
 )
 _VACUOUS_CONDITION = lazyre.compile(
     r"\b(?:if|when|as|where|whenever)\s+(?:needed|necessary|required|applicable|relevant|appropriate|desired|"
@@ -835,7 +836,7 @@ _STOPWORDS = frozenset(
     specification specifications spec specs guideline guidelines structure format formats convention conventions
     protocol combined step-by-step sub-steps steps methodology walkthrough tutorial manual handbook cheatsheet
     cheat-sheet playbook catalog catalogue index summary search grep pattern patterns rule rules option options
-    definitions syntax code
+    definitions syntax code topic topics subject subjects area areas aspect aspects
     md py sh js ts txt markdown
     """.split()
 )
@@ -1032,6 +1033,8 @@ class BodyContext:
             cleaned = _strip(lead_text)
             if _condition_in(cleaned) or _to_verb(cleaned):
                 return f"{kind} (condition)"
+            if kind == "lead-in" and _for_purpose(cleaned, words):
+                return "lead-in (purpose)"  # "For DDD context mapping and ACL implementations, see:"
             if kind == "lead-in" and cleaned.rstrip().endswith("?"):
                 return "lead-in (question)"  # "**Having issues?**" then a list: the situation each item answers
             if kind == "parent item" and (lead_ordered or (subject and _content(cleaned, words))):
