@@ -130,6 +130,8 @@ def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_pat
         "is insufficient.",
         # a lead-in's purpose names what its items are for
         "For ALSA loopback devices and headless mixing, see:\n\n- [`pulseaudio-setup.md`](troubleshooting/pulseaudio-setup.md)",
+        # a reading order: at the start
+        "Start here:\n1. [troubleshooting/pulseaudio-setup.md](troubleshooting/pulseaudio-setup.md)\n2. [b](b.md)",
         # an obligation is a condition: always
         "- You MUST read [the setup guide](troubleshooting/pulseaudio-setup.md)",
     ],

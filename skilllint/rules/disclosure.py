@@ -800,7 +800,7 @@ _CONDITION = lazyre.compile(
     r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
     r"in case|as soon as|each time|every time|depending on|based on|in order to|instead of|rather than|"
     r"otherwise|fails?|failing|failed|failures?|errors?|broken|missing|stuck|"
-    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|"
+    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|(?:start|begin) (?:here|with)|"
     r"must (?:first |always )?(?:read|load|see|consult|open|follow|review|study))\b"
 )
 _VACUOUS_CONDITION = lazyre.compile(
