@@ -130,6 +130,9 @@ def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_pat
         "is insufficient.",
         # a lead-in's purpose names what its items are for
         "For ALSA loopback devices and headless mixing, see:\n\n- [`pulseaudio-setup.md`](troubleshooting/pulseaudio-setup.md)",
+        # one of numbered choices: the heading is the situation
+        "## Option 2: Troubleshoot a problem\n\n### Workflow\n\nSee `troubleshooting/pulseaudio-setup.md` for guidance.",
+        "### Method 1: AI-assisted generation\n\nSee `troubleshooting/pulseaudio-setup.md` for the complete template.",
         # a reading order: at the start
         "Start here:\n1. [troubleshooting/pulseaudio-setup.md](troubleshooting/pulseaudio-setup.md)\n2. [b](b.md)",
         # an obligation is a condition: always
@@ -149,6 +152,8 @@ def test_conditions_in_a_question_or_the_next_sentence(body):
         "See `references/api-errors.md`. Keep going. Read that file when a call fails.",
         # a question that is not the list's lead-in
         "Why retry?\n\nSee `references/api-errors.md`.",
+        # "Options" as a topic, not one of numbered choices
+        "## Options\n\nSee `references/api-errors.md`.",
         # a lead-in whose "for" names no subject
         "For detailed guidance on specific topics, see:\n\n- [Errors](references/api-errors.md)",
     ],

@@ -863,6 +863,7 @@ _LABEL = lazyre.compile(r"^(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]
 _SITUATION_HEADING = lazyre.compile(
     r"^(?:when|whenever|if|for|before|after|during|while|once|unless|on|in case|"
     r"step|steps|phase|stage|sub-?step|round|part \d|troubleshoot\w*|"
+    r"(?:method|option|approach|alternative|variant) (?:\d{1,2}|[a-d])(?=[:.)\s]|$)|"  # one of numbered choices
     r"errors?|error handling|failures?|common (?:issues|errors|problems|mistakes)|known issues|debug\w*|recover\w*|"
     r"fallbacks?)\b",
 )
