@@ -1141,7 +1141,7 @@ class _Document:
         return folder in (".", "") or target.startswith(folder.rstrip("/") + "/")
 
     def _stems_of(self, folder: str, names: set[str]) -> set[str]:
-        """Distinctive stems (:data:`_DISTINCT_STEM`) of the files directly in ``folder``, each
+        """Distinctive stems (a word joined by `-` or `_` to more) of the files directly in ``folder``, each
         stem of one file only: a document that lists its cases or templates by stem names them."""
         stems = self._stems.get(folder)
         if stems is None:
@@ -1149,7 +1149,7 @@ class _Document:
             for name in names:
                 if "/" not in name:
                     stem = posixpath.splitext(name)[0]
-                    if stem != name and _DISTINCT_STEM.match(stem):
+                    if stem != name and _STEM.match(stem) and ("-" in stem[1:-1] or "_" in stem[1:-1]):
                         counts[stem] = counts.get(stem, 0) + 1
             stems = self._stems[folder] = {stem for stem, count in counts.items() if count == 1}
         return stems
@@ -1192,9 +1192,9 @@ class _Document:
 
 
 _PATH_REST = lazyre.compile(r"[\w.-]+(?:/[\w.-]+)*")
-# A file stem, as distinctive as a name must be to name one file: letters with a
-# separator or a digit in it, not a plain word that code spans hold for other reasons.
-_DISTINCT_STEM = lazyre.compile(r"^[A-Za-z][\w]*[-_][\w-]+$")
+# A file stem, as distinctive as a name must be to name one file: words joined by a
+# separator, not a plain word that code spans hold for other reasons.
+_STEM = lazyre.compile(r"^[A-Za-z][\w-]*$")  # a separator inside is checked apart: one class, no overlap
 
 
 def _window(start: int, end: int, position: int) -> tuple[int, int]:
