@@ -461,6 +461,19 @@ class NextFind:
         return self.found
 
 
+@lru_cache(maxsize=1)
+def _html_tag():
+    # CommonMark's inline HTML (open or closing tag, comment, …) as markdown-it matches it:
+    # what `<` opens only counts as a tag when the whole of it parses as one.
+    from markdown_it.common.html_re import HTML_TAG_RE
+
+    return HTML_TAG_RE
+
+
+def _html_tag_at(text: str, start: int) -> bool:
+    return _html_tag().match(text, start) is not None
+
+
 def _plain_heading_text(title: str) -> str:
     """A heading's text without link targets, code ticks, HTML tags and emphasis marks."""
     bracket, paren, tick, angle = (NextFind(title, c) for c in "])`>")
@@ -486,8 +499,8 @@ def _plain_heading_text(title: str) -> str:
             done = at = close + 1
         elif first == "<":  # an HTML tag: dropped
             close = angle(end)
-            if close < 0:
-                at = start + 1
+            if close < 0 or not _html_tag_at(title, start):
+                at = start + 1  # `gcroot<T^>` is text, not a tag: GitHub's slug keeps its letters
                 continue
             kept.append(title[done:start])
             done = at = close + 1

@@ -117,6 +117,78 @@ def test_sl310_reports_the_first_mention_of_a_file_without_any_condition(tmp_pat
     assert "document `references/api-errors.md`" in found[0]["message"]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a question lead-in names the situation its list answers
+        "**Having issues?**\n- PulseAudio setup → [PulseAudio Guide](troubleshooting/pulseaudio-setup.md)",
+        "Something broke?\n\n- [guide](troubleshooting/pulseaudio-setup.md)",
+        # so does a question heading
+        "## No sound?\n\nSee [PulseAudio Guide](troubleshooting/pulseaudio-setup.md).",
+        # the condition is one sentence on, about "that file"
+        "Detailed documentation lives in `troubleshooting/pulseaudio-setup.md`. Read that file when the tier above "
+        "is insufficient.",
+        # a lead-in's purpose names what its items are for
+        "For ALSA loopback devices and headless mixing, see:\n\n- [`pulseaudio-setup.md`](troubleshooting/pulseaudio-setup.md)",
+        # one of numbered choices: the heading is the situation
+        "## Option 2: Troubleshoot a problem\n\n### Workflow\n\nSee `troubleshooting/pulseaudio-setup.md` for guidance.",
+        "### Method 1: AI-assisted generation\n\nSee `troubleshooting/pulseaudio-setup.md` for the complete template.",
+        # a reading order: at the start
+        "Start here:\n1. [troubleshooting/pulseaudio-setup.md](troubleshooting/pulseaudio-setup.md)\n2. [b](b.md)",
+        # an obligation is a condition: always
+        "- You MUST read [the setup guide](troubleshooting/pulseaudio-setup.md)",
+    ],
+)
+def test_conditions_in_a_question_or_the_next_sentence(body):
+    assert explain(body, "troubleshooting/pulseaudio-setup.md") is not None, body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the next sentence does not go on about the file
+        "Detailed documentation lives in `references/api-errors.md`. Retry when the server is busy.",
+        # nor does one two sentences on
+        "See `references/api-errors.md`. Keep going. Read that file when a call fails.",
+        # a question that is not the list's lead-in
+        "Why retry?\n\nSee `references/api-errors.md`.",
+        # "Options" as a topic, not one of numbered choices
+        "## Options\n\nSee `references/api-errors.md`.",
+        # a lead-in whose "for" names no subject
+        "For detailed guidance on specific topics, see:\n\n- [Errors](references/api-errors.md)",
+    ],
+)
+def test_no_condition_from_a_sentence_that_is_not_about_the_file(body):
+    assert explain(body) is None, body
+
+
+def test_sl310_alternatives_one_word_apart_are_picked_by_that_word(tmp_path):
+    make_skill(
+        tmp_path,
+        "mobile",
+        "\n# Mobile\n\n## Platform setup\n\n- [Android](references/android-setup.md)\n"
+        "- [iOS](references/ios-setup.md)\n\n"
+        "See `references/aws-modules.md` and `references/oci-modules.md`.\n\n"
+        "## More\n\n- [Reference map](references/probe-reference-map.md)\n- [Source map](references/source-map.md)\n\n"
+        "See `references/web-setup.md`.\n",
+        {
+            name: "# x\n"
+            for name in (
+                "references/android-setup.md",
+                "references/ios-setup.md",
+                "references/aws-modules.md",
+                "references/oci-modules.md",
+                "references/probe-reference-map.md",
+                "references/source-map.md",
+                "references/web-setup.md",
+            )
+        },
+    )
+    found = sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL310"))
+    # two subjects that share a last word are no choice; a lone file has no alternative
+    assert found == ["references/probe-reference-map.md", "references/source-map.md", "references/web-setup.md"]
+
+
 def test_sl310_one_conditioned_mention_is_enough(tmp_path):
     make_skill(
         tmp_path,
@@ -219,6 +291,85 @@ def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
     )
     make_skill(skill, "inner", "\n# Inner\n\nRead [guide.md](guide.md) first.\n", {"guide.md": "# Guide\n"})
     assert [d for d in diagnostics(tmp_path, "SL303") if "outer" in d["path"]] == []
+
+
+def _sl303_targets(tmp_path: Path) -> list[str]:
+    return sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL303"))
+
+
+def test_sl303_a_link_back_up_to_a_file_that_leads_down_is_no_hop(tmp_path):
+    make_skill(
+        tmp_path,
+        "back-up",
+        "\n# Back up\n\nRead [references/guide.md](references/guide.md) before you start.\n",
+        {
+            "README.md": "# Back up\n\nThe guide: [guide](references/guide.md).\n",
+            "references/guide.md": "# Guide\n\nText.\n\n> **Back to:** [Main README](../README.md)\n\n"
+            "See also [peer](../examples/peer.md).\n",
+            # side by side, naming each other: the peer is still a hop below the guide
+            "examples/peer.md": "# Peer\n\nBack to [the guide](../references/guide.md).\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["examples/peer.md"]
+
+
+def test_sl303_what_skill_md_has_the_agent_write_is_not_read_on_the_way(tmp_path):
+    make_skill(
+        tmp_path,
+        "writer",
+        "\n# Writer\n\n| Task | Read |\n|---|---|\n"
+        "| author or update `SKILL.md`, `SPEC.md`, and supporting files | `references/authoring.md` |\n\n"
+        "1. Read `references/authoring.md` before you write anything.\n"
+        "2. Create or update `SPEC.md` when the skill's contract changes.\n"
+        "3. Read `references/guide.md` when you choose a layout.\n",
+        {
+            "SPEC.md": "# Spec\n\nProvenance lives in `SOURCES.md`; evals in `EVAL.md`.\n",
+            "SOURCES.md": "# Sources\n",
+            "EVAL.md": "# Evals\n",
+            "references/authoring.md": "# Authoring\n",
+            "references/guide.md": "# Guide\n\nDetails in `references/layouts.md`.\n\n"
+            "## Changelog\n\n- 2026-05-04: Added `references/history.md`.\n\n## Next\n\nThen `references/more.md`.\n",
+            "references/layouts.md": "# Layouts\n",
+            "references/history.md": "# History\n",
+            "references/more.md": "# More\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["references/layouts.md", "references/more.md"]
+
+
+def test_sl303_data_a_script_page_or_its_own_description_names_is_no_hop(tmp_path):
+    make_skill(
+        tmp_path,
+        "data",
+        "\n# Data\n\nRun `scripts/analyze.py`; read [scripts/README.md](scripts/README.md) when it fails "
+        "and [references/attrs.md](references/attrs.md) when a resource is missing.\n",
+        {
+            "scripts/analyze.py": "print('x')\n",
+            "scripts/README.md": "# Analyze\n\nBy default, uses `references/attrs.json`. "
+            "Templates: `assets/deploy.yaml`; see `references/deep.md`.\n",
+            "references/attrs.md": "# Attributes\n\nThis page explains `references/attrs.json`; "
+            "copy `assets/other.yaml` to start.\n",
+            "references/attrs.json": "{}\n",
+            "references/deep.md": "# Deep\n",
+            "assets/deploy.yaml": "a: 1\n",
+            "assets/other.yaml": "a: 1\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["assets/other.yaml", "references/deep.md"]
+
+
+def test_sl303_a_bare_name_means_the_file_beside_the_mentioning_one(tmp_path):
+    make_skill(
+        tmp_path,
+        "beside",
+        "\n# Beside\n\nRead [the example index](examples/index.md) before you start.\n",
+        {
+            "NOTES.md": "# Maintainer notes\n",
+            "examples/index.md": "# Examples\n\nThis folder holds:\n\n- `NOTES.md` - what changed\n",
+            "examples/NOTES.md": "# Notes\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == []
 
 
 # -- SL304 ---------------------------------------------------------------------------

@@ -148,3 +148,19 @@ def test_links_outside_is_scan_links_on_lines_at_hand():
     assert markdown.links_outside(text.split("\n"), code, 7) == links
     assert ("autolink", "https://example.com") in {(link.kind, link.target) for link in links}
     assert "code.md" not in {link.target for link in links}
+
+
+def test_angle_brackets_that_are_not_an_html_tag_stay_in_the_slug():
+    # `gcroot<T^>` (C++/CLI) is no tag in CommonMark: GitHub renders it as text and its slug keeps the T.
+    text = (
+        "### Pattern 3: gcroot<T^> for Native→Managed Callbacks\n\n"
+        '## <a name="x"></a>Real <br/> tags and List<T> go\n\n'
+        "## Map<K, V> is text\n"
+    )
+    headings, _ = markdown.scan_headings(text)
+    assert [h.anchor for h in headings] == [
+        "pattern-3-gcroott-for-nativemanaged-callbacks",
+        "real--tags-and-list-go",
+        "mapk-v-is-text",
+    ]
+    assert [h.anchor for h in headings] == [h.anchor for h in markdown.parse(text).headings]

@@ -243,6 +243,25 @@ def test_a_folder_link_used_as_a_file_is_sl306(tmp_path):
 @pytest.mark.parametrize(
     "body",
     [
+        "Use other fonts: search the `./fonts` directory for one that fits.\n",
+        "Pick a typeface from the folder `assets/fonts`.\n",
+        "Fonts: the subdirectory `assets/fonts` holds one file per family.\n",
+    ],
+)
+def test_a_folder_the_text_calls_a_folder_is_not_sl306(tmp_path, body):
+    make(tmp_path, body, [("fonts/a.ttf", ""), ("assets/fonts/a.ttf", "")])
+    assert codes(tmp_path, "SL306,SL311") == []
+
+
+def test_a_folder_noun_elsewhere_on_the_line_does_not_excuse_a_folder_used_as_a_file(tmp_path):
+    make(tmp_path, "Fill [the template](assets/invoice) with the order, then save it to the output directory.\n",
+         [("assets/invoice/invoice.html", "")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL306", 5)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
         "Never write to `references/` at run time.\n",
         "Copy each template from `references/` into `docs/`.\n",
         "| `references/` | Background documents |\n|---|---|\n",
@@ -269,6 +288,55 @@ def test_mentions_that_are_not_generic_pointers(tmp_path, body):
 def test_generic_pointers(tmp_path, body):
     make(tmp_path, body, [("references/api.md", "x\n"), ("references/cli.md", "y\n")])
     assert codes(tmp_path, "SL306,SL311") == [("SL311", 5)]
+
+
+@pytest.mark.parametrize(
+    "body, files",
+    [
+        (  # the cases are named by stem in the table under the pointer's section
+            "## Case set\n\nAXIS scenarios live in `evals/scenarios/`.\n\n| Case | Purpose |\n|---|---|\n"
+            "| `small-inline-workflow` | catches over-splitting |\n| `reference-backed` | routes to a reference |\n",
+            [("evals/scenarios/small-inline-workflow.json", "{}"), ("evals/scenarios/reference-backed.json", "{}")],
+        ),
+        (  # the file is named in the fenced command that follows
+            "First resolve this skill's directory, then use the fetch script in its `scripts/` directory:\n\n"
+            "```bash\nnode <skill-dir>/scripts/fetch.js <url>\n```\n",
+            [("scripts/fetch.js", ""), ("scripts/cache.js", "")],
+        ),
+        (  # a worked example in a fenced block names the template the pointer leads to
+            "**For template reference:** See [templates/](templates/) directory for skill type templates.\n\n"
+            "```\n1. Identify type: Fuzzer Skill\n2. Read templates/fuzzer-skill.md\n```\n",
+            [("templates/fuzzer-skill.md", "x\n"), ("templates/tool-skill.md", "y\n")],
+        ),
+    ],
+)
+def test_files_named_by_stem_or_in_code_are_named(tmp_path, body, files):
+    make(tmp_path, body, files)
+    assert codes(tmp_path, "SL306,SL311") == []
+
+
+def test_a_plain_word_stem_does_not_name_a_file(tmp_path):
+    # `setup` is a word code spans hold for many reasons: only a stem with a separator names a file
+    make(tmp_path, "For details, see `scripts/`; run `setup` first.\n", [("scripts/setup.sh", ""), ("scripts/x.sh", "")])
+    assert codes(tmp_path, "SL306,SL311") == [("SL311", 5)]
+
+
+def test_the_references_in_a_page_of_that_folder_means_references_in_general(tmp_path):
+    make(
+        tmp_path,
+        "Read [the server guide](references/server.md) when you build the server.\n",
+        [
+            ("references/server.md", "# Server\n\nSee the MCP SDK documentation in the references for complete details.\n"),
+            ("references/client.md", "x\n"),
+        ],
+    )
+    assert codes(tmp_path, "SL311") == []
+
+
+def test_a_folder_path_shown_as_its_own_link_text_is_one_pointer(tmp_path):
+    make(tmp_path, "See [`references/`](references/) for worked examples.\n", [("references/a.md", ""), ("references/b.md", "")])
+    found = lint_json(str(tmp_path / "demo"), "--select", "SL311", "--target", "agentskills", cwd=tmp_path)["diagnostics"]
+    assert [(d["line"], d["message"].split(" the folder")[0]) for d in found] == [(5, "this sentence links to")]
 
 
 def test_a_folder_with_one_file_is_still_generic(tmp_path):

@@ -92,6 +92,9 @@ class ReferenceTooDeep(Rule):
         nested = _nested(ctx, package)
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
         named = _NamedBy(graph.texts.get(skill_md, ""), package.inventory)
+        records = _RecordSections(graph)
+        script_folders = {posixpath.dirname(e.rel) for e in package.inventory.files() if is_script(e.rel)}
+        outputs: dict[str, bool] = {}
         reported: set[str] = set()
         for reference in graph.references:
             target = reference.resolved
@@ -109,10 +112,23 @@ class ReferenceTooDeep(Rule):
                 or _SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
             ):
                 continue
+            if _links_back(graph, target, reference.source):
+                continue  # "Back to: [Main README](../README.md)": a way back up, not a hop down
+            if _script_input(script_folders, reference.source, target):
+                continue  # a script's README: "by default, uses `references/x.json`" is what the script reads
+            if _beside_source(package, reference):
+                continue  # `README.md` in examples/README.md: the bare name means the file beside it
+            if records.in_record(reference.source, reference.line):
+                continue  # "- 2026-05-04: Added … `SPEC.md`": a changelog names what changed, points nowhere
+            chain = graph.chain(reference.source) + [target]
+            first = chain[1]  # the file SKILL.md names, the chain's first hop
+            if first not in outputs:
+                outputs[first] = _only_written(package, graph, skill_md, first)
+            if outputs[first]:
+                continue  # SKILL.md has the agent write that file, not read it: no chain is followed
             reported.add(target)
             if named.names(target):
                 continue  # SKILL.md names it by a pattern or by its file name
-            chain = graph.chain(reference.source) + [target]
             yield Finding(
                 f"`{target}` is reached only through {_hops(len(chain) - 1)}: "
                 + " → ".join(chain)
@@ -189,6 +205,122 @@ class _NamedBy:
                 base = posixpath.basename(entry.rel)
                 self._name_counts[base] = self._name_counts.get(base, 0) + 1
         return self._name_counts.get(name, 0) <= 1
+
+
+def _links_back(graph, target: str, source: str) -> bool:
+    """Whether the link from ``source`` goes back up: to a file in a folder above it that
+    itself references ``source`` ("Back to: [Main README](../README.md)"). That file leads
+    to ``source``, so it is no step further down. Two files of side-by-side folders that
+    name each other are not this: the second one is still a hop deeper than the first."""
+    above, below = posixpath.dirname(target), posixpath.dirname(source)
+    if above == below or not (above == "" or below.startswith(above + "/")):
+        return False
+    back = graph.first_reference_to(target, source)
+    return back is not None and back.status == "ok"
+
+
+def _script_input(script_folders: set[str], source: str, target: str) -> bool:
+    """Whether ``target`` is data (neither a document nor a script) that ``source`` documents
+    as data: ``source`` is the page named after it (`attributes.md` for `attributes.json`),
+    or sits in a folder of scripts, where a page names the files its scripts read or write,
+    which the script opens when run. The agent runs the script or has the data's
+    description already; it has no chain of pages to follow to the data."""
+    if is_document(target) or is_script(target):
+        return False
+    if posixpath.splitext(source)[0] == posixpath.splitext(target)[0]:
+        return True  # `attributes.md` explains `attributes.json`: the page is the data's description
+    return posixpath.dirname(source) in script_folders
+
+
+def _beside_source(package: SkillPackage, reference) -> bool:
+    """Whether a bare file name (no folder) resolved from the skill root also names a file
+    in the mentioning file's own folder: a reader takes it for that one (a subfolder's
+    README saying each example holds a `README.md` means neither the root's README nor a
+    hop to it)."""
+    if reference.explicit or "/" in reference.path:
+        return False
+    folder = posixpath.dirname(reference.source)
+    if not folder:
+        return False
+    beside = posixpath.join(folder, reference.path)
+    return beside != reference.resolved and package.inventory.kind_of(beside) == "file"
+
+
+# A section that records the document's own history: what it names changed, it is not
+# a pointer to follow ("## Changelog", "## Revision history", "## Release notes").
+_RECORD_HEADING = lazyre.compile(
+    r"^ {0,3}#{1,6}[ \t]+(?:change[ -]?log|changes|history|revision history|version history|release notes)\b",
+    re.IGNORECASE,
+)
+_ATX = lazyre.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+class _RecordSections:
+    """Per scanned file, the line ranges under a record heading (:data:`_RECORD_HEADING`)
+    up to the next heading of the same or a higher level."""
+
+    def __init__(self, graph) -> None:
+        self.graph = graph
+        self._ranges: dict[str, list[tuple[int, int]]] = {}
+
+    def in_record(self, source: str, line: int) -> bool:
+        if source not in self._ranges:
+            self._ranges[source] = self._find(source)
+        return any(start < line < end for start, end in self._ranges[source])
+
+    def _find(self, source: str) -> list[tuple[int, int]]:
+        text = self.graph.texts.get(source)
+        if not text or "#" not in text:
+            return []
+        fenced = self.graph.fenced.get(source, set())  # referenced files count their lines from 1
+        ranges: list[tuple[int, int]] = []
+        open_at: tuple[int, int] | None = None  # (line, level) of the open record heading
+        for number, line in enumerate(text.split("\n"), start=1):
+            if number in fenced or not _ATX.match(line):
+                continue
+            level = len(line.lstrip(" ")) - len(line.lstrip(" ").lstrip("#"))
+            if open_at is not None and level <= open_at[1]:
+                ranges.append((open_at[0], number))
+                open_at = None
+            if open_at is None and _RECORD_HEADING.match(line):
+                open_at = (number, level)
+        if open_at is not None:
+            ranges.append((open_at[0], len(text.split("\n")) + 1))
+        return ranges
+
+
+# The mention is what a verb of writing acts on ("Create or update `SPEC.md`", "author or
+# update `SKILL.md`, `SPEC.md`"): the text before it ends in the verb and a list of names.
+_WRITTEN_BEFORE = lazyre.compile(
+    r"\b(?:create|update|write|author|edit|generate|draft|produce|scaffold|fill in|maintain)"
+    r"(?:[ \t]+(?:or|and)[ \t]+[a-z]+)?[ \t]+(?:(?:a|an|the|its|new)[ \t]+)?"
+    r"(?:`[^`\n]{1,120}`[ \t,]*(?:(?:and|or)[ \t]+)?)*`?$",  # the mention's own opening tick
+    re.IGNORECASE,
+)
+_WRITTEN_WINDOW = 160  # characters before a mention that can hold its verb and list
+
+
+def _only_written(package: SkillPackage, graph, skill_md: str, rel: str) -> bool:
+    """Whether SKILL.md names ``rel`` only as something to write: the object of a verb of
+    writing, or a file listed with `SKILL.md` itself (the parts of a skill being authored:
+    the `SKILL.md` a SKILL.md talks about is never its own). The agent then never reads
+    ``rel`` on the way, so what ``rel`` links to is no hop of a chain it follows."""
+    mentions = [r for r in graph.from_file(skill_md) if r.resolved == rel]
+    if not mentions:
+        return False
+    lines = package.source.lines
+    for mention in mentions:
+        if mention.explicit or not 0 < mention.line <= len(lines):
+            return False  # a link is a pointer to open it
+        line = lines[mention.line - 1]
+        cell_start = line.rfind("|", 0, max(mention.column - 1, 0)) + 1
+        cell_end = line.find("|", mention.end_column - 1)
+        cell = line[cell_start : cell_end if cell_end >= 0 else len(line)]
+        before = line[max(cell_start, mention.column - 1 - _WRITTEN_WINDOW) : max(mention.column - 1, 0)]
+        if f"`{skill_md}`" in cell or _WRITTEN_BEFORE.search(before):
+            continue
+        return False
+    return True
 
 
 def _hops(count: int) -> str:
@@ -567,12 +699,17 @@ class ReferenceWithoutLoadCondition(Rule):
         if not groups:
             return
         body = BodyContext(package.source.lines, package.body_start_line)
+        alternatives: _Alternatives | None = None  # built when a mention first lacks a condition
         for target, mentions in groups.items():
             places = [(r.line, r.column) for r in mentions]
             for r in mentions:
                 if r.kind == "definition":  # `[api]: references/api.md`: judged where `[api]` is used
                     places.extend(body.label_uses(r.line))
             if any(body.has_condition(line, column, target) for line, column in places):
+                continue
+            if alternatives is None:
+                alternatives = _Alternatives(groups, body)
+            if any(alternatives.has_sibling(r) for r in mentions):
                 continue
             first = mentions[0]
             what = "script" if is_script(target) else "document"
@@ -582,6 +719,51 @@ class ReferenceWithoutLoadCondition(Rule):
                 f"name the situation (\"{verb.capitalize()} `{posixpath.basename(target)}` when …\")",
                 _mention_span(first),
             )
+
+
+_STEM_TOKEN = lazyre.compile(r"[^\W_]+")
+
+
+def _stem_tokens(rel: str) -> list[str]:
+    return _STEM_TOKEN.findall(posixpath.splitext(posixpath.basename(rel))[0].lower())
+
+
+class _Alternatives:
+    """Which mentions are one of a set of alternatives in their paragraph or list: a sibling
+    file (same folder) named in the same block whose name is this one's but for one word,
+    the first or the last (`aws-modules.md` and `oci-modules.md`, `IBC_VULNERABILITY_PATTERNS.md`
+    and `EVM_VULNERABILITY_PATTERNS.md`, `android-setup.md` and `ios-setup.md`). The word
+    that differs names the domain that picks the file: the agent auditing EVM code reads the
+    EVM one; the name is the condition. Names that differ in more (`probe-reference-map` and
+    `source-map`) are different subjects, not one choice.
+
+    Indexed once by (block, folder, the name without its first or last word): a SKILL.md
+    linking thousands of files is not compared pair by pair."""
+
+    def __init__(self, groups: dict[str, list], body: "BodyContext") -> None:
+        self.body = body
+        self.index: dict[tuple, set[str]] = {}
+        self._blocks: dict[int, int] = {}
+        for target, mentions in groups.items():
+            for mention in mentions:
+                for key in self._keys(mention):
+                    self.index.setdefault(key, set()).add(target)
+
+    def _keys(self, mention) -> list[tuple]:
+        index = mention.line - 1
+        if index < self.body.start or index >= len(self.body.lines) or mention.resolved is None:
+            return []
+        block = self._blocks.get(index)
+        if block is None:
+            block = self._blocks[index] = self.body._block(index)[0]
+        tokens = _stem_tokens(mention.resolved)
+        if len(tokens) < 2:
+            return []
+        folder = posixpath.dirname(mention.resolved)
+        return [(block, folder, len(tokens), "first", tuple(tokens[1:])), (block, folder, len(tokens), "last", tuple(tokens[:-1]))]
+
+    def has_sibling(self, mention) -> bool:
+        return any(self.index.get(key, set()) - {mention.resolved} for key in self._keys(mention))
 
 
 # -- Context of a mention ---------------------------------------------------------
@@ -618,7 +800,8 @@ _CONDITION = lazyre.compile(
     r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
     r"in case|as soon as|each time|every time|depending on|based on|in order to|instead of|rather than|"
     r"otherwise|fails?|failing|failed|failures?|errors?|broken|missing|stuck|"
-    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand)\b"
+    r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|(?:start|begin) (?:here|with)|"
+    r"must (?:first |always )?(?:read|load|see|consult|open|follow|review|study))\b"
 )
 _VACUOUS_CONDITION = lazyre.compile(
     r"\b(?:if|when|as|where|whenever)\s+(?:needed|necessary|required|applicable|relevant|appropriate|desired|"
@@ -653,7 +836,7 @@ _STOPWORDS = frozenset(
     specification specifications spec specs guideline guidelines structure format formats convention conventions
     protocol combined step-by-step sub-steps steps methodology walkthrough tutorial manual handbook cheatsheet
     cheat-sheet playbook catalog catalogue index summary search grep pattern patterns rule rules option options
-    definitions syntax code
+    definitions syntax code topic topics subject subjects area areas aspect aspects
     md py sh js ts txt markdown
     """.split()
 )
@@ -680,6 +863,7 @@ _LABEL = lazyre.compile(r"^(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]
 _SITUATION_HEADING = lazyre.compile(
     r"^(?:when|whenever|if|for|before|after|during|while|once|unless|on|in case|"
     r"step|steps|phase|stage|sub-?step|round|part \d|troubleshoot\w*|"
+    r"(?:method|option|approach|alternative|variant) (?:\d{1,2}|[a-d])(?=[:.)\s]|$)|"  # one of numbered choices
     r"errors?|error handling|failures?|common (?:issues|errors|problems|mistakes)|known issues|debug\w*|recover\w*|"
     r"fallbacks?)\b",
 )
@@ -822,6 +1006,8 @@ class BodyContext:
             reason = _segment_reason(_sentence(text), words, subject)
             if reason:
                 return f"sentence ({reason})"
+            if _follow_up_condition(text, words):
+                return "next sentence (condition)"
             label = _BOLD_LABEL.match(text)
             if label and label.start(2) < text.find(SENTINEL):
                 inner = label.group(2).replace(SENTINEL, "")
@@ -848,6 +1034,10 @@ class BodyContext:
             cleaned = _strip(lead_text)
             if _condition_in(cleaned) or _to_verb(cleaned):
                 return f"{kind} (condition)"
+            if kind == "lead-in" and _for_purpose(cleaned, words):
+                return "lead-in (purpose)"  # "For DDD context mapping and ACL implementations, see:"
+            if kind == "lead-in" and cleaned.rstrip().endswith("?"):
+                return "lead-in (question)"  # "**Having issues?**" then a list: the situation each item answers
             if kind == "parent item" and (lead_ordered or (subject and _content(cleaned, words))):
                 return "parent item"
         return None
@@ -890,7 +1080,7 @@ class BodyContext:
                 i -= 1  # a continuation line of an earlier item
                 continue
             stripped = line.strip().rstrip("*_ ")
-            if stripped.endswith(":"):
+            if stripped.endswith((":", "?")):
                 return "lead-in", stripped, False
             return None
         return None
@@ -934,6 +1124,33 @@ def _sentence(text: str) -> str:
             return text[start : match.start()].replace(SENTINEL, "").strip()
         start = match.end()
     return text[start:].replace(SENTINEL, "").strip()
+
+
+# What opens a sentence that goes on about the file the previous one named: "Read that
+# file when …", "Load it before …", "Use these only if …".
+_BACK_REFERENCE = lazyre.compile(
+    r"\b(?:it|them|(?:this|that|these|those)(?:[ \t]+(?:file|files|document|documents|guide|guides|reference|"
+    r"references|page|pages|one|ones))?)\b",
+    re.IGNORECASE,
+)
+
+
+def _follow_up_condition(text: str, words: set[str]) -> bool:
+    """Whether the sentence right after the mention's (in the same paragraph or item) refers
+    back to the file ("Detailed documentation lives in `references/details.md`. Read that
+    file when the tier above is insufficient.") and holds a condition: the condition is the
+    file's, one sentence on."""
+    offset = text.find(SENTINEL)
+    if offset < 0:
+        return False
+    window = text[offset : offset + SENTENCE_WINDOW]
+    ends = [m for m in _SENTENCE_END.finditer(window)]
+    if not ends:
+        return False
+    start = ends[0].end()
+    stop = ends[1].start() if len(ends) > 1 else len(window)
+    following = _strip(window[start:stop])
+    return bool(_BACK_REFERENCE.search(following)) and _condition_in(following, words)
 
 
 def _sub_links(text: str, replace) -> str:
@@ -1050,6 +1267,8 @@ def _heading_reason(heading: str, innermost: bool) -> str | None:
     text = _strip(heading)
     if _SITUATION_HEADING.match(text) or _condition_in(text):
         return "situation"
+    if innermost and text.rstrip().endswith("?"):
+        return "situation"  # "## Having issues?": a question names the situation the section answers
     text = re.sub(r"^(?:\d+[a-z]?[.)]?\s+|[ivx]+\.\s+)", "", text)  # "3. Review the task"
     if _SITUATION_HEADING.match(text):
         return "situation"

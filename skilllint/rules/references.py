@@ -495,6 +495,8 @@ class ReferenceIsDirectory(Rule):
                 continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
             if _names_files_around(package, ctx, ref):
                 continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
+            if _called_a_folder(package, ctx, ref):
+                continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
             if not ctx.admits(where(ref.source), ref.line):
                 continue
             noun = _NOUN[ref.kind]
@@ -516,6 +518,24 @@ def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     opening = line.rfind("[", 0, max(ref.column - 1, 0))
     column = opening if opening >= 0 else ref.column - 1
     return doc.names_files(ref.line, column, ref.resolved, section=False)
+
+
+# A folder noun right after the mention ("the `fonts` directory") or right before it
+# ("the folder `fonts`"), with at most a closing mark or a word like "of" between.
+_FOLDER_NOUN_AFTER = lazyre.compile(r"[`*_)\]]{0,3}[^\S\n]{1,3}(?:sub)?(?:director(?:y|ies)|folders?|dirs?)\b", re.IGNORECASE)
+_FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|dirs?)(?:[^\S\n]{1,3}(?:of|at|named|called))?[^\S\n]{1,3}[`*_\[]{0,3}$", re.IGNORECASE)
+
+
+def _called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+    """Whether the text calls the mentioned path a folder: naming a folder as a folder is
+    no promise of a file to read (an agent told to search a directory lists it)."""
+    doc = _documents(package, ctx).get(ref.source)
+    if doc is None:
+        return False
+    line = doc.text(ref.line)
+    before = line[max(ref.column - 1 - 40, 0) : max(ref.column - 1, 0)]
+    after = line[max(ref.end_column - 1, 0) : ref.end_column - 1 + 40]
+    return bool(_FOLDER_NOUN_AFTER.match(after) or _FOLDER_NOUN_BEFORE.search(before))
 
 
 def _files_below(package: SkillPackage, folder: str | None) -> int:
@@ -651,9 +671,12 @@ def _find_generic_pointers(package: SkillPackage, documents: dict[str, "_Documen
         doc = documents[source]
         offset, lines, fenced, refs = doc.offset, doc.lines, doc.fenced, doc.refs
         # 1. References to a folder: links, and paths in backticks or prose.
+        linked = {(r.line, r.resolved) for r in refs if r.explicit and r.target_kind == "dir"}
         for ref in refs:
             if ref.status != "ok" or ref.target_kind != "dir" or ref.resolved is None:
                 continue
+            if not ref.explicit and (ref.line, ref.resolved) in linked:
+                continue  # [`reference/examples/`](reference/examples/): one pointer, judged as the link
             if doc.is_generic(ref.line, ref.column - 1, ref.resolved, explicit=ref.explicit):
                 message = _pointer_message(ref.path, ref.explicit)
                 pointers.append(_Pointer(source, ref.line, ref.column, ref.end_column, message))
@@ -682,7 +705,10 @@ def _find_generic_pointers(package: SkillPackage, documents: dict[str, "_Documen
             for match in _FOLDER_WORDS.finditer(masked):
                 group = "word" if match.group("word") else "plural"
                 folder = _folder_for_word(match.group(group), top)
-                if folder is None:
+                if folder is None or source.startswith(folder.rstrip("/") + "/"):
+                    # A page inside reference/ saying "the MCP SDK documentation in the references"
+                    # is not sending its reader to the folder it is read from: the word means
+                    # references in general (the docs it cites), and a page names its siblings.
                     continue
                 cue_required = match.group("cue").lower() in ("in", "from", "under")
                 column = match.start(group)
@@ -819,6 +845,7 @@ class _Document:
         self.refs = refs
         self.inventory = inventory
         self._names: dict[str, set[str]] = {}
+        self._stems: dict[str, set[str]] = {}
         self._first: dict[int, int] = {}  # file line -> first line of its block
         self._last: dict[int, int] = {}  # file line -> last line of its block
         self._blocks: dict[tuple[int, int], tuple[str, list[int]]] = {}  # (first, last) -> text, where each line starts in it
@@ -1113,6 +1140,20 @@ class _Document:
         target = ref.resolved or ref.path
         return folder in (".", "") or target.startswith(folder.rstrip("/") + "/")
 
+    def _stems_of(self, folder: str, names: set[str]) -> set[str]:
+        """Distinctive stems (a word joined by `-` or `_` to more) of the files directly in ``folder``, each
+        stem of one file only: a document that lists its cases or templates by stem names them."""
+        stems = self._stems.get(folder)
+        if stems is None:
+            counts: dict[str, int] = {}
+            for name in names:
+                if "/" not in name:
+                    stem = posixpath.splitext(name)[0]
+                    if stem != name and _STEM.match(stem) and ("-" in stem[1:-1] or "_" in stem[1:-1]):
+                        counts[stem] = counts.get(stem, 0) + 1
+            stems = self._stems[folder] = {stem for stem, count in counts.items() if count == 1}
+        return stems
+
     def _bare_names(self, text: str, folder: str) -> bool:
         names = self._names.get(folder)
         if names is None:
@@ -1125,15 +1166,35 @@ class _Document:
                     names.add(posixpath.basename(rest))
             self._names[folder] = names
         if "`" in text:
+            stems = self._stems_of(folder, names)
             for match in _BACKTICK.finditer(text):
                 token = match.group(1).strip()
                 if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
                     return True
+                if token in stems:
+                    return True  # `small-inline-workflow` in a table of cases names small-inline-workflow.json
+        prefix = folder.rstrip("/") + "/"
+        if folder not in (".", "") and prefix in text:
+            # The folder's path with a file after it, in prose or in code, whatever precedes it:
+            # `node <skill-dir>/scripts/fetch.js`, "3. Read templates/fuzzer-skill.md"
+            at = text.find(prefix)
+            while at >= 0:
+                start = at + len(prefix)
+                match = _PATH_REST.match(text, start)
+                if match is not None and match.group(0).rstrip(".") in names:
+                    return True
+                at = text.find(prefix, match.end() if match is not None else start)  # each character once
         if "](" in text:
             for _, _, start, end in _bracket_links(text, _DESTINATION_END.compiled(), filled=True):
                 if posixpath.basename(text[start:end]) in names:
                     return True
         return False
+
+
+_PATH_REST = lazyre.compile(r"[\w.-]+(?:/[\w.-]+)*")
+# A file stem, as distinctive as a name must be to name one file: words joined by a
+# separator, not a plain word that code spans hold for other reasons.
+_STEM = lazyre.compile(r"^[A-Za-z][\w-]*$")  # a separator inside is checked apart: one class, no overlap
 
 
 def _window(start: int, end: int, position: int) -> tuple[int, int]:
