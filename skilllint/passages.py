@@ -9,7 +9,8 @@ generator of an auto-generated page, or the layout a guide about writing skills 
 
 The judgement reads, for each mention, its sentence (across the lines of its paragraph or list
 item), the line that introduces its list or table ("Move detailed content to `references/`:"),
-its paragraph, and the document. The mention's own sentence comes first: an instruction to use
+its paragraph, the document, and the skill (one whose description says it writes skills). The
+mention's own sentence comes first: an instruction to use
 the file ("Read `references/x.md`", "See …", "Run …") keeps it the skill's whatever the wider
 passage says, so a real reference beside illustrations is still reported.
 """
@@ -69,8 +70,8 @@ _MAKING_LEAD = lazyre.compile(
 _OTHER_SKILL = lazyre.compile(r"(?i)\b(?:a|an|another|each|every|any)\s+(?:[\w`-]+\s+){0,2}skill\b")
 # A paragraph that says its page was generated: the paths it names are the generator's.
 _GENERATED = lazyre.compile(r"(?i)\b(?:auto-?generated|generated (?:from|by)|do not edit)\b")
-# A sentence that says files live in a clone or another repository: the document's paths into
-# folders the package lacks are that repository's.
+# A sentence that says files live in a clone or another repository: the document's paths that name
+# no file of the package are that repository's ("the scripts live in a local clone of …").
 _ELSEWHERE_CLONE = lazyre.compile(
     r"(?i)\b(?:live|lives|reside|resides|are|is|kept|located)\s+(?:in|inside|within)\s+(?:a|an|the|your|that|this)\s+"
     r"(?:local\s+|separate\s+|cloned\s+)?(?:clone|checkout|(?:separate|upstream|external|other|source)\s+(?:repository|repo))\b"
