@@ -20,6 +20,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from . import lazyre, markdown
+from .passages import Passages, teaches_writing_skills
 from .fsafe import UnsafeFile, read_capped
 from .records import field, record
 
@@ -132,11 +133,22 @@ def is_placeholder(path: str) -> bool:
 
 
 
+# The folders the spec names for a skill's own files (and `resources/`, which skills use alike). A
+# path into one is read as the skill's even when the folder is absent: `references/playbook.md`
+# cited by a skill that ships no references/ is missing, not prose about the user's project. Only
+# file paths count there (`scripts/run.py`, not `assets/` or `resources/list`), since a bare folder
+# or an extensionless word is as often the user's project or an API method as the skill's.
+SKILL_FOLDERS = frozenset({"references", "reference", "resources", "scripts", "assets"})
+
+
 def build(package) -> ReferenceGraph:
     """The reference graph of ``package`` (a :class:`skilllint.package.SkillPackage`)."""
     graph = ReferenceGraph()
     inventory = package.inventory
-    top = inventory.top_folders()
+    present = inventory.top_folders()
+    top = present | SKILL_FOLDERS
+    absent = tuple(f"{name}/" for name in SKILL_FOLDERS - present) + tuple(f"./{name}/" for name in SKILL_FOLDERS - present)
+    teaches = teaches_writing_skills(package)
     skill_md = package.skill_md_name or "SKILL.md"
     graph.scanned[skill_md] = 0
     graph.texts[skill_md] = package.body
@@ -155,7 +167,7 @@ def build(package) -> ReferenceGraph:
         fenced = graph.fenced[source] = markdown.fenced_lines_in(text, offset, candidates)
         links = markdown.links_outside(lines, fenced, offset)
         skipped = fenced | _fence_lines(text, offset, candidates)
-        found = _extract(source, lines, offset, links, skipped, top, inventory)
+        found = _extract(source, lines, offset, links, skipped, top, inventory, absent, teaches)
         room = MAX_REFERENCES - len(graph.references)
         if len(found) > room:
             found.sort(key=lambda r: (r.line, r.column))  # keep what comes first in the file
@@ -204,11 +216,25 @@ def _read(package, rel: str) -> str | None:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
 
 
-def _extract(source: str, lines: list[str], offset: int, links: list, code: set[int], top: set[str], inventory) -> list[Reference]:
+def _extract(
+    source: str,
+    lines: list[str],
+    offset: int,
+    links: list,
+    code: set[int],
+    top: set[str],
+    inventory,
+    absent: tuple[str, ...] = (),
+    teaches: bool = False,
+) -> list[Reference]:
     """Every reference written in one Markdown text, given as its lines (offset: file line of
     its first line, 0-based), its links (:func:`markdown.links_outside`) and the file lines
-    to skip as code."""
+    to skip as code. ``absent``: prefixes of skill folders the package lacks, where only file
+    paths count; ``teaches``: the skill teaches writing skills (:mod:`skilllint.passages`).
+    A mentioned path that names no file is kept only when its passage offers it as the
+    skill's own (:class:`skilllint.passages.Passages`)."""
     found: list[Reference] = []
+    passages = Passages(lines, offset, code, teaches)
     base = posixpath.dirname(source)
     for link in links:
         if link.kind == "autolink" or not link.target or (_SCHEME.match(link.target) and not WINDOWS_DRIVE.match(link.target)):
@@ -247,9 +273,13 @@ def _extract(source: str, lines: list[str], offset: int, links: list, code: set[
                         rooted = _strip_root_variable(token)
                         if rooted is not None:
                             token, start = rooted, start + len(token) - len(rooted)
-                    if (token.startswith(prefixes) or token in folders) and not is_placeholder(token):
+                    if (
+                        (token.startswith(prefixes) or token in folders)
+                        and not is_placeholder(token)
+                        and (not token.startswith(absent) or _names_a_file(token))
+                    ):
                         mention = _mention(source, number, start + 1, token, "code", base, inventory)
-                        if mention.status != "missing" or not _not_the_skills(line, start):
+                        if mention.status != "missing" or not passages.not_the_skills(number, start, token):
                             found.append(mention)
                     elif _bare_file(token, base, inventory):
                         # `root-cause-tracing.md`: a file beside the mentioning one, named without a folder
@@ -269,46 +299,18 @@ def _extract(source: str, lines: list[str], offset: int, links: list, code: set[
             if link_syntax.covers(start):
                 continue
             token = match.group(0).rstrip(".,;:)")
-            if not is_placeholder(token):
+            if not is_placeholder(token) and (not token.startswith(absent) or _names_a_file(token)):
                 mention = _mention(source, number, start + 1, token, "plain", base, inventory)
-                if mention.status != "missing" or not _not_the_skills(line, start):
+                if mention.status != "missing" or not passages.not_the_skills(number, start, token):
                     found.append(mention)
     return found
 
 
-# What makes a path that names no file something other than the skill's own file, said in its
-# sentence before it: an illustration ("e.g. `scripts/rotate.py`", "**Example**: `assets/logo.png`"),
-# or a place the text gives to someone else ("your project's `assets/`", "the plugin directory that
-# contains `scripts/plan.py`").
-_NOT_THE_SKILLS = lazyre.compile(
-    r"(?i)\b(?:e\.\s?g\.|for example|for instance|such as|examples?\b[*_]*\s*[:(—–-])"
-    r"|\b(?:your|(?:the )?user's|(?:the )?project's|(?:the )?repository's|(?:the )?repo's|(?:the )?plugin's)\s"
-    r"|\bplugin (?:root|directory|folder)\b"
-)
-_SENTENCE_BREAK = lazyre.compile(r"[.!?;]\s+(?=[A-Z`*])")
-_ABBREVIATION_END = lazyre.compile(r"(?i)(?:\b[a-z]\.[a-z]|\betc|\bvs|\bcf)$")
-
-
-def _not_the_skills(line: str, start: int) -> bool:
-    """Whether the sentence of a path that names no file offers it as an example, gives it
-    to another place, or imagines it ("would be helpful"). Guides about writing skills show layouts the guide itself
-    does not ship; the same path without such words is a reference, so the judgement is
-    made for each mention, never for a whole file."""
-    window = line[max(0, start - 400):start]
-    for match in reversed(list(_SENTENCE_BREAK.finditer(window))):
-        # "e.g. `x`" is no sentence end; the look-back is a few characters, not the window
-        if not _ABBREVIATION_END.search(window, max(0, match.start() - 4), match.start()):
-            window = window[match.end():]
-            break
-    if _NOT_THE_SKILLS.search(window):
-        return True
-    after = line[start:start + 200]
-    end = _SENTENCE_BREAK.search(after)
-    return _HYPOTHETICAL.search(after[: end.start() if end else len(after)]) is not None
-
-
-# "A `scripts/rotate_pdf.py` script would be helpful": a file the text imagines, not one it ships.
-_HYPOTHETICAL = lazyre.compile(r"\b(?:would|could|might) be\b")
+def _names_a_file(token: str) -> bool:
+    """``scripts/run.py``, not ``assets/`` or ``resources/list``."""
+    name = token.rsplit("/", 1)[-1]
+    stem, dot, suffix = name.rpartition(".")
+    return bool(dot and stem and suffix.isalnum() and len(suffix) <= 8)
 
 
 def _fence_lines(text: str, offset: int, candidates: list[tuple[int, int]]) -> set[int]:
