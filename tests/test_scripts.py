@@ -433,6 +433,8 @@ def test_skill_root_variables_and_install_paths(tmp_path):
         ("npx --yes jest", ("npx", "jest", None)),
         ("pnpm dlx turbo run build", ("pnpm dlx", "turbo", None)),
         ("uv run script.py", None),
+        ("npx --no-install othertool", None),
+        ("npm exec --no -- othertool", None),
     ],
 )
 def test_judge_runner(argv, expected):
@@ -443,6 +445,73 @@ def test_judge_runner(argv, expected):
         assert verdict is None
     else:
         assert verdict is not None and (verdict.runner, verdict.name, verdict.tag) == expected
+
+
+SKILL_MD_RUNNERS = """Start with `npx -y create-thing --flag`, then `npx prettier@3.3.3 .`.
+
+```bash
+uvx ruff check . && \\
+  pipx run black .
+cat <<EOT
+npx in-a-heredoc
+EOT
+echo "npx in-a-string"   # npx in-a-comment
+```
+
+```console
+$ bunx cowsay hi
+npx output-of-the-last-command
+```
+
+```text
+npx not-a-shell-block
+```
+
+The `npx` launcher, `uvx create-thing` and `uvx ruff check .` again.
+
+```sh
+npm install -D @azure/static-web-apps-cli
+npx swa start
+npx --yes degit user/repo
+npx @scope/tool
+npx --no-install othertool
+```
+"""
+
+
+def test_runners_in_skill_md_commands(tmp_path):
+    found = findings(make(tmp_path, {}, body=SKILL_MD_RUNNERS), "SL703")
+    assert where(found) == [
+        ("SKILL.md", 8, 13),  # npx -y create-thing (a code span that starts with a command)
+        ("SKILL.md", 11, 1), ("SKILL.md", 12, 3),  # uvx ruff, pipx run black (a continued line)
+        ("SKILL.md", 20, 3),  # bunx cowsay after the console prompt; not its output
+        ("SKILL.md", 28, 22),  # uvx create-thing; not `uvx ruff`, which the block above gives
+        ("SKILL.md", 33, 1),  # --yes: a download is expected, though a package is installed
+        ("SKILL.md", 34, 1),  # npx @scope/tool: a package, not a command of the one installed
+    ]
+    first = found[0]["message"]
+    assert first.startswith("`npx create-thing` names no version of `create-thing`: each time the agent runs this command")
+
+
+def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
+    body = "```bash\nnpx tool-a\nnpm install tool-a\nnpx tool-a --check\nnpx tool-b\nnpx -y tool-c\n```\n"
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    # before the install: fetched; after it: the installed copy, or a command of it; --yes: a download
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-c")]
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        ("npx mytool", None),  # the installed copy runs
+        ("npx -y mytool", None),
+        ("npx othertool", ("npx", "othertool", None)),
+        ("pnpm dlx mytool", ("pnpm dlx", "mytool", None)),  # dlx downloads all the same
+    ],
+)
+def test_judge_runner_of_an_installed_package(argv, expected):
+    verdict = S.judge_runner(argv.split(), frozenset({"mytool"}))
+    assert (verdict and (verdict.runner, verdict.name, verdict.tag)) == expected
 
 
 def test_runners_in_scripts(tmp_path):
