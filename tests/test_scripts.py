@@ -494,10 +494,10 @@ def test_runners_in_skill_md_commands(tmp_path):
 
 
 def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
-    body = "```bash\nnpx tool-a\nnpm install tool-a\nnpx tool-a --check\nnpx tool-b\nnpx -y tool-c\n```\n"
+    body = "```bash\nnpx tool-a\nnpm install -D tool-a\nnpx tool-a --check\nnpx -y tool-a\nnpx tool-b\n```\n"
     found = findings(make(tmp_path, {}, body=body), "SL703")
-    # before the install: fetched; after it: the installed copy, or a command of it; --yes: a download
-    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-c")]
+    # before the install: fetched; after it: the installed copy (--yes or not); another package: fetched
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-b")]
 
 
 @pytest.mark.parametrize(
@@ -507,10 +507,16 @@ def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
         ("npx -y mytool", None),
         ("npx othertool", ("npx", "othertool", None)),
         ("pnpm dlx mytool", ("pnpm dlx", "mytool", None)),  # dlx downloads all the same
+        ("npx swa start", None),  # the command of @azure/static-web-apps-cli: its initials
+        ("npx lint init --yes", None),  # @acme/lint-cli's command; --yes is its own option
+        ("npx acme start", ("npx", "acme", None)),  # a scope names no command
+        ("npx mcp-remote http://x", ("npx", "mcp-remote", None)),
+        ("npx z", ("npx", "z", None)),  # one word has no initials
     ],
 )
 def test_judge_runner_of_an_installed_package(argv, expected):
-    verdict = S.judge_runner(argv.split(), frozenset({"mytool"}))
+    installed = frozenset({"mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"})
+    verdict = S.judge_runner(argv.split(), installed)
     assert (verdict and (verdict.runner, verdict.name, verdict.tag)) == expected
 
 

@@ -1285,12 +1285,37 @@ def _judge_npm(runner: str, args: list[str], installed: frozenset[str] = frozens
             continue
         name, tag = verdict
         local_first = runner in ("npx", "bunx", "npm exec", "npm x")  # `dlx` always downloads
-        if tag is None and local_first and not packages and name in installed:
+        if tag is None and local_first and not packages and _installed_command(name, installed):
             continue  # installed by an earlier step: that copy runs
         if tag is None and local_first and not packages and not expects_download and name in PROJECT_LOCAL_TOOLS:
             continue  # the project's own copy runs
         return Unpinned(runner, spec, name, tag)
     return None
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(word[0] for word in words if word)
+
+
+def _installed_command(name: str, installed: frozenset[str]) -> bool:
+    """Whether ``npx name`` names one of the ``installed`` packages or, as far as a name tells, its
+    command: the package without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending,
+    or the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
+    if name in installed:
+        return True
+    if name.startswith("@"):
+        return False
+    for package in installed:
+        base = package.rsplit("/", 1)[-1]
+        words = base.split("-")
+        names = {base, base.removesuffix("-cli")}
+        if len(words) > 1:
+            names.add(_initials(words))
+        if len(words) > 2 and words[-1] == "cli":
+            names.add(_initials(words[:-1]))
+        if name in names:
+            return True
+    return False
 
 
 def _npm_spec(spec: str) -> tuple[str, str | None] | None:
@@ -1551,10 +1576,9 @@ def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
     """The unpinned runner calls among the commands SKILL.md gives (SL703).
 
     Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
-    a later ``npx pkg`` of one of them, or ``npx bin`` of an unscoped command name without
-    ``--yes`` (``npx swa``: a package's own command, whose name need not be the package's),
-    runs the installed copy and fetches nothing. A code span in the text that repeats a
-    command a fenced block already gives is the same command, reported once."""
+    a later ``npx`` of one of them or of its command (``npx swa``) runs the installed copy
+    and fetches nothing. A code span in the text that repeats a command a fenced block
+    already gives is the same command, reported once."""
     raw = package.source.text if package.readable else ""
     if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return []
@@ -1568,9 +1592,6 @@ def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
         verdict = judge_runner(list(command.words), frozenset(installed))
         if verdict is None:
             continue
-        if installed and verdict.runner in ("npx", "bunx", "npm exec", "npm x") and verdict.tag is None:
-            if not verdict.name.startswith("@") and not {"-y", "--yes"} & set(command.words[1:]):
-                continue  # a command of a package installed above
         found.append((command, verdict))
         if command.fenced:
             fenced_verdicts.add((verdict.runner, verdict.spec))
