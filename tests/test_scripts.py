@@ -515,7 +515,7 @@ def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
     ],
 )
 def test_judge_runner_of_an_installed_package(argv, expected):
-    installed = frozenset({"mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"})
+    installed = frozenset().union(*map(S.installed_names, ["mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"]))
     verdict = S.judge_runner(argv.split(), installed)
     assert (verdict and (verdict.runner, verdict.name, verdict.tag)) == expected
 
@@ -613,3 +613,20 @@ def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
     start = time.perf_counter()
     S.invocations(SkillPackage(skill))
     assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s
+
+
+def test_skill_md_commands_are_judged_in_linear_time(tmp_path):
+    # Many installs and many npx commands: each npx is one set lookup, not a walk over what is installed.
+    import time
+
+    count = 20_000
+    installs = " ".join(f"pkg-{i}-cli" for i in range(count))
+    runs = "\n".join(f"npx tool{i}" for i in range(count))
+    spans = " ".join(f"`npx span{i}`" for i in range(count))
+    body = f"```bash\nnpm install {installs}\n{runs}\n```\n\n{spans}\n"
+    skill = make(tmp_path, {}, body=body)
+    started = time.perf_counter()
+    found = findings(skill, "SL703")
+    elapsed = time.perf_counter() - started
+    assert len(found) == S.MAX_FINDINGS_PER_FILE
+    assert elapsed < 60, elapsed  # linear: a few seconds

@@ -24,6 +24,7 @@ import re
 import shlex
 import stat
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from .. import lazyre, pyscript
@@ -1215,11 +1216,11 @@ class Unpinned:
     tag: str | None  # `latest` when asked for explicitly
 
 
-def judge_runner(argv: list[str], installed: frozenset[str] = frozenset()) -> Unpinned | None:
+def judge_runner(argv: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
     """The unpinned package an ``npx``/``uvx``/``pipx run`` command line fetches, or None.
 
-    ``installed``: npm packages an earlier step installs (``npm install pkg``); ``npx pkg``
-    runs that copy and fetches nothing."""
+    ``installed``: the :func:`installed_names` of the npm packages an earlier step installs
+    (``npm install pkg``); ``npx`` of one of them runs that copy and fetches nothing."""
     if not argv:
         return None
     head = posixpath.basename(argv[0])
@@ -1248,7 +1249,7 @@ PROJECT_LOCAL_TOOLS = frozenset({
 })
 
 
-def _judge_npm(runner: str, args: list[str], installed: frozenset[str] = frozenset()) -> Unpinned | None:
+def _judge_npm(runner: str, args: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
     packages: list[str] = []
     expects_download = False
     i = 0
@@ -1285,7 +1286,7 @@ def _judge_npm(runner: str, args: list[str], installed: frozenset[str] = frozens
             continue
         name, tag = verdict
         local_first = runner in ("npx", "bunx", "npm exec", "npm x")  # `dlx` always downloads
-        if tag is None and local_first and not packages and _installed_command(name, installed):
+        if tag is None and local_first and not packages and name in installed:
             continue  # installed by an earlier step: that copy runs
         if tag is None and local_first and not packages and not expects_download and name in PROJECT_LOCAL_TOOLS:
             continue  # the project's own copy runs
@@ -1297,25 +1298,18 @@ def _initials(words: list[str]) -> str:
     return "".join(word[0] for word in words if word)
 
 
-def _installed_command(name: str, installed: frozenset[str]) -> bool:
-    """Whether ``npx name`` names one of the ``installed`` packages or, as far as a name tells, its
-    command: the package without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending,
-    or the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
-    if name in installed:
-        return True
-    if name.startswith("@"):
-        return False
-    for package in installed:
-        base = package.rsplit("/", 1)[-1]
-        words = base.split("-")
-        names = {base, base.removesuffix("-cli")}
-        if len(words) > 1:
-            names.add(_initials(words))
-        if len(words) > 2 and words[-1] == "cli":
-            names.add(_initials(words[:-1]))
-        if name in names:
-            return True
-    return False
+def installed_names(package: str) -> set[str]:
+    """What ``npx`` may call an installed npm package by: its name and, as far as a name tells, its
+    command: the name without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending, or
+    the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
+    base = package.rsplit("/", 1)[-1]
+    words = base.split("-")
+    names = {package, base, base.removesuffix("-cli")}
+    if len(words) > 1:
+        names.add(_initials(words))
+    if len(words) > 2 and words[-1] == "cli":
+        names.add(_initials(words[:-1]))
+    return names
 
 
 def _npm_spec(spec: str) -> tuple[str, str | None] | None:
@@ -1582,14 +1576,15 @@ def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
     raw = package.source.text if package.readable else ""
     if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return []
-    installed: set[str] = set()
+    installed: set[str] = set()  # grows as the commands go on; judge_runner only reads it
     found = []
     fenced_verdicts = set()
     for command in skill_md_commands(package):
-        installed.update(installed_npm_packages(command))
+        for name in installed_npm_packages(command):
+            installed.update(installed_names(name))
         if not command.words or posixpath.basename(command.words[0]) not in _RUNNER_NAMES:
             continue
-        verdict = judge_runner(list(command.words), frozenset(installed))
+        verdict = judge_runner(list(command.words), installed)
         if verdict is None:
             continue
         found.append((command, verdict))
