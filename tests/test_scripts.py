@@ -433,6 +433,8 @@ def test_skill_root_variables_and_install_paths(tmp_path):
         ("npx --yes jest", ("npx", "jest", None)),
         ("pnpm dlx turbo run build", ("pnpm dlx", "turbo", None)),
         ("uv run script.py", None),
+        ("npx --no-install othertool", None),
+        ("npm exec --no -- othertool", None),
     ],
 )
 def test_judge_runner(argv, expected):
@@ -443,6 +445,79 @@ def test_judge_runner(argv, expected):
         assert verdict is None
     else:
         assert verdict is not None and (verdict.runner, verdict.name, verdict.tag) == expected
+
+
+SKILL_MD_RUNNERS = """Start with `npx -y create-thing --flag`, then `npx prettier@3.3.3 .`.
+
+```bash
+uvx ruff check . && \\
+  pipx run black .
+cat <<EOT
+npx in-a-heredoc
+EOT
+echo "npx in-a-string"   # npx in-a-comment
+```
+
+```console
+$ bunx cowsay hi
+npx output-of-the-last-command
+```
+
+```text
+npx not-a-shell-block
+```
+
+The `npx` launcher, `uvx create-thing` and `uvx ruff check .` again.
+
+```sh
+npm install -D @azure/static-web-apps-cli
+npx swa start
+npx --yes degit user/repo
+npx @scope/tool
+npx --no-install othertool
+```
+"""
+
+
+def test_runners_in_skill_md_commands(tmp_path):
+    found = findings(make(tmp_path, {}, body=SKILL_MD_RUNNERS), "SL703")
+    assert where(found) == [
+        ("SKILL.md", 8, 13),  # npx -y create-thing (a code span that starts with a command)
+        ("SKILL.md", 11, 1), ("SKILL.md", 12, 3),  # uvx ruff, pipx run black (a continued line)
+        ("SKILL.md", 20, 3),  # bunx cowsay after the console prompt; not its output
+        ("SKILL.md", 28, 22),  # uvx create-thing; not `uvx ruff`, which the block above gives
+        ("SKILL.md", 33, 1),  # --yes: a download is expected, though a package is installed
+        ("SKILL.md", 34, 1),  # npx @scope/tool: a package, not a command of the one installed
+    ]
+    first = found[0]["message"]
+    assert first.startswith("`npx create-thing` names no version of `create-thing`: each time the agent runs this command")
+
+
+def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
+    body = "```bash\nnpx tool-a\nnpm install -D tool-a\nnpx tool-a --check\nnpx -y tool-a\nnpx tool-b\n```\n"
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    # before the install: fetched; after it: the installed copy (--yes or not); another package: fetched
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-b")]
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        ("npx mytool", None),  # the installed copy runs
+        ("npx -y mytool", None),
+        ("npx othertool", ("npx", "othertool", None)),
+        ("pnpm dlx mytool", ("pnpm dlx", "mytool", None)),  # dlx downloads all the same
+        ("npx swa start", None),  # the command of @azure/static-web-apps-cli: its initials
+        ("npx lint init --yes", None),  # @acme/lint-cli's command; --yes is its own option
+        ("npx acme start", ("npx", "acme", None)),  # a scope names no command
+        ("npx mcp-remote http://x", ("npx", "mcp-remote", None)),
+        ("npx z", ("npx", "z", None)),  # one word has no initials
+    ],
+)
+def test_judge_runner_of_an_installed_package(argv, expected):
+    installed = frozenset().union(*map(S.installed_names, ["mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"]))
+    verdict = S.judge_runner(argv.split(), installed)
+    assert (verdict and (verdict.runner, verdict.name, verdict.tag)) == expected
 
 
 def test_runners_in_scripts(tmp_path):
@@ -538,3 +613,20 @@ def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
     start = time.perf_counter()
     S.invocations(SkillPackage(skill))
     assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s
+
+
+def test_skill_md_commands_are_judged_in_linear_time(tmp_path):
+    # Many installs and many npx commands: each npx is one set lookup, not a walk over what is installed.
+    import time
+
+    count = 20_000
+    installs = " ".join(f"pkg-{i}-cli" for i in range(count))
+    runs = "\n".join(f"npx tool{i}" for i in range(count))
+    spans = " ".join(f"`npx span{i}`" for i in range(count))
+    body = f"```bash\nnpm install {installs}\n{runs}\n```\n\n{spans}\n"
+    skill = make(tmp_path, {}, body=body)
+    started = time.perf_counter()
+    found = findings(skill, "SL703")
+    elapsed = time.perf_counter() - started
+    assert len(found) == S.MAX_FINDINGS_PER_FILE
+    assert elapsed < 60, elapsed  # linear: a few seconds

@@ -13,6 +13,7 @@ from . import (
     safety,
     scripts,
     size,
+    substitution,
 )
 
 BUILTIN_RULES = [
@@ -28,4 +29,5 @@ BUILTIN_RULES = [
     *catalog_discovery.RULES,
     *openai_yaml.RULES,
     *scripts.RULES,
+    *substitution.RULES,
 ]

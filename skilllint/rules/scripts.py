@@ -2,7 +2,8 @@
 
 Agents run a skill's scripts in non-interactive shells, so a script must not
 wait for an answer (SL701), must be runnable the way SKILL.md tells the agent to
-run it (SL702), and should not fetch an unpinned package on every run (SL703).
+run it (SL702), and should not fetch an unpinned package on every run (SL703; the
+commands SKILL.md's body gives are read for that too).
 
 Scripts are read as text through :func:`skilllint.fsafe.read_capped`, never
 imported or run. Which files are scripts: ``.py``, ``.sh``/``.bash``/``.zsh``/
@@ -23,6 +24,7 @@ import re
 import shlex
 import stat
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from .. import lazyre, pyscript
@@ -1214,17 +1216,20 @@ class Unpinned:
     tag: str | None  # `latest` when asked for explicitly
 
 
-def judge_runner(argv: list[str]) -> Unpinned | None:
-    """The unpinned package an ``npx``/``uvx``/``pipx run`` command line fetches, or None."""
+def judge_runner(argv: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
+    """The unpinned package an ``npx``/``uvx``/``pipx run`` command line fetches, or None.
+
+    ``installed``: the :func:`installed_names` of the npm packages an earlier step installs
+    (``npm install pkg``); ``npx`` of one of them runs that copy and fetches nothing."""
     if not argv:
         return None
     head = posixpath.basename(argv[0])
     if head in ("npx", "bunx"):
-        return _judge_npm(head, argv[1:])
+        return _judge_npm(head, argv[1:], installed)
     if head in ("pnpm", "yarn") and len(argv) > 1 and argv[1] == "dlx":
         return _judge_npm(f"{head} dlx", argv[2:])
     if head == "npm" and len(argv) > 1 and argv[1] in ("exec", "x"):
-        return _judge_npm(f"npm {argv[1]}", argv[2:])
+        return _judge_npm(f"npm {argv[1]}", argv[2:], installed)
     if head == "uvx":
         return _judge_python_runner("uvx", argv[1:], "--from", _UV_VALUE_OPTIONS, True)
     if head == "uv" and argv[1:3] == ["tool", "run"]:
@@ -1244,7 +1249,7 @@ PROJECT_LOCAL_TOOLS = frozenset({
 })
 
 
-def _judge_npm(runner: str, args: list[str]) -> Unpinned | None:
+def _judge_npm(runner: str, args: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
     packages: list[str] = []
     expects_download = False
     i = 0
@@ -1252,6 +1257,8 @@ def _judge_npm(runner: str, args: list[str]) -> Unpinned | None:
         arg = args[i]
         if arg in ("-y", "--yes"):
             expects_download = True
+        if arg in ("--no-install", "--no", "--offline") and runner in ("npx", "npm exec", "npm x"):
+            return None  # runs only what is installed: nothing is fetched
         if arg == "--":
             i += 1
             break
@@ -1279,10 +1286,30 @@ def _judge_npm(runner: str, args: list[str]) -> Unpinned | None:
             continue
         name, tag = verdict
         local_first = runner in ("npx", "bunx", "npm exec", "npm x")  # `dlx` always downloads
+        if tag is None and local_first and not packages and name in installed:
+            continue  # installed by an earlier step: that copy runs
         if tag is None and local_first and not packages and not expects_download and name in PROJECT_LOCAL_TOOLS:
             continue  # the project's own copy runs
         return Unpinned(runner, spec, name, tag)
     return None
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(word[0] for word in words if word)
+
+
+def installed_names(package: str) -> set[str]:
+    """What ``npx`` may call an installed npm package by: its name and, as far as a name tells, its
+    command: the name without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending, or
+    the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
+    base = package.rsplit("/", 1)[-1]
+    words = base.split("-")
+    names = {package, base, base.removesuffix("-cli")}
+    if len(words) > 1:
+        names.add(_initials(words))
+    if len(words) > 2 and words[-1] == "cli":
+        names.add(_initials(words[:-1]))
+    return names
 
 
 def _npm_spec(spec: str) -> tuple[str, str | None] | None:
@@ -1443,6 +1470,129 @@ def runner_uses(script: Script) -> list[RunnerUse]:
     return found
 
 
+# -- SL703 in SKILL.md: the commands the body tells the agent to run
+
+_PROMPTED_FENCES = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
+# `npm install pkg`, `pnpm add -D pkg`, `yarn add pkg`, `bun add pkg`: the words after these name packages.
+_INSTALL_VERBS = {"npm": {"install", "i", "add", "ci"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
+
+
+@record(frozen=True)
+class SkillMdCommand:
+    """A simple command SKILL.md's body tells the agent to run: its words and where its name is."""
+
+    words: tuple[str, ...]
+    line: int  # in SKILL.md
+    column: int
+    length: int  # of the command name
+    fenced: bool  # in a fenced block (else a code span in the text)
+
+
+def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced: bool) -> list[SkillMdCommand]:
+    """The commands of a piece of shell ``text`` whose n-th line is SKILL.md line ``lines[n]``,
+    starting at column ``columns[n]`` (1-based)."""
+    masked = lex_shell(text)
+    found = []
+    for command in shell_commands(text, masked.code):
+        line, column = masked.position(command.start)
+        found.append(SkillMdCommand(
+            tuple(command_words(text, command)), lines[line - 1], columns[line - 1] + column - 1, len(command.name), fenced
+        ))
+    return found
+
+
+def skill_md_commands(package) -> list[SkillMdCommand]:
+    """The shell commands SKILL.md's body gives: in fenced shell blocks (``bash``, ``sh``,
+    ``console`` …; in a transcript only the lines after a ``$ `` prompt) and in code spans
+    that start with a command (`` `npx pkg --flag` ``). Each block is read as one shell text:
+    comments, strings and heredoc bodies are blanked, continued lines kept together."""
+    if not package.readable:
+        return []
+    lines = package.source.lines
+    found: list[SkillMdCommand] = []
+    fenced: set[int] = set()
+    for info, numbers in _fences(lines, package.body_start_line):
+        fenced.update(numbers)
+        if info not in SHELL_FENCES:
+            continue
+        texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
+        if texts and _FENCE_LINE.match(texts[-1][1]):
+            texts = texts[:-1]  # the closing fence
+        prompted = info in _PROMPTED_FENCES or any(t.lstrip().startswith("$ ") for _, t in texts)
+        kept: list[str] = []
+        previous_continued = False
+        for _, text in texts:
+            stripped = text.lstrip()
+            if prompted and stripped.startswith("$ "):
+                at = len(text) - len(stripped)
+                text = " " * (at + 2) + text[at + 2 :]  # the prompt blanked, columns kept
+            elif prompted and not previous_continued:
+                text = ""  # output in a console transcript
+            previous_continued = text.rstrip().endswith("\\")
+            kept.append(text)
+        if kept:
+            numbers_of = [number for number, _ in texts]
+            found.extend(_shell_text_commands("\n".join(kept), numbers_of, [1] * len(numbers_of), True))
+    for index, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
+        if index in fenced or "`" not in text:
+            continue
+        for span in _CODE_SPAN.finditer(text):
+            content = span.group(2)
+            first = _first_word(content.strip())
+            if first is None or posixpath.basename(first[0]) not in _COMMAND_STARTS:
+                continue  # a name or a path in prose, not a command
+            lead = len(content) - len(content.lstrip())
+            if content.startswith("$ ", lead):
+                content = content[:lead] + "  " + content[lead + 2 :]  # a prompt, blanked: columns kept
+            found.extend(_shell_text_commands(content, [index], [span.start(2) + 1], False))
+    found.sort(key=lambda command: (command.line, command.column))
+    return found
+
+
+_COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "bun"})
+
+
+def installed_npm_packages(command: SkillMdCommand) -> list[str]:
+    """The packages an ``npm install pkg`` (``pnpm add``, ``yarn add``, ``bun add``) installs;
+    empty for any other command, and for a bare ``npm install``."""
+    words = command.words
+    if len(words) < 3 or words[1] not in _INSTALL_VERBS.get(posixpath.basename(words[0]), ()):
+        return []
+    names = []
+    for word in words[2:]:
+        if word and not word.startswith("-"):
+            at = word.find("@", 1)
+            names.append(word[:at] if at > 0 else word)
+    return names
+
+
+def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
+    """The unpinned runner calls among the commands SKILL.md gives (SL703).
+
+    Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
+    a later ``npx`` of one of them or of its command (``npx swa``) runs the installed copy
+    and fetches nothing. A code span in the text that repeats a command a fenced block
+    already gives is the same command, reported once."""
+    raw = package.source.text if package.readable else ""
+    if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
+        return []
+    installed: set[str] = set()  # grows as the commands go on; judge_runner only reads it
+    found = []
+    fenced_verdicts = set()
+    for command in skill_md_commands(package):
+        for name in installed_npm_packages(command):
+            installed.update(installed_names(name))
+        if not command.words or posixpath.basename(command.words[0]) not in _RUNNER_NAMES:
+            continue
+        verdict = judge_runner(list(command.words), installed)
+        if verdict is None:
+            continue
+        found.append((command, verdict))
+        if command.fenced:
+            fenced_verdicts.add((verdict.runner, verdict.spec))
+    return [(c, v) for c, v in found if c.fenced or (v.runner, v.spec) not in fenced_verdicts]
+
+
 def _pin_example(verdict: Unpinned) -> str:
     name = verdict.name
     if verdict.runner in ("uvx", "uv tool run"):
@@ -1452,24 +1602,32 @@ def _pin_example(verdict: Unpinned) -> str:
     return f"`{verdict.runner} {name}@<version>`"
 
 
+def _unpinned_what(verdict: Unpinned) -> str:
+    if verdict.tag:
+        return f"asks for the `{verdict.tag}` release of `{verdict.name}` explicitly"
+    return f"names no version of `{verdict.name}`"
+
+
 class ScriptUnpinnedRunner(Rule):
     code = "SL703"
     name = "script-unpinned-runner"
-    summary = "A script runs a package through npx, uvx or pipx run without pinning its version"
+    summary = "A script or a SKILL.md command runs a package through npx, uvx or pipx run without pinning its version"
     severity = severities("info: all")
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        for command, verdict in skill_md_runner_uses(package)[:MAX_FINDINGS_PER_FILE]:
+            yield Finding(
+                f"`{verdict.runner} {verdict.spec}` {_unpinned_what(verdict)}: each time the agent runs this command "
+                "it fetches whatever the registry serves that day, so a new release can change or break the "
+                "skill, or run code nobody reviewed; pin it (" + _pin_example(verdict) + ")",
+                Span(command.line, command.column, command.line, command.column + command.length),
+            )
         for script in package_scripts(package, ctx):
             for use in runner_uses(script)[:MAX_FINDINGS_PER_FILE]:
                 verdict = use.verdict
                 line, column = script.masked.position(use.offset)
-                what = (
-                    f"asks for the `{verdict.tag}` release of `{verdict.name}` explicitly"
-                    if verdict.tag
-                    else f"names no version of `{verdict.name}`"
-                )
                 yield Finding(
-                    f"`{verdict.runner} {verdict.spec}` {what}: each run fetches whatever the registry serves that day, "
+                    f"`{verdict.runner} {verdict.spec}` {_unpinned_what(verdict)}: each run fetches whatever the registry serves that day, "
                     "so a new release can change or break this script, or run code nobody reviewed; pin it ("
                     + _pin_example(verdict) + ")",
                     Span(line, column, line, column + use.length),
