@@ -9,7 +9,10 @@ settings. A hit returns the package's diagnostics as they were.
 
 * Rules whose result depends on other folders (SL520 counts a skills root's
   folders) say ``cacheable = False`` and always run; catalog rules are never
-  cached (they see the whole catalog).
+  cached (they see the whole catalog). A rule that only asks whether a path
+  beyond the package exists (SL301/SL302 on a reference that climbs out of the
+  skill) does so through the package, which records the answer; the entry keeps
+  these probes and a hit must find every one the same again.
 * A file changed within the last two seconds makes its package uncacheable for
   now (as git treats "racily clean" files): two writes of the same size inside
   one timestamp tick would otherwise look unchanged.
@@ -46,6 +49,9 @@ RACY_SECONDS = 2.0
 MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
 # The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
 MAX_RESULT_BYTES = 8 * 1024 * 1024
+# A package's lookups beyond itself are bounded by its references (at most 100,000 are kept).
+MAX_PROBES = 100_000
+MAX_PROBE_CHARS = 4096
 GITIGNORE = "# created by skilllint\n*\n"
 
 
@@ -204,12 +210,20 @@ class ResultCache:
             result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
         except (OSError, UnsafeFile):
             return None
-        return checked_diagnostics(parse_json(result.data), package, self._names, {t.id for t in targets})
+        data = parse_json(result.data)
+        if not _probes_hold(data, package):
+            return None
+        return checked_diagnostics(data, package, self._names, {t.id for t in targets})
 
-    def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
+    def put(self, key: str, diagnostics: list[Diagnostic], probes: dict[str, bool] | None = None) -> None:
+        """Keep a package's findings; ``probes``: the paths beyond the package its rules looked up
+        in the linted tree and what they found (a hit must find the same again)."""
         if not self.usable:
             return
-        data = json.dumps({"diagnostics": [encode(d) for d in diagnostics]}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        entry: dict = {"diagnostics": [encode(d) for d in diagnostics]}
+        if probes:
+            entry["probes"] = sorted([path, found] for path, found in probes.items())
+        data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
         if len(data) > MAX_RESULT_BYTES:
             return  # it would not be read back
         try:
@@ -487,6 +501,24 @@ APPLICABILITIES = ("safe", "unsafe")
 
 class _Refused(Exception):
     """A result file holds something skilllint would not have written: a miss."""
+
+
+def _probes_hold(data: object, package) -> bool:
+    """Whether every path beyond the package that the cached result rests on is found as it was
+    (a sibling skill created since would make "no such file" stale). A probe is looked up only
+    inside the linted tree (:meth:`skilllint.package.SkillPackage.exists_in_tree`): a cache file
+    naming other places is refused, not followed."""
+    if type(data) is not dict:
+        return False
+    probes = data.get("probes", [])
+    if type(probes) is not list or len(probes) > MAX_PROBES:
+        return False
+    for probe in probes:
+        if type(probe) is not list or len(probe) != 2 or type(probe[0]) is not str or type(probe[1]) is not bool:
+            return False
+        if len(probe[0]) > MAX_PROBE_CHARS or package.exists_in_tree(probe[0]) is not probe[1]:
+            return False
+    return True
 
 
 def checked_diagnostics(data: object, package, names: dict[str, str], targets: set[str]) -> list[Diagnostic] | None:

@@ -240,9 +240,10 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     else:
         key, diagnostics = found if found is not None else _look_up(cache, package, settings)
         if diagnostics is None:
+            package.tree_probes.clear()  # what checking a stale entry looked up is not this result's
             diagnostics = lint_package(package, cached_rules, settings, errors)
             if key and not errors and not _truncation_warnings(package):  # a cut scan must be told every run
-                cache.put(key, diagnostics)
+                cache.put(key, diagnostics, package.tree_probes)
         if always_rules:
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)

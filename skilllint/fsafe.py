@@ -289,6 +289,22 @@ def plain_file(folder: str, *parts: str) -> os.stat_result | None:
     return info if info is not None and stat.S_ISREG(info.st_mode) else None
 
 
+def plain_entry(folder: str, *parts: str) -> bool:
+    """Whether ``folder/parts…`` is a regular file or a folder reached through real folders only
+    (no link stat-ed on the way or at the end)."""
+    path = folder
+    info = None
+    for part in parts:
+        if info is not None and not stat.S_ISDIR(info.st_mode):
+            return False
+        path = os.path.join(path, part)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return False
+    return info is not None and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode))
+
+
 # -- folders skilllint writes in (the result cache) ---------------------------------------
 
 # Where names can be opened relative to an open folder, each level is opened with O_NOFOLLOW

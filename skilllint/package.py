@@ -17,7 +17,7 @@ from typing import Any
 
 from . import frontmatter, yamltree
 from .diagnostics import Span
-from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, plain_file, read_capped, real_path, real_path_or_given
+from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, plain_entry, plain_file, read_capped, real_path, real_path_or_given
 from .records import field, record
 from .targets import Target
 
@@ -129,6 +129,9 @@ class SkillPackage:
         self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
         self._splits: dict[str, frontmatter.Split] = {}
         self._views: dict[tuple[str, str], FrontmatterView] = {}
+        # Paths beyond the package that rules looked up in the linted tree, and what they found
+        # (:meth:`exists_in_tree`): the result cache keeps them to know when such a finding is stale.
+        self.tree_probes: dict[str, bool] = {}
 
     # -- files -------------------------------------------------------------
 
@@ -312,6 +315,24 @@ class SkillPackage:
             if plain_file(str(folder), *relative) is not None:
                 return folder
         return None
+
+    def exists_in_tree(self, relative: str) -> bool | None:
+        """Whether ``relative`` (a path from the lint root, ``/``-separated) names a file or folder
+        reached through real folders; None when it is not a path inside the linted tree, which is
+        never looked at. The answer is remembered in :attr:`tree_probes`."""
+        parts = relative.split("/")
+        if not relative or relative.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            return None
+        found = plain_entry(os.path.normpath(self.lint_root), *parts)
+        self.tree_probes[relative] = found
+        return found
+
+    def exists_beyond(self, target: str) -> bool | None:
+        """:meth:`exists_in_tree` for a normalised absolute path."""
+        lint_root = os.path.normpath(self.lint_root)
+        if not is_within(Path(lint_root), Path(target)) or target == lint_root:
+            return None
+        return self.exists_in_tree(os.path.relpath(target, lint_root).replace(os.sep, "/"))
 
     # -- frontmatter -------------------------------------------------------
 

@@ -222,3 +222,36 @@ def test_an_edited_long_skill_is_judged_from_kept_counts_without_the_tokenizer(t
     over = {d["path"]: d["message"] for d in check(repo) if d["code"] == "SL202"}
     expected = tokens.count_tokens(skill.read_text().split("---\n", 2)[2])
     assert over["skills/alpha/SKILL.md"].startswith(f"the body is {expected:,} tokens")
+
+
+def test_a_finding_about_a_file_beyond_the_skill_is_not_kept_once_that_file_appears(tmp_path):
+    """SL302 says a sibling skill's file a link climbs to does not exist; the key covers only the
+    package's own files, so the entry keeps what was looked up beyond it, and a hit must find the
+    same again: creating the sibling makes the cached message stale."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write_skill(repo / "skills", "a", "---\nname: a\ndescription: Does a. Use when asked.\n---\nSee [b](../b/SKILL.md).\n")
+    age(repo)
+    missing = [d["message"] for d in check(repo, "--select", "SL302")]
+    assert len(missing) == 1 and "no such file exists" in missing[0]
+    assert check(repo, "--select", "SL302") == check(repo, "--select", "SL302", "--no-cache")
+    before = len(entries(repo))
+    write_skill(repo / "skills", "b", "---\nname: b\ndescription: Does b. Use when asked.\n---\n")
+    age(repo / "skills" / "b")  # skill a's own files keep their stamps: its key is unchanged
+    found = [d["message"] for d in check(repo, "--select", "SL302")]
+    assert len(entries(repo)) == before + 1  # b's entry; a's key is unchanged (rewritten in place)
+    assert len(found) == 1 and "no such file exists" not in found[0] and "not part of the skill" in found[0]
+
+
+def test_a_cached_probe_never_looks_outside_the_linted_tree(tmp_path):
+    """The probes of an entry come from a file in the tree, as untrusted as the tree: one naming a
+    place beyond the lint root is refused (a miss), never looked up."""
+    repo = make_repo(tmp_path)
+    first = check(repo)
+    for entry in entries(repo):
+        data = json.loads(entry.read_text())
+        data["probes"] = [["../../etc/passwd", True]]
+        entry.write_text(json.dumps(data))
+    assert check(repo) == first
+    for entry in entries(repo):  # rewritten by the miss: the forged probe is gone
+        assert "etc/passwd" not in entry.read_text()

@@ -489,3 +489,22 @@ def test_a_sibling_skill_the_plugin_does_not_have_is_missing_not_outside(tmp_pat
         ("SL301", ("claude-code",), "../owasp-checklist/SKILL.md"),
         ("SL302", ("agentskills",), "../owasp-checklist/SKILL.md"),
     ]
+
+
+def test_a_link_out_of_the_skill_to_a_file_that_is_nowhere_says_so(tmp_path):
+    """Outside any plugin a link to a sibling skill is SL302 either way; when the linted tree does not
+    hold the file, the one finding says it is missing too (it was only "leaves the skill folder")."""
+    write_skill(tmp_path / "skills", "deploy", FRONT.replace("demo", "deploy") + "Use [b](../checks/SKILL.md) and [c](../gone/SKILL.md).\n")
+    write_skill(tmp_path / "skills", "checks", FRONT.replace("demo", "checks"))
+    result = lint_json(str(tmp_path / "skills"), "--select", "SL301,SL302", "--target", "agentskills", cwd=tmp_path)
+    found = sorted((d["code"], d["message"].split("`")[1], "no such file exists" in d["message"]) for d in result["diagnostics"])
+    assert found == [("SL302", "../checks/SKILL.md", False), ("SL302", "../gone/SKILL.md", True)]
+
+
+def test_whether_a_file_beyond_the_linted_tree_exists_is_never_asked(tmp_path):
+    """A link that climbs past the lint root: nothing there is looked at, so the message does not
+    claim the file is missing (nor that it exists)."""
+    (tmp_path / "gone.md").write_text("# outside the linted tree\n")
+    write_skill(tmp_path / "tree" / "skills", "deploy", FRONT.replace("demo", "deploy") + "See [x](../../../gone.md) and [y](../../../none.md).\n")
+    result = lint_json(str(tmp_path / "tree"), "--select", "SL302", "--target", "agentskills", cwd=tmp_path)
+    assert [("no such file" in d["message"]) for d in result["diagnostics"]] == [False, False]

@@ -13,14 +13,13 @@ import difflib
 import os
 import posixpath
 import re
-import stat
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Iterator
 
 from .. import lazyre, markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
-from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
+from ..fsafe import UnsafeFile, is_within, read_capped
 from ..package import SkillPackage
 from ..references import WINDOWS_DRIVE
 from ..registry import Rule, RuleContext, severities
@@ -339,7 +338,7 @@ class ReferenceOutsidePackage(Rule):
             if not ctx.admits(where(ref.source), ref.line, targets=targets):
                 continue  # over the cap per file: the message would not be shown
             yield Finding(
-                _outside_message(package, ref),
+                _outside_message(package, ref, exists=_climbed_to_existing(package, ref) if kind == "climbs" else None),
                 _span(ref),
                 path=where(ref.source),
                 related=_reached_from(package, ref.source),
@@ -393,22 +392,17 @@ def _plugin_fate(package: SkillPackage, ref, plugins: dict[str, Path]) -> dict[s
     fate = {}
     for target_id, plugin in plugins.items():
         if is_within(plugin, Path(target)) and target != os.path.normpath(plugin):
-            parts = os.path.relpath(target, plugin).split(os.sep)
-            fate[target_id] = plain_file(str(plugin), *parts) is not None or _is_folder(plugin, parts)
+            found = package.exists_beyond(target)  # the plugin lies in the linted tree (found there)
+            if found is not None:
+                fate[target_id] = found
     return fate
 
 
-def _is_folder(plugin: Path, parts: list[str]) -> bool:
-    """``../../protect-mcp/``: a link to a folder of the plugin."""
-    path = str(plugin)
-    for part in parts:
-        path = os.path.join(path, part)
-        try:
-            if not stat.S_ISDIR(os.lstat(path).st_mode):
-                return False
-        except OSError:
-            return False
-    return True
+def _climbed_to_existing(package: SkillPackage, ref) -> bool | None:
+    """Whether the file or folder a reference that climbs out of the skill leads to exists,
+    judged only inside the linted tree (None beyond it: never looked at)."""
+    joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
+    return package.exists_beyond(os.path.normpath(os.path.join(package.root, joined)))
 
 
 def _rooted_kind(path: str) -> str:
@@ -430,7 +424,7 @@ def _rooted_kind(path: str) -> str:
     return "site"
 
 
-def _outside_message(package: SkillPackage, ref) -> str:
+def _outside_message(package: SkillPackage, ref, exists: bool | None = None) -> str:
     noun = _NOUN[ref.kind]
     path = ref.path
     if path.startswith("~"):
@@ -468,6 +462,11 @@ def _outside_message(package: SkillPackage, ref) -> str:
         where = f"in `{holder}/` (the folder that holds the skill)" if holder else "beside the skill folder"
     else:
         where = f"in `{holder}/` ({climbed} levels above the skill folder)" if holder else f"{climbed} levels above the skill folder"
+    if exists is False:
+        return (
+            f"{noun} `{path}` leaves the skill folder for `{target}` {where}, and no such file exists there: "
+            "the reference is broken now, and would still break when the skill is installed alone"
+        )
     return (
         f"{noun} `{path}` leaves the skill folder for `{target}` {where}: that file is not part of the skill, "
         "so the reference breaks when the skill is installed alone"
