@@ -508,3 +508,16 @@ def test_whether_a_file_beyond_the_linted_tree_exists_is_never_asked(tmp_path):
     write_skill(tmp_path / "tree" / "skills", "deploy", FRONT.replace("demo", "deploy") + "See [x](../../../gone.md) and [y](../../../none.md).\n")
     result = lint_json(str(tmp_path / "tree"), "--select", "SL302", "--target", "agentskills", cwd=tmp_path)
     assert [("no such file" in d["message"]) for d in result["diagnostics"]] == [False, False]
+
+
+def test_a_folder_whose_files_the_document_lists_by_title_is_named(tmp_path):
+    """"Read the corresponding theme file from `themes/`" after a list of the themes' titles: the
+    reader's choice among the titles picks the file. Every file must be listed: one title matching
+    one file of the folder leaves the others unnamed."""
+    files = [("themes/ocean-depths.md", "x\n"), ("themes/golden-hour.md", "y\n")]
+    listed = "## Themes\n\n1. **Ocean Depths** - calm blues\n2. **Golden Hour** - warm tones\n\n"
+    pointer = "After a theme is chosen, read the corresponding theme file from the `themes/` directory.\n"
+    make(tmp_path, listed + pointer, files)
+    assert codes(tmp_path, "SL311") == []
+    make(tmp_path, "## Themes\n\n1. **Ocean Depths** - calm blues\n\n" + pointer, files)
+    assert codes(tmp_path, "SL311") == [("SL311", 9)]

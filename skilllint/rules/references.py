@@ -828,6 +828,16 @@ def _folder_for_word(word: str, top: set[str]) -> str | None:
 _WINDOW = 1000
 
 
+# A heading's text, or a list item's title: its bold lead ("1. **Ocean Depths** - …") or the text
+# up to a dash or colon that ends it ("- Ocean Depths: …").
+_TITLE = lazyre.compile(r"\s{0,3}(?:#{1,6}\s+|(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)?)([^*_:\n]{1,80}?)(?:\*\*|__|\s+[-\u2013\u2014]\s|:|\s*$)")
+
+
+def _title_slug(text: str) -> str:
+    """Lowercase words joined by single hyphens: "Ocean Depths" and `ocean_depths` agree."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
 class _Document:
     """One scanned Markdown file, for judging the sentence around a folder mention.
 
@@ -854,6 +864,7 @@ class _Document:
         self._headings: list[int] | None = None
         self._naming: dict[str, list[int]] = {}  # folder -> lines naming a file in it
         self._lists: dict[tuple[int, bool, str], bool] = {}  # _list_names_file's answers
+        self._titles: set[str] | None = None  # slugs of the headings' and list items' titles
 
     # line numbers below are file lines (1-based); indexes into self.lines are 0-based
 
@@ -1116,7 +1127,33 @@ class _Document:
         """Whether the document names a file in ``folder`` (only on lines before ``before`` when given)."""
         end = self.offset + len(self.lines) if before is None else before - 1
         naming = self._naming_lines(folder)
-        return bool(naming) and naming[0] <= end
+        if naming and naming[0] <= end:
+            return True
+        return before is None and self._lists_folder_by_title(folder)
+
+    def _lists_folder_by_title(self, folder: str) -> bool:
+        """Whether the document's headings and list items name every file directly in ``folder``
+        by title, and there are several: "1. **Ocean Depths** - …" for `themes/ocean-depths.md`.
+        The choice the reader makes among those titles picks the file ("read the corresponding
+        theme file from `themes/`"). All of them, not some: one title that happens to match one
+        file of a larger folder says nothing about the rest."""
+        if folder in (".", ""):
+            return False
+        prefix = folder.rstrip("/") + "/"
+        stems = {
+            _title_slug(posixpath.splitext(entry.rel[len(prefix) :])[0])
+            for entry in self.inventory.files()
+            if entry.rel.startswith(prefix) and "/" not in entry.rel[len(prefix) :]
+        }
+        if len(stems) < 2:
+            return False
+        if self._titles is None:
+            self._titles = {
+                _title_slug(match.group(1))
+                for number in range(self.offset + 1, self.offset + len(self.lines) + 1)
+                if number not in self.fenced and (match := _TITLE.match(self.text(number)))
+            }
+        return stems <= self._titles
 
     def _naming_lines(self, folder: str) -> list[int]:
         """The lines, in order, holding a reference to a file in ``folder`` or (outside code) a bare name of one."""
