@@ -160,6 +160,16 @@ def test_a_nested_skill_the_outer_skill_links_is_one_of_its_documents(tmp_path):
     assert {c for c, t in found["skills/a"] if t == "claude-code"} >= PER_SKILL
 
 
+def test_a_nested_skill_a_sibling_skill_links_is_a_document_too(tmp_path):
+    # zoom-plugin's general skill links `../meeting-sdk/web/component-view/SKILL.md`: Claude reads
+    # it by following that link, whichever listed skill of the plugin holds the link.
+    claude_plugin(tmp_path)
+    write_skill(tmp_path, "skills/c", TEXT.format(name="c") + "\nFor the details read [b](../a/b/SKILL.md#setup).\n")
+    found = codes_by_skill(tmp_path)
+    assert "skills/a/b" not in found
+    assert ("SL520", "claude-code") not in found.get("skills/c", set())
+
+
 def test_links_reach_a_nested_skill_through_the_skills_it_links(tmp_path):
     write_skill(tmp_path, ".claude/skills/a", TEXT.format(name="a") + "\nSee [web](web/SKILL.md).\n")
     write_skill(tmp_path, ".claude/skills/a/web", TEXT.format(name="web") + "\nSee [view](view/) and [guide](references/guide.md).\n")

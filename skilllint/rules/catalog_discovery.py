@@ -32,13 +32,14 @@ the file system's order, so past the cap the message says "may".
 from __future__ import annotations
 
 import os
+import posixpath
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
-from ..fsafe import plain_file
+from ..fsafe import is_within, plain_file
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from ..targets import claude_code
@@ -193,12 +194,12 @@ class NotDiscoverable(Rule):
         top = place.skills_folder
         listed = top if plain_file(str(top), "SKILL.md") is not None else top / place.below.parts[0]
         has_listed = plain_file(str(listed), "SKILL.md") is not None
-        if has_listed and folder in _linked_skills(package, listed):
-            return None  # a document of the listed skill it lies in, read when Claude follows a link
+        if folder in _linked_skills(package, top):
+            return None  # a document of a listed skill, read when Claude follows a link to it
         where = f"`{place.below.as_posix()}` below `{place.skills_folder.parent.name}/{place.skills_folder.name}`"
         why = ""
         if has_listed:
-            why = f"; no link from the skill `{listed.name}` (or the nested skills it links) leads to it"
+            why = f"; no link from the skill `{listed.name}`, the skills beside it, or the nested skills they link leads to it"
         return (
             f"Claude Code never lists this skill: it lies at {where}, {place.levels} folders down, and Claude Code "
             f"loads only `<skills folder>/<name>/SKILL.md`, without searching deeper{why}"
@@ -208,40 +209,48 @@ class NotDiscoverable(Rule):
 RULES = [NotDiscoverable]
 
 
-MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one listed skill
+MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
+MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
 # (listed skill, lint root, read bound) -> (the files read, their stamps, the skills reached): each
 # nested skill of a listed one asks the same question, and an answer builds reference graphs
 _LINKED: dict[tuple[str, str, int], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
 _LINKED_MAX = 64
 
 
-def _linked_skills(package: SkillPackage, listed: Path) -> frozenset[Path]:
-    """The skill folders nested in the ``listed`` skill that Claude reaches by following links:
-    from its SKILL.md and the files that references, a link to a nested skill's SKILL.md or
-    its folder, then on from that skill's own links. Such a nested SKILL.md is a document of
-    the listed skill (:func:`skilllint.references.build` stops at nested skills, so each is
-    read as a package of its own). Kept while none of the files read changes."""
-    key = (str(listed), str(package.lint_root), package.max_bytes)
+def _linked_skills(package: SkillPackage, top: Path) -> frozenset[Path]:
+    """The nested skill folders under the skills folder ``top`` that Claude reaches by following
+    links from the skills it lists there (``top`` itself when it is one skill): from a listed
+    SKILL.md and the files it references, a link to a nested skill's SKILL.md or its folder
+    (a sibling's own link such as `../meeting-sdk/web/SKILL.md` too), then on from that
+    skill's own links. Such a nested SKILL.md is a document of the skills that link it
+    (:func:`skilllint.references.build` stops at nested skills, so each is read as a package of
+    its own). Kept while none of the files read changes."""
+    key = (str(top), str(package.lint_root), package.max_bytes)
     kept = _LINKED.get(key)
     if kept is not None and _stamps(kept[0]) == kept[1]:
         return kept[2]
+    if plain_file(str(top), "SKILL.md") is not None:
+        listed = [top]
+    else:
+        try:
+            names = sorted(os.listdir(top))[:MAX_LISTED_SKILLS]
+        except OSError:
+            names = []
+        listed = [top / name for name in names if plain_file(str(top), name, "SKILL.md") is not None]
     reached: set[Path] = set()
-    read: list[str] = []
-    queue = [listed]
+    read: list[str] = [str(path / "SKILL.md") for path in listed]
+    queue = list(listed)
+    seen = set(listed)
     while queue and len(reached) < MAX_LINKED_SKILLS:
         outer = queue.pop(0)
         graph = SkillPackage(outer, package.lint_root, package.max_bytes).references
         read.extend(str(outer / name) for name in graph.scanned)
         for reference in graph.references:
-            target = reference.resolved
-            if reference.status != "ok" or not target:
+            inner = _linked_folder(outer, reference)
+            if inner is None or inner in seen or not is_within(top, inner):
                 continue
-            if target.endswith("/SKILL.md"):
-                target = target[: -len("/SKILL.md")]
-            elif reference.target_kind != "dir":
-                continue
-            inner = Path(os.path.normpath(outer / target))
-            if inner not in reached and inner != listed and plain_file(str(inner), "SKILL.md") is not None:
+            if plain_file(str(inner), "SKILL.md") is not None:
+                seen.add(inner)
                 reached.add(inner)
                 queue.append(inner)
     if len(_LINKED) >= _LINKED_MAX:
@@ -249,6 +258,21 @@ def _linked_skills(package: SkillPackage, listed: Path) -> frozenset[Path]:
     found = frozenset(reached)
     _LINKED[key] = (tuple(read), _stamps(read), found)
     return found
+
+
+def _linked_folder(outer: Path, reference) -> Path | None:
+    """The folder a reference to a SKILL.md or to a folder leads to, inside the skill or out of it."""
+    if reference.status == "ok" and reference.resolved:
+        target = reference.resolved
+        if not target.endswith("/SKILL.md") and reference.target_kind != "dir":
+            return None
+    elif reference.status == "outside" and reference.explicit and not reference.path.startswith(("/", "~")):
+        target = posixpath.join(posixpath.dirname(reference.source), reference.path.split("#", 1)[0])
+    else:
+        return None
+    if target.endswith("/SKILL.md"):
+        target = target[: -len("/SKILL.md")]
+    return Path(os.path.normpath(outer / target))
 
 
 def _stamps(paths) -> tuple:
