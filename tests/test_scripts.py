@@ -500,6 +500,20 @@ def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
     assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-b")]
 
 
+def test_a_shell_block_in_a_markdown_template_is_the_documents_content(tmp_path):
+    # The README a generator writes nests its own ```bash block in a ```markdown block: the bare
+    # fence after `npx tool-a` closes the nested block, and the template goes on to its own close.
+    body = (
+        "### README.md\n\n```markdown\n# Project\n\n```bash\nnpx tool-a\n```\n\nMore of the README.\n\n"
+        "```bash\nnpx tool-b serve\n```\n```\n\n"
+        "````markdown\n```bash\nnpx tool-c\n```\n````\n\n"  # four backticks: CommonMark alone does it
+        "Then run:\n\n```bash\nnpx tool-d\n```\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-d"]
+    assert where(found) == [("SKILL.md", 33, 1)]
+
+
 @pytest.mark.parametrize(
     "argv, expected",
     [

@@ -874,23 +874,43 @@ _FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _FENCE_OPEN = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
+# A Markdown block is the template of a document the skill writes (a README, an issue body), and
+# authors nest the document's own fenced blocks in it with the same three backticks.
+_TEMPLATE_FENCES = frozenset({"markdown", "md", "mdx", "gfm"})
+
+
 def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
     """Fenced code blocks of the body: (info word in lower case, 1-based line numbers from the opening
-    fence to the closing one, or to the end of the file when it is never closed)."""
+    fence to the closing one, or to the end of the file when it is never closed).
+
+    A fence closes with a bare fence of its character at least as long (CommonMark). In a
+    Markdown block a fence with an info word ("```bash") opens the template's own nested block,
+    and the bare fence after it closes that one, not the template: CommonMark would end the
+    template there and read the rest of it as the skill's text and commands, which is not what
+    its author wrote."""
     blocks: list[tuple[str, list[int]]] = []
     current: tuple[str, int, str, list[int]] | None = None  # (fence char, length, info, lines)
+    nested = 0  # blocks open inside a Markdown template
     for number in range(start + 1, len(lines) + 1):
         text = lines[number - 1]
         if current is None:
             match = _FENCE_OPEN.match(text)
             if match and not (match.group(1)[0] == "`" and "`" in text[match.end(1):]):
                 current = (match.group(1)[0], len(match.group(1)), match.group(2).lower(), [number])
+                nested = 0
             continue
         current[3].append(number)
         close = _FENCE_LINE.match(text)
         if close and close.group(1)[0] == current[0] and len(close.group(1)) >= current[1]:
+            if nested:
+                nested -= 1
+                continue
             blocks.append((current[2], current[3]))
             current = None
+        elif current[2] in _TEMPLATE_FENCES:
+            inner = _FENCE_OPEN.match(text)
+            if inner and inner.group(2) and inner.group(1)[0] == current[0] and len(inner.group(1)) >= current[1]:
+                nested += 1
     if current is not None:
         blocks.append((current[2], current[3]))
     return blocks
