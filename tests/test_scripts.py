@@ -514,6 +514,33 @@ def test_a_shell_block_in_a_markdown_template_is_the_documents_content(tmp_path)
     assert where(found) == [("SKILL.md", 33, 1)]
 
 
+def test_code_spans_offered_as_examples_or_as_a_keys_value_are_not_commands(tmp_path):
+    body = (
+        "- `runner` (optional): a command prefix (for example `uv run`, `pipx run ruff`).\n"
+        "- Else use any equivalent that invokes it (e.g. `npx tool-a`), or stop and ask the user.\n"
+        "- A launcher such as `uvx tool-b`.\n"
+        "- **Cross-platform install:** `npx skills add someone/some-skill`\n"
+        "\n"
+        "- **Run:** `npx tool-c --check`\n"
+        "- Run diagnostics: `npx tool-d`\n"
+        "- Test with the inspector: `npx tool-e`\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-c", "npx tool-d", "npx tool-e"]
+
+
+def test_a_code_span_describing_a_bundled_scripts_command_is_reported_at_the_script(tmp_path):
+    files = {"scripts/make-app.sh": "#!/bin/sh\nbunx create-thing -t default \"$1\"\n"}
+    body = (
+        "The script creates the app with `bunx create-thing -t default@1` once per version.\n\n"
+        "Set up the other one with `bunx create-other`.\n"
+    )
+    found = findings(make(tmp_path, files, body=body), "SL703")
+    assert sorted((Path(d["path"]).name, d["message"].split("`")[1]) for d in found) == [
+        ("SKILL.md", "bunx create-other"), ("make-app.sh", "bunx create-thing"),
+    ]
+
+
 @pytest.mark.parametrize(
     "argv, expected",
     [
