@@ -541,6 +541,16 @@ def test_a_code_span_describing_a_bundled_scripts_command_is_reported_at_the_scr
     ]
 
 
+def test_a_code_span_naming_a_command_again_is_reported_once(tmp_path):
+    body = (
+        "- This skill drives the device with `npx device-tool@latest`, run on demand.\n"
+        "- The verbs come from the controller (`npx device-tool@latest`).\n"
+        "- Record with `npx recorder`.\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(8, "npx device-tool@latest"), (10, "npx recorder")]
+
+
 @pytest.mark.parametrize(
     "argv, expected",
     [

@@ -1610,10 +1610,10 @@ def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[
 
     Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
     a later ``npx`` of one of them or of its command (``npx swa``) runs the installed copy
-    and fetches nothing. A code span in the text that repeats a command a fenced block
-    already gives is the same command, reported once; one that repeats a command a bundled
-    script runs describes the script ("The script creates the app with `bunx create-expo-app`"),
-    which is reported at the script."""
+    and fetches nothing. A code span in the text that repeats a command a fenced block or an
+    earlier code span already gives is the same command, reported once; one that repeats a
+    command a bundled script runs describes the script ("The script creates the app with
+    `bunx create-expo-app`"), which is reported at the script."""
     raw = package.source.text if package.readable else ""
     if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return []
@@ -1634,7 +1634,15 @@ def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[
     if any(not command.fenced for command, _ in found):
         for script in package_scripts(package, ctx):
             given_elsewhere.update((use.verdict.runner, use.verdict.spec) for use in runner_uses(script))
-    return [(c, v) for c, v in found if c.fenced or (v.runner, v.spec) not in given_elsewhere]
+    kept = []
+    for command, verdict in found:
+        key = (verdict.runner, verdict.spec)
+        if not command.fenced:
+            if key in given_elsewhere:
+                continue
+            given_elsewhere.add(key)  # a later code span naming it again refers back to this one
+        kept.append((command, verdict))
+    return kept
 
 
 def _pin_example(verdict: Unpinned) -> str:
