@@ -21,9 +21,11 @@ from . import lazyre
 
 # -- the mention's sentence ---------------------------------------------------------------
 # Before the path: an illustration, or a place the text gives to someone else.
+_EXAMPLE = r"\b(?:e\.\s?g\.|for example|for instance|such as|examples?\b[*_]*\s*[:(—–-])"
+# An illustration alone: what follows is a sample value, not the text's own (SL703 reads commands with it).
+OFFERED_AS_EXAMPLE = lazyre.compile(r"(?i)" + _EXAMPLE)
 _EXAMPLE_OR_ELSEWHERE = lazyre.compile(
-    r"(?i)\b(?:e\.\s?g\.|for example|for instance|such as|examples?\b[*_]*\s*[:(—–-])"
-    r"|\b(?:your|(?:the )?user's|(?:the )?project's|(?:the )?repository's|(?:the )?repo's|(?:the )?plugin's)\s"
+    r"(?i)" + _EXAMPLE + r"|\b(?:your|(?:the )?user's|(?:the )?project's|(?:the )?repository's|(?:the )?repo's|(?:the )?plugin's)\s"
     r"|\bplugin (?:root|directory|folder)\b"
 )
 # Right before the path, a named owner: "`other-skill`'s `references/x.md`", "Acme's `scripts/x`",
@@ -115,6 +117,16 @@ class Passages:
         # per paragraph or lead-in line, judged once (a paragraph can hold thousands of mentions)
         self._generated_blocks: dict[int, bool] = {}
         self._leads: dict[int, bool] = {}
+
+    def sentence_around(self, number: int, start: int) -> tuple[str, str]:
+        """The text of the sentence before file line ``number``, column ``start`` (0-based), across
+        the lines of its paragraph or list item, and the text after it."""
+        if self.block_start is None:
+            self._layout()
+        index = number - 1 - self.offset
+        if not 0 <= index < len(self.lines):
+            return "", ""
+        return _sentence_around(*self._in_block(index, start))
 
     def not_the_skills(self, number: int, start: int, path: str) -> bool:
         """Whether the mention of ``path`` at file line ``number``, column ``start`` (0-based)

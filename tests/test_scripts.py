@@ -500,6 +500,57 @@ def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
     assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-b")]
 
 
+def test_a_shell_block_in_a_markdown_template_is_the_documents_content(tmp_path):
+    # The README a generator writes nests its own ```bash block in a ```markdown block: the bare
+    # fence after `npx tool-a` closes the nested block, and the template goes on to its own close.
+    body = (
+        "### README.md\n\n```markdown\n# Project\n\n```bash\nnpx tool-a\n```\n\nMore of the README.\n\n"
+        "```bash\nnpx tool-b serve\n```\n```\n\n"
+        "````markdown\n```bash\nnpx tool-c\n```\n````\n\n"  # four backticks: CommonMark alone does it
+        "Then run:\n\n```bash\nnpx tool-d\n```\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-d"]
+    assert where(found) == [("SKILL.md", 33, 1)]
+
+
+def test_code_spans_offered_as_examples_or_as_a_keys_value_are_not_commands(tmp_path):
+    body = (
+        "- `runner` (optional): a command prefix (for example `uv run`, `pipx run ruff`).\n"
+        "- Else use any equivalent that invokes it (e.g. `npx tool-a`), or stop and ask the user.\n"
+        "- A launcher such as `uvx tool-b`.\n"
+        "- **Cross-platform install:** `npx skills add someone/some-skill`\n"
+        "\n"
+        "- **Run:** `npx tool-c --check`\n"
+        "- Run diagnostics: `npx tool-d`\n"
+        "- Test with the inspector: `npx tool-e`\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-c", "npx tool-d", "npx tool-e"]
+
+
+def test_a_code_span_describing_a_bundled_scripts_command_is_reported_at_the_script(tmp_path):
+    files = {"scripts/make-app.sh": "#!/bin/sh\nbunx create-thing -t default \"$1\"\n"}
+    body = (
+        "The script creates the app with `bunx create-thing -t default@1` once per version.\n\n"
+        "Set up the other one with `bunx create-other`.\n"
+    )
+    found = findings(make(tmp_path, files, body=body), "SL703")
+    assert sorted((Path(d["path"]).name, d["message"].split("`")[1]) for d in found) == [
+        ("SKILL.md", "bunx create-other"), ("make-app.sh", "bunx create-thing"),
+    ]
+
+
+def test_a_code_span_naming_a_command_again_is_reported_once(tmp_path):
+    body = (
+        "- This skill drives the device with `npx device-tool@latest`, run on demand.\n"
+        "- The verbs come from the controller (`npx device-tool@latest`).\n"
+        "- Record with `npx recorder`.\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(8, "npx device-tool@latest"), (10, "npx recorder")]
+
+
 @pytest.mark.parametrize(
     "argv, expected",
     [

@@ -31,6 +31,7 @@ from .. import lazyre, pyscript
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..markdown import NextFind
+from ..passages import OFFERED_AS_EXAMPLE, Passages
 from ..records import field, record
 from ..registry import Rule, RuleContext, severities
 
@@ -874,23 +875,43 @@ _FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _FENCE_OPEN = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
+# A Markdown block is the template of a document the skill writes (a README, an issue body), and
+# authors nest the document's own fenced blocks in it with the same three backticks.
+_TEMPLATE_FENCES = frozenset({"markdown", "md", "mdx", "gfm"})
+
+
 def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
     """Fenced code blocks of the body: (info word in lower case, 1-based line numbers from the opening
-    fence to the closing one, or to the end of the file when it is never closed)."""
+    fence to the closing one, or to the end of the file when it is never closed).
+
+    A fence closes with a bare fence of its character at least as long (CommonMark). In a
+    Markdown block a fence with an info word ("```bash") opens the template's own nested block,
+    and the bare fence after it closes that one, not the template: CommonMark would end the
+    template there and read the rest of it as the skill's text and commands, which is not what
+    its author wrote."""
     blocks: list[tuple[str, list[int]]] = []
     current: tuple[str, int, str, list[int]] | None = None  # (fence char, length, info, lines)
+    nested = 0  # blocks open inside a Markdown template
     for number in range(start + 1, len(lines) + 1):
         text = lines[number - 1]
         if current is None:
             match = _FENCE_OPEN.match(text)
             if match and not (match.group(1)[0] == "`" and "`" in text[match.end(1):]):
                 current = (match.group(1)[0], len(match.group(1)), match.group(2).lower(), [number])
+                nested = 0
             continue
         current[3].append(number)
         close = _FENCE_LINE.match(text)
         if close and close.group(1)[0] == current[0] and len(close.group(1)) >= current[1]:
+            if nested:
+                nested -= 1
+                continue
             blocks.append((current[2], current[3]))
             current = None
+        elif current[2] in _TEMPLATE_FENCES:
+            inner = _FENCE_OPEN.match(text)
+            if inner and inner.group(2) and inner.group(1)[0] == current[0] and len(inner.group(1)) >= current[1]:
+                nested += 1
     if current is not None:
         blocks.append((current[2], current[3]))
     return blocks
@@ -1533,6 +1554,7 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
         if kept:
             numbers_of = [number for number, _ in texts]
             found.extend(_shell_text_commands("\n".join(kept), numbers_of, [1] * len(numbers_of), True))
+    passages: Passages | None = None
     for index, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
         if index in fenced or "`" not in text:
             continue
@@ -1541,6 +1563,10 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
             first = _first_word(content.strip())
             if first is None or posixpath.basename(first[0]) not in _COMMAND_STARTS:
                 continue  # a name or a path in prose, not a command
+            if passages is None:
+                passages = Passages(lines, 0, fenced)
+            if not _given_to_run(*passages.sentence_around(index, span.start())):
+                continue
             lead = len(content) - len(content.lstrip())
             if content.startswith("$ ", lead):
                 content = content[:lead] + "  " + content[lead + 2 :]  # a prompt, blanked: columns kept
@@ -1550,6 +1576,19 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
 
 
 _COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "bun"})
+# A list item or line that is a key and its value: "**Cross-platform install:** `npx skills add x`".
+_KEY_LABEL = lazyre.compile(r"^\W*(?:\*\*|__)([^*_\n]{1,60})(?:\*\*|__)\s*(?::\s*)?$")
+
+
+def _given_to_run(before: str, after: str) -> bool:
+    """Whether a code span that starts with a command, read in its sentence (the text ``before``
+    it), is a command the text gives the agent to run: not a sample value offered "for example"
+    ("a runner, for example `pipx run ruff`"), and not the value of a key ("**Install:** `npx
+    skills add x`", facts for the person reading); a key that says to run it ("**Run:**") gives it."""
+    if OFFERED_AS_EXAMPLE.search(before):
+        return False
+    key = _KEY_LABEL.match(before)
+    return key is None or _RUN_VERB.match(key.group(1).strip(" :") + " ") is not None
 
 
 def installed_npm_packages(command: SkillMdCommand) -> list[str]:
@@ -1566,19 +1605,21 @@ def installed_npm_packages(command: SkillMdCommand) -> list[str]:
     return names
 
 
-def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
+def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[SkillMdCommand, Unpinned]]:
     """The unpinned runner calls among the commands SKILL.md gives (SL703).
 
     Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
     a later ``npx`` of one of them or of its command (``npx swa``) runs the installed copy
-    and fetches nothing. A code span in the text that repeats a command a fenced block
-    already gives is the same command, reported once."""
+    and fetches nothing. A code span in the text that repeats a command a fenced block or an
+    earlier code span already gives is the same command, reported once; one that repeats a
+    command a bundled script runs describes the script ("The script creates the app with
+    `bunx create-expo-app`"), which is reported at the script."""
     raw = package.source.text if package.readable else ""
     if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return []
     installed: set[str] = set()  # grows as the commands go on; judge_runner only reads it
     found = []
-    fenced_verdicts = set()
+    given_elsewhere = set()
     for command in skill_md_commands(package):
         for name in installed_npm_packages(command):
             installed.update(installed_names(name))
@@ -1589,8 +1630,19 @@ def skill_md_runner_uses(package) -> list[tuple[SkillMdCommand, Unpinned]]:
             continue
         found.append((command, verdict))
         if command.fenced:
-            fenced_verdicts.add((verdict.runner, verdict.spec))
-    return [(c, v) for c, v in found if c.fenced or (v.runner, v.spec) not in fenced_verdicts]
+            given_elsewhere.add((verdict.runner, verdict.spec))
+    if any(not command.fenced for command, _ in found):
+        for script in package_scripts(package, ctx):
+            given_elsewhere.update((use.verdict.runner, use.verdict.spec) for use in runner_uses(script))
+    kept = []
+    for command, verdict in found:
+        key = (verdict.runner, verdict.spec)
+        if not command.fenced:
+            if key in given_elsewhere:
+                continue
+            given_elsewhere.add(key)  # a later code span naming it again refers back to this one
+        kept.append((command, verdict))
+    return kept
 
 
 def _pin_example(verdict: Unpinned) -> str:
@@ -1615,7 +1667,7 @@ class ScriptUnpinnedRunner(Rule):
     severity = severities("info: all")
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        for command, verdict in skill_md_runner_uses(package)[:MAX_FINDINGS_PER_FILE]:
+        for command, verdict in skill_md_runner_uses(package, ctx)[:MAX_FINDINGS_PER_FILE]:
             yield Finding(
                 f"`{verdict.runner} {verdict.spec}` {_unpinned_what(verdict)}: each time the agent runs this command "
                 "it fetches whatever the registry serves that day, so a new release can change or break the "
