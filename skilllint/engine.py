@@ -378,8 +378,8 @@ def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Dia
             effects.append(effect)
     out = []
     for diagnostic, effects in merged.values():
-        if effects:
-            diagnostic.message = f"{diagnostic.message}: {'; '.join(effects)}"
+        if effects:  # clipped again: the effects come after the message's own clipping
+            diagnostic.message = clipped(f"{diagnostic.message}: {'; '.join(effects)}", MAX_MESSAGE_CHARS)
         out.append(diagnostic)
     return out
 

@@ -51,3 +51,38 @@ def test_sl304_with_thousands_of_unreferenced_files_is_linear(tree, shape, findi
     assert len(found) == findings
     if findings == 1:  # the rest are named only through the one reported
         assert f"{NOTES - 1} more files named only by it" in found[0]["message"]
+
+
+# =============================================================================
+# SL511 duplicate-name: a thousand skills of one name
+# =============================================================================
+
+SAME_NAMED = 1000
+
+
+def test_sl511_with_a_thousand_same_named_skills_names_a_few_partners_each(tree):
+    for i in range(SAME_NAMED):
+        skill(tree.root, f"skills/deploy-{i}", name="deploy")
+    result = check_json(
+        tree, ".", "--select", "SL511", "--target", "agentskills", "--no-cache",
+        label=f"SL511, {SAME_NAMED} skills named deploy", limit=60, timeout=120,
+    )  # fmt: skip  (a thousand skills parsed take seconds; naming every partner took 1.7 GB)
+    found = result.found("SL511")
+    assert len(found) == SAME_NAMED
+    assert len(result.out) < 10 * 1024 * 1024  # every finding naming every partner: 171 MB
+    for diagnostic in found:
+        assert len(diagnostic["related"]) == 10
+        assert f"; and {SAME_NAMED - 11} more)" in diagnostic["message"]
+
+
+def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
+    # Long folder names fill the message past its clipping; the effects of several
+    # targets' catalogs come after it, and must be clipped with it.
+    for i in range(12):
+        skill(tree.root, f"skills/{'d' * 200}-{i}", name="deploy")
+    result = check_json(tree, ".", "--select", "SL511", "--target", "codex,agentskills", "--no-cache", label="SL511, long paths")
+    found = result.found("SL511")
+    assert len(found) == 12
+    for diagnostic in found:
+        assert len(diagnostic["message"]) <= 2000
+        assert diagnostic["message"].endswith("which one is not defined")  # the effects survive the clipping
