@@ -86,3 +86,50 @@ def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
     for diagnostic in found:
         assert len(diagnostic["message"]) <= 2000
         assert diagnostic["message"].endswith("which one is not defined")  # the effects survive the clipping
+
+
+# =============================================================================
+# SL404 symlink-loop: cycles and chains of any length
+# =============================================================================
+
+
+def _links(folder: Path, count: int, cycle: bool) -> None:
+    """``a0 -> a1 -> … -> a{count-1}``, and then back to ``a0`` (a cycle) or on to a file."""
+    folder.mkdir(parents=True)
+    for i in range(count):
+        (folder / f"a{i}").symlink_to(f"a{(i + 1) % count}" if cycle else f"a{i + 1}")
+    if not cycle:
+        (folder / f"a{count}").write_text("the end\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("count", [41, 42, 100, 3000])
+def test_sl404_a_cycle_of_any_length_outside_every_skill_folder(tree, count):
+    skill(tree.root, "s")
+    _links(tree.root / "links", count, cycle=True)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a cycle of {count} links", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    assert len(found) == count
+    assert all("a cycle of links" in d["message"] for d in found)
+
+
+@pytest.mark.parametrize("count", [40, 45, 3000])
+def test_sl404_a_chain_longer_than_the_system_follows_outside_every_skill_folder(tree, count):
+    skill(tree.root, "s")
+    _links(tree.root / "links", count, cycle=False)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a chain of {count} links", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    # a{i} reaches the file after count - i links; the system follows 40
+    assert sorted(d["path"].rsplit("/", 1)[-1] for d in found) == sorted(f"a{i}" for i in range(count - 40))
+    if found:
+        assert f"only after {count} links" in next(d for d in found if d["path"].endswith("/a0"))["message"]
+
+
+def test_sl404_a_cycle_of_3000_links_in_a_skill_shows_a_few_links_each(tree):
+    _links(skill(tree.root, "s") / "links", 3000, cycle=True)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label="SL404, a cycle of 3000 links in a skill", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    assert len(found) == 3000  # one per link
+    assert len(result.out) < 10 * 1024 * 1024  # every link's chain in full: 29 MB
+    for diagnostic in found:
+        assert len(diagnostic["related"]) <= 4
+        assert "and at least 36 more links)" in diagnostic["message"]
