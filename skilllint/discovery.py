@@ -57,14 +57,16 @@ class Found:
 
 @record(frozen=True)
 class TreeLink:
-    """A symbolic link met by the search outside every skill folder that never ends:
-    it leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links."""
+    """A symbolic link met by the search outside every skill folder that never ends: it
+    leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links (SL404);
+    or a link to nothing where a surface looks for skill folders (SL403)."""
 
     path: Path  # the link, as the search met it
     text: str  # what the link says
     lint_root: Path  # the tree searched
-    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve; "chain": too many links
-    target: Path | None = None  # the folder it leads back to (ancestor)
+    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve; "chain": too many links;
+    # "dangling": a link in a skills folder to nothing
+    target: Path | None = None  # the folder it leads back to (ancestor), the missing path (dangling)
     hops: int = 0  # the links a chain passes (chain)
 
 
@@ -77,7 +79,8 @@ class Discovery:
     # files named as `check --fix`'s temporary files, met in the folders searched (a run
     # killed while writing leaves one; whether one is abandoned is the caller's to judge)
     fix_temps: list[str] = field(default_factory=list)
-    # Endless links outside every skill folder (SL404): a package's own links are its rules'.
+    # Endless links outside every skill folder (SL404), and dangling ones where skills are
+    # looked for (SL403): a package's own links are its rules'.
     endless_links: list[TreeLink] = field(default_factory=list)
 
 
@@ -476,6 +479,14 @@ def _walk(
                         )
                     continue
                 if not os.path.isdir(target):
+                    # Where a surface looks for skill folders, a link to nothing is a skill that
+                    # is not there (SL403); elsewhere (node_modules/.bin, build output) it is no
+                    # concern of skills.
+                    if in_skills and not os.path.lexists(target) and not ignore.ignored(child, True):
+                        try:
+                            endless.append(TreeLink(Path(child), os.readlink(child), lint_root, "dangling", target))
+                        except OSError:
+                            pass
                     continue
                 if str(target) in seen_real or ignore.ignored(child, True):
                     continue

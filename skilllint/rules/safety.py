@@ -243,6 +243,20 @@ class SymlinkBroken(Rule):
             yield Finding(message, LINE_ONE, path=package.root / entry.rel, related=tuple(notes))
         yield from _skill_md_leads_nowhere(package, ctx, "missing")
 
+    def check_tree_link(self, link) -> Finding:
+        """A :class:`~skilllint.discovery.TreeLink` to nothing in a folder where surfaces look for skills."""
+        shown = _tree_relative(link.path, link.lint_root)
+        top = Path(os.path.realpath(link.lint_root))
+        missing = _tree_relative(link.target, top)
+        where = f" (`{missing}` in the linted tree)" if missing != posixpath.normpath(link.text) else ""
+        return Finding(
+            f"`{shown}` is a symbolic link to `{link.text}`{where}, which does not exist: a surface that looks "
+            f"for skills in `{_tree_relative(link.path.parent, link.lint_root)}/` finds no skill there",
+            LINE_ONE,
+            path=link.path,
+            related=(Related(f"nothing exists at `{missing}`", link.target, LINE_ONE),),
+        )
+
 
 class SymlinkLoop(Rule):
     code = "SL404"
