@@ -36,12 +36,15 @@ def _notes(base: Path, shape: str, count: int = NOTES) -> None:
             text = f"Next: f{(i + 1) % count}.md\n"
         elif shape == "odd names":  # names with spaces and parentheses, in a ring
             name, text = f"f ({i}).md", f"Next: f ({(i + 1) % count}).md\n"
+        elif shape == "odd folders":  # a folder each, with spaces and parentheses, in a ring
+            name, text = f"d ({i})/f{i}.md", f"See ./notes/d ({(i + 1) % count}) and notes/d ({(i + 2) % count})/ too.\n"
+            (folder / name).parent.mkdir()
         (folder / name).write_text(text, encoding="utf-8")
 
 
 @pytest.mark.parametrize(
     ("shape", "findings"),
-    [("plain", NOTES), ("chain", 0), ("folder", 1), ("ring", 1), ("odd names", 1)],
+    [("plain", NOTES), ("chain", 0), ("folder", 1), ("ring", 1), ("odd names", 1), ("odd folders", 1)],
 )
 def test_sl304_with_thousands_of_unreferenced_files_is_linear(tree, shape, findings):
     body = "See notes/f0.md." if shape == "chain" else "Nothing here."

@@ -525,8 +525,9 @@ class _Mentions:
                         yield piece
 
     def _folders(self, text: str) -> Iterator[str]:
-        """Keys of ``folder`` groups written as folders: ``themes/``, ``./themes`` or
-        `` `themes` `` (as :func:`_folder_named` decides)."""
+        """Keys of ``folder`` groups written as folders: ``themes/`` (no name character
+        before it, nothing path-like after the slash), ``./themes`` (nothing path-like
+        after it), or in backticks: `` `themes` ``, `` `themes/` ``, `` `./themes` ``."""
         if not self._longest_folder:
             return
         longest = self._longest_folder
@@ -555,14 +556,31 @@ class _Mentions:
             while dot >= 0:
                 yield tail[dot + 2:]
                 dot = tail.find("./", dot + 1)
-        for folder in self._odd_folders:
-            if _folder_named(text, folder):
-                yield folder
+        if self._odd_folders:
+            yield from self._odd_folder_keys(text)
+
+    def _odd_folder_keys(self, text: str) -> Iterator[str]:
+        """Folders with other characters (`d (1)/`): a slice per place one may sit and length."""
+        folders, lengths = self._odd_folders, {len(folder) for folder in self._odd_folders}
+        for slash in _FOLDER_SLASH.finditer(text):  # `folder/`, a name character not before it
+            end = slash.start()
+            for length in lengths:
+                start = end - length
+                if start >= 0 and text[start:end] in folders and (start == 0 or not _NAME_RUN.match(text[start - 1])):
+                    yield text[start:end]
+        for dot in _DOT_SLASH.finditer(text):  # `./folder`
+            start = dot.end()
+            for length in lengths:
+                piece = text[start:start + length]
+                if piece in folders and not _PATH_RUN.match(text[start + length:start + length + 1]):
+                    yield piece
 
 
 _NAME_RUN = lazyre.compile(r"[\w.-]+")  # what _named takes for a name's neighbours: alphanumerics, `_`, `.`, `-`
 _PATH_RUN = lazyre.compile(r"[\w./-]+")
 _BACKTICK = lazyre.compile(r"`")
+_FOLDER_SLASH = lazyre.compile(r"/(?![\w./-])")  # a slash ending a folder written as one
+_DOT_SLASH = lazyre.compile(r"\./")
 _SEPARATOR_START = lazyre.compile(r"(?<![\w.-])[^\w.-]")  # a non-name character after another or first
 
 
@@ -636,22 +654,6 @@ def _named(text: str, name: str) -> bool:
         if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after in "_-"):
             return True
         start = text.find(name, start + 1)
-    return False
-
-
-def _folder_named(text: str, folder: str) -> bool:
-    """``folder`` written as a folder: ``themes/``, ``./themes`` or `` `themes` ``."""
-    if f"`{folder}`" in text or f"`{folder}/`" in text or f"`./{folder}`" in text:
-        return True
-    for probe, skip in ((folder + "/", 0), ("./" + folder, 2)):
-        start = text.find(probe)
-        while start >= 0:
-            before = text[start - 1] if start else " "
-            end = start + len(probe)
-            after = text[end] if end < len(text) else " "
-            if (skip or not (before.isalnum() or before in "_.-")) and not (after.isalnum() or after in "_-./"):
-                return True
-            start = text.find(probe, start + 1)
     return False
 
 
