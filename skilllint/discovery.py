@@ -57,14 +57,17 @@ class Found:
 
 @record(frozen=True)
 class TreeLink:
-    """A symbolic link met by the search outside every skill folder that never ends:
-    it leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links."""
+    """A symbolic link met by the search outside every skill folder that never ends: it
+    leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links (SL404);
+    or a link to nothing where a surface looks for skill folders (SL403)."""
 
     path: Path  # the link, as the search met it
     text: str  # what the link says
     lint_root: Path  # the tree searched
-    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve
-    target: Path | None = None  # the folder it leads back to (ancestor)
+    kind: str  # "ancestor": a folder holding the link; "cycle": links that never resolve; "chain": too many links;
+    # "dangling": a link in a skills folder to nothing
+    target: Path | None = None  # the folder it leads back to (ancestor), the missing path (dangling)
+    hops: int = 0  # the links a chain passes (chain)
 
 
 @record
@@ -76,7 +79,8 @@ class Discovery:
     # files named as `check --fix`'s temporary files, met in the folders searched (a run
     # killed while writing leaves one; whether one is abandoned is the caller's to judge)
     fix_temps: list[str] = field(default_factory=list)
-    # Endless links outside every skill folder (SL404): a package's own links are its rules'.
+    # Endless links outside every skill folder (SL404), and dangling ones where skills are
+    # looked for (SL403): a package's own links are its rules'.
     endless_links: list[TreeLink] = field(default_factory=list)
 
 
@@ -402,6 +406,7 @@ def _walk(
     first = len(result.packages)
     candidates: list[Path] = []  # skills-root children without SKILL.md, judged after the walk
     endless: list[TreeLink] = []  # links that never end, judged after the walk (a skill's own are its rules')
+    fates: dict[str, tuple[str, int]] = {}  # link -> how following it ends (_link_fate), shared by every link
     while stack or links:
         folder, real = stack.pop() if stack else links.pop(0)
         if real in seen_real:
@@ -447,9 +452,13 @@ def _walk(
                     target = Path(real_path(child))
                 except OSError as exc:  # a link we may not read (/proc/1/cwd), too many links
                     if exc.errno == errno.ELOOP:  # a cycle (a -> b -> a), or a chain longer than the OS follows
-                        text = _cycle(child)
-                        if text is not None and not ignore.ignored(child, True):
-                            endless.append(TreeLink(Path(child), text, lint_root, "cycle"))
+                        kind, hops = _link_fate(child, fates)
+                        if kind in ("cycle", "chain") and not ignore.ignored(child, True):
+                            try:
+                                text = os.readlink(child)
+                            except OSError:
+                                continue
+                            endless.append(TreeLink(Path(child), text, lint_root, kind, hops=hops))
                         continue
                     if in_skills:  # what it leads to is unknown: said only where every entry is a skill
                         result.warnings.append(f"{child}: symbolic link that cannot be resolved ({_reason(exc)}); not followed")
@@ -470,6 +479,14 @@ def _walk(
                         )
                     continue
                 if not os.path.isdir(target):
+                    # Where a surface looks for skill folders, a link to nothing is a skill that
+                    # is not there (SL403); elsewhere (node_modules/.bin, build output) it is no
+                    # concern of skills.
+                    if in_skills and not os.path.lexists(target) and not ignore.ignored(child, True):
+                        try:
+                            endless.append(TreeLink(Path(child), os.readlink(child), lint_root, "dangling", target))
+                        except OSError:
+                            pass
                     continue
                 if str(target) in seen_real or ignore.ignored(child, True):
                     continue
@@ -497,21 +514,34 @@ def _walk(
     return hits
 
 
-def _cycle(child: str) -> str | None:
-    """The link text of ``child`` when following it comes back to a link already passed
-    (a cycle), None for a chain that only runs long: read link by link, a bounded number."""
-    seen: set[str] = set()
-    path = child
-    for _ in range(MAX_LINK_HOPS + 2):
+def _link_fate(child: str, fates: dict[str, tuple[str, int]]) -> tuple[str, int]:
+    """How following the link ``child`` ends, link by link from the texts: ``("cycle", 0)``
+    when it comes back to a link already passed (it is in a cycle or leads into one),
+    ``("chain", hops)`` when it ends after more links than the kernel follows, ``("ends",
+    hops)`` otherwise. Every link passed gets its fate in ``fates`` on the way back, so a
+    search that asks about every link of a long cycle or chain reads each link once."""
+    path, passed, index = child, [], {}
+    while path not in fates:
+        if path in index:
+            fate = ("cycle", 0)
+            break
         try:
             text = os.readlink(path)
-        except OSError:
-            return None  # the chain ends here (not a link, or unreadable): no cycle
-        if path in seen:
-            return os.readlink(child) if os.path.islink(child) else None
-        seen.add(path)
+        except OSError:  # the chain ends here (not a link, or unreadable)
+            fate = ("ends", 0)
+            break
+        index[path] = len(passed)
+        passed.append(path)
         path = os.path.normpath(os.path.join(os.path.dirname(path), text))
-    return None
+    else:
+        fate = fates[path]
+    kind, hops = fate
+    for link in reversed(passed):
+        if kind != "cycle":
+            hops += 1
+            kind = "chain" if hops > MAX_LINK_HOPS else "ends"
+        fates[link] = (kind, hops)
+    return fates.get(child, fate)
 
 
 def _endless(child: str, target: Path, where: str, real_root: Path, lint_root: Path) -> TreeLink | None:

@@ -153,14 +153,18 @@ def left_out_by_code(diagnostics: list[Diagnostic]) -> dict[str, int]:
 
 def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> list[Diagnostic]:
     """SL404 on the links the search met outside every skill folder that never end
-    (``plugins/x -> ..``): no package holds them, so no package rule sees them."""
-    rule = next((r for r in rules if r.code == "SL404"), None)
-    if rule is None or not links:
+    (``plugins/x -> ..``), SL403 on those to nothing where skill folders are looked for
+    (``skills/x -> ../gone``): no package holds them, so no package rule sees them."""
+    by_code = {r.code: r for r in rules if r.code in ("SL403", "SL404")}
+    if not by_code or not links:
         return []
     from types import SimpleNamespace
 
     diagnostics = []
     for link in links:
+        rule = by_code.get("SL403" if link.kind == "dangling" else "SL404")
+        if rule is None:
+            continue
         # The targets the link's place implies, as for a skill in its folder.
         place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root)
         applicable = tuple(t for t in settings.targets_for(place) if rule.applies_to(t.id))
@@ -379,8 +383,8 @@ def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Dia
             effects.append(effect)
     out = []
     for diagnostic, effects in merged.values():
-        if effects:
-            diagnostic.message = f"{diagnostic.message}: {'; '.join(effects)}"
+        if effects:  # clipped again: the effects come after the message's own clipping
+            diagnostic.message = clipped(f"{diagnostic.message}: {'; '.join(effects)}", MAX_MESSAGE_CHARS)
         out.append(diagnostic)
     return out
 

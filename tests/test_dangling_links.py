@@ -94,3 +94,25 @@ def test_an_endless_link_in_an_ignored_folder_or_not_selected_is_not_reported(tm
     assert lint_json("--target", "agentskills", "--select", "SL404", ".", cwd=root)["diagnostics"] == []
     (root / ".gitignore").unlink()
     assert lint_json("--target", "agentskills", "--select", "SL403", ".", cwd=root)["diagnostics"] == []
+
+
+def test_a_dangling_link_where_skills_are_looked_for_is_sl403(tmp_path):
+    # `skills/release -> ../shared/release` with the folder moved away: the skill is not there
+    # for any surface. Dangling links elsewhere outside skill folders are no skill's concern.
+    root = repo(tmp_path)
+    write_skill(root, "skills/deploy", SKILL.format(name="deploy"))
+    os.symlink("../shared/release", root / "skills" / "release")
+    (root / ".claude" / "skills").mkdir(parents=True)
+    os.symlink("../../gone", root / ".claude" / "skills" / "notes")
+    (root / "node_modules" / ".bin").mkdir(parents=True)
+    os.symlink("../tool/cli.js", root / "node_modules" / ".bin" / "tool")
+    (root / "docs").mkdir()
+    os.symlink("old.md", root / "docs" / "guide.md")
+    (root / "ignored" / "skills").mkdir(parents=True)
+    os.symlink("../gone", root / "ignored" / "skills" / "x")
+    (root / ".gitignore").write_text("ignored/\n")
+    assert found(root) == [("SL403", ".claude/skills/notes"), ("SL403", "skills/release")]
+    report = lint_json("--target", "agentskills", "--select", "SL403", ".", cwd=root)["diagnostics"]
+    message = next(d["message"] for d in report if d["path"] == "skills/release")
+    assert "`shared/release` in the linted tree" in message and "does not exist" in message
+    assert found(root, "SL404") == []

@@ -161,15 +161,19 @@ class DuplicateName(CatalogRule):
         for skills in groups.values():
             if len(skills) < 2:
                 continue
+            group = _NameGroup(skills)
             for skill in skills:
                 if skill.context:
                     continue  # installed or sibling skills are not this run's to report
-                others = [s for s in skills if s is not skill]
+                # A few of the others by path, and how many more: with every one of N
+                # same-named skills naming all the others, output grows with N squared.
+                others = [s for s in skills[: MAX_PARTNERS + 1] if s is not skill][:MAX_PARTNERS]
+                more = len(skills) - 1 - len(others)
                 where = "; ".join(
                     (f"{o.scope} scope: " if o.scope != "repo" else "") + _shown(catalog, skill, o.package.skill_md_path)
                     for o in others
-                )
-                effect, level = _duplicate_effect(catalog, skill, others)
+                ) + (f"; and {more} more" if more else "")
+                effect, level = _duplicate_effect(catalog, skill, group)
                 yield skill.package, Finding(
                     f"another skill in the same catalog is also named '{skill.name}' ({where})",
                     _name_span(skill.package),
@@ -182,10 +186,26 @@ class DuplicateName(CatalogRule):
                 )
 
 
+MAX_PARTNERS = 10  # same-named skills a finding names
+
+
+class _NameGroup:
+    """The skills of a catalog sharing one name, counted once for all of them: the scopes
+    they hold, and the scopes each winner shadows."""
+
+    def __init__(self, skills: list) -> None:
+        self.scopes: dict[str, int] = {}
+        self.shadowed: dict[int, set[str]] = {}  # id(winner) -> scopes of the skills it shadows
+        for skill in skills:
+            self.scopes[skill.scope] = self.scopes.get(skill.scope, 0) + 1
+            if skill.shadowed_by is not None:
+                self.shadowed.setdefault(id(skill.shadowed_by), set()).add(skill.scope)
+
+
 _SURFACE_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "copilot": "Copilot"}
 
 
-def _duplicate_effect(catalog: Catalog, skill, others) -> tuple[str, Severity | None]:
+def _duplicate_effect(catalog: Catalog, skill, group: _NameGroup) -> tuple[str, Severity | None]:
     """What the surface does with same-named skills, by its precedence (catalog.model). Said
     so that surfaces which do the same say the same (one finding lists them all)."""
     surface = _SURFACE_NAMES.get(catalog.target, f"the {catalog.target} surface")
@@ -199,12 +219,11 @@ def _duplicate_effect(catalog: Catalog, skill, others) -> tuple[str, Severity | 
             "is shadowed and never listed",
             Severity.ERROR,
         )
-    shadowed = [o for o in others if o.shadowed_by is skill]
-    tied = [o for o in others if o.scope == skill.scope]
+    shadowed = group.shadowed.get(id(skill))
     effects = []
     if shadowed:
-        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted({o.scope for o in shadowed}))}-scope one")
-    if tied:
+        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted(shadowed))}-scope one")
+    if group.scopes[skill.scope] > 1:  # another skill of its scope
         effects.append(f"surfaces that keep one skill per name use one of the {skill.scope}-scope skills, and which one is not defined")
     return "; ".join(effects), None
 

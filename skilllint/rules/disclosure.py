@@ -401,12 +401,11 @@ class ResourceUnreferenced(Rule):
             candidates.append(rel)
         if not candidates:
             return
-        mentions = _Mentions()
-        for source, text in graph.texts.items():
-            mentions.add(source, text)
-        # Other readers of the package: a root README (people), agents/ (client
-        # manifests such as agents/openai.yaml naming an icon), scripts (paths
-        # and imports in code), whatever their place.
+        # Sources the agent or a client reads: the reference graph's texts and other
+        # readers of the package: a root README (people), agents/ (client manifests
+        # such as agents/openai.yaml naming an icon), scripts (paths and imports in
+        # code), whatever their place.
+        queue = list(graph.texts.items())
         sources = []
         for entry in inventory.files():
             rel = entry.rel
@@ -419,24 +418,29 @@ class ResourceUnreferenced(Rule):
         for rel in sources[:MAX_SCRIPT_FILES]:
             text = _read_text(package, rel, MAX_SCRIPT_BYTES)
             if text is not None:
-                mentions.add(rel, text)
-        # Files named only by a file found here are referenced too: repeat until nothing changes.
-        pending, fresh = candidates, None
-        while pending:
-            texts = mentions.texts if fresh is None else fresh
-            found = [rel for rel in pending if mentions.covers(rel, texts)]
-            if not found:
-                break
-            pending = [rel for rel in pending if rel not in set(found)]
-            start = len(mentions.texts)
-            for rel in found:
-                if is_document(rel) or rel.startswith("scripts/"):
-                    text = _read_text(package, rel, MAX_SCRIPT_BYTES)
-                    if text is not None:
-                        mentions.add(rel, text)
-            fresh = mentions.texts[start:]
-            if not fresh:
-                break
+                queue.append((rel, text))
+        # Files named only by a file found here are referenced too: read each one found in turn.
+        mentions = _Mentions(candidates)
+        unfound = {key: list(members) for key, members in mentions.groups.items()}
+        left = set(candidates)
+        while queue and left:
+            source, text = queue.pop()
+            for key, self_excluded in mentions.named_in(source, text).items():
+                members = unfound[key]
+                kept = []
+                for rel in members:
+                    if rel not in left:
+                        continue
+                    if self_excluded and rel == source:
+                        kept.append(rel)
+                        continue
+                    left.discard(rel)
+                    if is_document(rel) or rel.startswith("scripts/"):
+                        found_text = _read_text(package, rel, MAX_SCRIPT_BYTES)
+                        if found_text is not None:
+                            queue.append((rel, found_text))
+                unfound[key] = kept
+        pending = [rel for rel in candidates if rel in left]
         for rel, dependents in _unreached_roots(package, pending):
             more = f"; {len(dependents)} more file{'s' if len(dependents) != 1 else ''} named only by it" if dependents else ""
             yield Finding(
@@ -468,19 +472,24 @@ def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[st
             text = _read_text(package, rel, MAX_SCRIPT_BYTES)
             if text is not None:
                 texts[rel] = text
-    probes = {}
+    # A graph of files and the groups (a name, a folder, a module path) that stand for
+    # several files at once: a file names a group, a group holds its files.
+    mentions = _Mentions(pending)
+    names: dict = {rel: [] for rel in pending}  # mentioner -> groups it names; group -> its files
+    namers: dict[tuple[str, str], set[str]] = {}  # group -> up to two files naming it
     for source, text in texts.items():
-        probes[source] = probe = _Mentions()
-        probe.add(source, text)
-    names: dict[str, list[str]] = {rel: [] for rel in pending}  # mentioner -> files it names
-    named: set[str] = set()
-    for rel in pending:
-        for source, probe in probes.items():
-            if source != rel and probe.covers(rel):
-                names[source].append(rel)
-                named.add(rel)
+        for key in mentions.named_in(source, text):
+            names[source].append(key)
+            if key not in names:
+                names[key] = mentions.groups[key]
+            seen = namers.setdefault(key, set())
+            if len(seen) < 2:
+                seen.add(source)
+    named: set[str] = set()  # named by a file other than itself
+    for key, seen in namers.items():
+        named.update(rel for rel in mentions.groups[key] if seen - {rel})
     order = sorted(pending)
-    done: set[str] = set()
+    done: set = set()
     roots: list[tuple[str, list[str]]] = []
 
     def reach(start: str) -> list[str]:
@@ -489,8 +498,9 @@ def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[st
             for child in names[stack.pop()]:
                 if child not in done:
                     done.add(child)
-                    found.append(child)
                     stack.append(child)
+                    if isinstance(child, str):
+                        found.append(child)
         return found
 
     for rel in [r for r in order if r not in named] + order:
@@ -539,71 +549,200 @@ def _read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str |
 
 
 class _Mentions:
-    """Whether files are named in a set of texts (SL304).
+    """Which of a package's files a text names (SL304), found in one pass over the text.
 
     A file counts as mentioned when its file name appears as a word (so its
     package path, a relative link or ``{baseDir}/…`` all count); a folder
     counts when written as a folder (``themes/``, ``./canvas-fonts`` or
     `` `templates` ``) and then covers every file under it. Python imports in
     scripts name modules (``from tools import store`` → ``tools/store.py``).
-    Texts are searched with ``str.find``: no tokenising, so a large script
-    costs little.
+
+    The files are indexed once by every key that names them (file name,
+    dotted module name, path suffix, folder); a text is split into runs of
+    path characters once and each run looked up, so naming is linear in the
+    texts and the files however many of each. A key stands for the group of
+    files it names: a text naming ``notes/`` names one group, not each file.
     """
 
-    def __init__(self) -> None:
-        self.texts: list[tuple[str, str]] = []  # (source, text)
-        self.modules: set[str] = set()  # "tools/store.py", "tools/store"
-        self.packages: set[str] = set()  # "tools"
+    def __init__(self, rels: list[str]) -> None:
+        self.groups: dict[tuple[str, str], list[str]] = {}
+        self._odd_names: dict[int, set[str]] = {}  # names with characters outside [\w.-], by length
+        self._odd_folders: set[str] = set()  # folders with characters outside [\w./-]
+        for rel in rels:
+            name = posixpath.basename(rel)
+            self._group("name", name, rel)
+            parts = rel.split("/")
+            stem = posixpath.splitext(rel)[0].split("/")
+            for index in range(len(parts)):
+                self._group("module", "/".join(parts[index:]), rel)
+                self._group("module", "/".join(stem[index:]), rel)
+            if rel.endswith(".py") and len(stem) > 1:
+                # `core.gif_builder`, `references.func`: a module by its dotted name
+                for index in range(len(stem) - 1):
+                    self._group("name", ".".join(stem[index:]), rel)
+            folder = posixpath.dirname(rel)
+            while folder:
+                self._group("folder", folder, rel)
+                folder = posixpath.dirname(folder)
+        self._name_lengths = {len(key) for kind, key in self.groups if kind == "name"}
+        self._longest_name = max(self._name_lengths, default=0)
+        self._longest_folder = max((len(key) for kind, key in self.groups if kind == "folder"), default=0)
+        for kind, key in self.groups:
+            if kind == "name" and not _NAME_RUN.fullmatch(key):
+                self._odd_names.setdefault(len(key), set()).add(key)
+            elif kind == "folder" and not _PATH_RUN.fullmatch(key):
+                self._odd_folders.add(key)
+        # whether a name opens with a character outside [\w.-]: then it may start past one
+        self._odd_openers = any(not _NAME_RUN.match(name) for names in self._odd_names.values() for name in names)
 
-    def add(self, source: str, text: str) -> None:
+    def _group(self, kind: str, key: str, rel: str) -> None:
+        members = self.groups.setdefault((kind, key), [])
+        if not members or members[-1] != rel:
+            members.append(rel)
+
+    def named_in(self, source: str, text: str) -> dict[tuple[str, str], bool]:
+        """The groups ``text`` (the file ``source``) names, each with whether ``source``
+        itself is left out of it: a file does not reference itself by writing its own
+        name ("Usage: python fill_form_old.py"), but its imports and joined paths count."""
         base = posixpath.dirname(source)
-        self.texts.append((source, text.replace("\\", "/") if "\\" in text else text))
-        if "import" in text:
-            for match in _PY_IMPORT.finditer(text):
-                if match.group(1) is not None:
-                    module = match.group(1).lstrip(".")
-                    names = [module] if module else []
-                    names += [f"{module}.{n.strip()}" if module else n.strip() for n in match.group(2).split(",")]
-                else:
-                    names = [n.strip().split(" ")[0] for n in match.group(3).split(",")]
-                for name in filter(None, names):
-                    path = name.replace(".", "/")
-                    self.modules.update((path, path + ".py"))
-                    self.packages.add(path)
-                    if base:
-                        joined = posixpath.normpath(posixpath.join(base, path))
-                        self.modules.update((joined, joined + ".py"))
-                        self.packages.add(joined)
+        if "\\" in text:
+            text = text.replace("\\", "/")
+        found: dict[tuple[str, str], bool] = {}
 
-        if "/" in text or "join" in text:
-            for path in _joined_literals(text):
-                for joined in (path, posixpath.normpath(posixpath.join(base, path)) if base else path):
-                    self.modules.add(joined)
-                    self.packages.add(joined)
+        def add(kind: str, key: str, self_excluded: bool) -> None:
+            if (kind, key) in self.groups and not (self_excluded and found.get((kind, key)) is False):
+                found[(kind, key)] = self_excluded
 
-    def covers(self, rel: str, texts: list[tuple[str, str]] | None = None) -> bool:
-        # A file does not reference itself ("Usage: python fill_form_old.py").
-        texts = [text for source, text in (self.texts if texts is None else texts) if source != rel]
-        name = posixpath.basename(rel)
-        if any(_named(text, name) for text in texts):
-            return True
-        parts = rel.split("/")
-        stem = posixpath.splitext(rel)[0].split("/")
-        for index in range(len(parts)):
-            if "/".join(parts[index:]) in self.modules or "/".join(stem[index:]) in self.modules:
-                return True
-        if rel.endswith(".py") and len(stem) > 1:
-            # `core.gif_builder`, `references.func`: a module by its dotted name
-            for index in range(len(stem) - 1):
-                dotted = ".".join(stem[index:])
-                if any(_named(text, dotted) for text in texts):
-                    return True
-        folder = posixpath.dirname(rel)
-        while folder:
-            if folder in self.packages or any(_folder_named(text, folder) for text in texts):
-                return True
-            folder = posixpath.dirname(folder)
-        return False
+        for key in self._names(text):
+            add("name", key, True)
+        for key in self._folders(text):
+            add("folder", key, True)
+        modules, packages = _code_paths(base, text)
+        for key in modules:
+            add("module", key, False)
+        for key in packages:
+            add("folder", key, False)
+        return found
+
+    def _names(self, text: str) -> Iterator[str]:
+        """Keys of ``name`` groups in ``text`` as whole file names: ``x.md`` in ``refs/x.md``
+        or ``x.md.``, not in ``fix.md`` or ``x.mdx`` (as :func:`_named` decides)."""
+        if not self._name_lengths:
+            return
+        lengths, longest = self._name_lengths, self._longest_name
+        for run in _NAME_RUN.finditer(text):
+            # A name starts where a run starts and ends at the run's end or before a dot in it.
+            word = run.group()
+            if len(word) in lengths:
+                yield word
+            dot = word.find(".", 1)
+            while 0 < dot <= longest:
+                if dot in lengths:
+                    yield word[:dot]
+                dot = word.find(".", dot + 1)
+        if self._odd_names:
+            yield from self._odd(text)
+
+    def _odd(self, text: str) -> Iterator[str]:
+        """Names with other characters (`f (1).md`): a slice per place one may start and length."""
+        starts = [m.start() for m in _NAME_RUN.finditer(text)]
+        if self._odd_openers:
+            starts += [m.start() for m in _SEPARATOR_START.finditer(text)]  # `(draft).md`
+        for start in starts:
+            for length, names in self._odd_names.items():
+                piece = text[start:start + length]
+                if piece in names:
+                    after = text[start + length] if start + length < len(text) else " "
+                    if not (after.isalnum() or after in "_-"):
+                        yield piece
+
+    def _folders(self, text: str) -> Iterator[str]:
+        """Keys of ``folder`` groups written as folders: ``themes/`` (no name character
+        before it, nothing path-like after the slash), ``./themes`` (nothing path-like
+        after it), or in backticks: `` `themes` ``, `` `themes/` ``, `` `./themes` ``."""
+        if not self._longest_folder:
+            return
+        longest = self._longest_folder
+        ticks = [m.start() for m in _BACKTICK.finditer(text)] if "`" in text else []
+        for start, end in zip(ticks, ticks[1:]):
+            inside = text[start + 1:end]
+            if len(inside) <= longest + 2:
+                yield inside
+                if inside.endswith("/"):
+                    yield inside[:-1]
+                if inside.startswith("./"):
+                    yield inside[2:]
+        for run in _PATH_RUN.finditer(text):
+            # `folder/` ending the run, starting where it starts or after a slash; `./folder` ending it
+            word = run.group()
+            tail = word[-(longest + 2):]
+            if word.endswith("/"):
+                low = len(word) - 1 - longest  # where a folder short enough to be one may start
+                if low <= 0:
+                    yield word[:-1]
+                slash = word.find("/", max(low - 1, 0))
+                while 0 <= slash < len(word) - 1:
+                    yield word[slash + 1:-1]
+                    slash = word.find("/", slash + 1)
+            dot = tail.find("./")
+            while dot >= 0:
+                yield tail[dot + 2:]
+                dot = tail.find("./", dot + 1)
+        if self._odd_folders:
+            yield from self._odd_folder_keys(text)
+
+    def _odd_folder_keys(self, text: str) -> Iterator[str]:
+        """Folders with other characters (`d (1)/`): a slice per place one may sit and length."""
+        folders, lengths = self._odd_folders, {len(folder) for folder in self._odd_folders}
+        for slash in _FOLDER_SLASH.finditer(text):  # `folder/`, a name character not before it
+            end = slash.start()
+            for length in lengths:
+                start = end - length
+                if start >= 0 and text[start:end] in folders and (start == 0 or not _NAME_RUN.match(text[start - 1])):
+                    yield text[start:end]
+        for dot in _DOT_SLASH.finditer(text):  # `./folder`
+            start = dot.end()
+            for length in lengths:
+                piece = text[start:start + length]
+                if piece in folders and not _PATH_RUN.match(text[start + length:start + length + 1]):
+                    yield piece
+
+
+_NAME_RUN = lazyre.compile(r"[\w.-]+")  # what _named takes for a name's neighbours: alphanumerics, `_`, `.`, `-`
+_PATH_RUN = lazyre.compile(r"[\w./-]+")
+_BACKTICK = lazyre.compile(r"`")
+_FOLDER_SLASH = lazyre.compile(r"/(?![\w./-])")  # a slash ending a folder written as one
+_DOT_SLASH = lazyre.compile(r"\./")
+_SEPARATOR_START = lazyre.compile(r"(?<![\w.-])[^\w.-]")  # a non-name character after another or first
+
+
+def _code_paths(base: str, text: str) -> tuple[set[str], set[str]]:
+    """The module paths a script's imports and joined string literals name, and the
+    folders (packages) they name: ``from tools import store`` names ``tools/store.py``."""
+    modules: set[str] = set()  # "tools/store.py", "tools/store"
+    packages: set[str] = set()  # "tools"
+    if "import" in text:
+        for match in _PY_IMPORT.finditer(text):
+            if match.group(1) is not None:
+                module = match.group(1).lstrip(".")
+                names = [module] if module else []
+                names += [f"{module}.{n.strip()}" if module else n.strip() for n in match.group(2).split(",")]
+            else:
+                names = [n.strip().split(" ")[0] for n in match.group(3).split(",")]
+            for name in filter(None, names):
+                path = name.replace(".", "/")
+                modules.update((path, path + ".py"))
+                packages.add(path)
+                if base:
+                    joined = posixpath.normpath(posixpath.join(base, path))
+                    modules.update((joined, joined + ".py"))
+                    packages.add(joined)
+    if "/" in text or "join" in text:
+        for path in _joined_literals(text):
+            for joined in (path, posixpath.normpath(posixpath.join(base, path)) if base else path):
+                modules.add(joined)
+                packages.add(joined)
+    return modules, packages
 
 
 _STRING_LITERAL = lazyre.compile(r"""(["'])(\.\.?|[\w][\w.-]{0,127})\1""")
@@ -647,22 +786,6 @@ def _named(text: str, name: str) -> bool:
         if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after in "_-"):
             return True
         start = text.find(name, start + 1)
-    return False
-
-
-def _folder_named(text: str, folder: str) -> bool:
-    """``folder`` written as a folder: ``themes/``, ``./themes`` or `` `themes` ``."""
-    if f"`{folder}`" in text or f"`{folder}/`" in text or f"`./{folder}`" in text:
-        return True
-    for probe, skip in ((folder + "/", 0), ("./" + folder, 2)):
-        start = text.find(probe)
-        while start >= 0:
-            before = text[start - 1] if start else " "
-            end = start + len(probe)
-            after = text[end] if end < len(text) else " "
-            if (skip or not (before.isalnum() or before in "_.-")) and not (after.isalnum() or after in "_-./"):
-                return True
-            start = text.find(probe, start + 1)
     return False
 
 

@@ -127,13 +127,28 @@ def _is_ancestor_cycle(entry, package: SkillPackage) -> bool:
     return link.resolved == "." or entry.rel.startswith(link.resolved + "/")
 
 
+MAX_SHOWN_HOPS = 5  # links of a chain a message and its notes show: every link of every link's chain grows with its square
+
+
 def _chain(hops: tuple[tuple[str, str], ...]) -> str:
-    return ", ".join(f"`{rel}` -> `{text}`" for rel, text in hops)
+    shown = ", ".join(f"`{rel}` -> `{text}`" for rel, text in hops[:MAX_SHOWN_HOPS])
+    return shown + _more_links(hops)
+
+
+def _more_links(hops: tuple[tuple[str, str], ...]) -> str:
+    more = len(hops) - MAX_SHOWN_HOPS
+    if more <= 0:
+        return ""
+    counted = "at least " if len(hops) > MAX_LINK_HOPS else ""  # the replay stops past the system's bound
+    return f", and {counted}{more} more link{'s' if more != 1 else ''}"
 
 
 def _hop_notes(package: SkillPackage, hops: tuple[tuple[str, str], ...]) -> list[Related]:
-    """One note per further link in the chain."""
-    return [Related(f"`{rel}` is a symbolic link to `{text}`", package.root / rel, LINE_ONE) for rel, text in hops[1:]]
+    """One note per further link in the chain shown."""
+    return [
+        Related(f"`{rel}` is a symbolic link to `{text}`", package.root / rel, LINE_ONE)
+        for rel, text in hops[1:MAX_SHOWN_HOPS]
+    ]
 
 
 class SymlinkEscapesPackage(Rule):
@@ -228,6 +243,20 @@ class SymlinkBroken(Rule):
             yield Finding(message, LINE_ONE, path=package.root / entry.rel, related=tuple(notes))
         yield from _skill_md_leads_nowhere(package, ctx, "missing")
 
+    def check_tree_link(self, link) -> Finding:
+        """A :class:`~skilllint.discovery.TreeLink` to nothing in a folder where surfaces look for skills."""
+        shown = _tree_relative(link.path, link.lint_root)
+        top = Path(os.path.realpath(link.lint_root))
+        missing = _tree_relative(link.target, top)
+        where = f" (`{missing}` in the linted tree)" if missing != posixpath.normpath(link.text) else ""
+        return Finding(
+            f"`{shown}` is a symbolic link to `{link.text}`{where}, which does not exist: a surface that looks "
+            f"for skills in `{_tree_relative(link.path.parent, link.lint_root)}/` finds no skill there",
+            LINE_ONE,
+            path=link.path,
+            related=(Related(f"nothing exists at `{missing}`", link.target, LINE_ONE),),
+        )
+
 
 class SymlinkLoop(Rule):
     code = "SL404"
@@ -266,6 +295,14 @@ class SymlinkLoop(Rule):
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.discovery.TreeLink`: an endless link outside every skill folder."""
         shown = _tree_relative(link.path, link.lint_root)
+        if link.kind == "chain":
+            return Finding(
+                f"`{shown}` is a symbolic link to `{link.text}` that never resolves: it reaches a file only after "
+                f"{link.hops} links, more than the {MAX_LINK_HOPS} the system follows; opening it fails with "
+                "'too many levels of symbolic links'",
+                LINE_ONE,
+                path=link.path,
+            )
         if link.kind == "cycle":
             return Finding(
                 f"`{shown}` is a symbolic link to `{link.text}` that never resolves (a cycle of links): opening "

@@ -1,0 +1,138 @@
+"""Scale: work that must grow linearly with the number of files, skills or links.
+
+Each case builds a tree with thousands of one thing and runs skilllint in its own
+process through tests/test_hostile.py's harness (time, peak RSS, file-access
+audit). The bounds leave a linear run ten times its typical time; a run that
+compares every thing with every other takes minutes at these sizes, past the
+bound or the harness's hang timeout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
+
+SCALE_LIMIT = 20.0  # seconds per run, interpreter start-up included
+
+# =============================================================================
+# SL304 resource-unreferenced: thousands of unreferenced files
+# =============================================================================
+
+NOTES = 3000
+
+
+def _notes(base: Path, shape: str, count: int = NOTES) -> None:
+    folder = base / "notes"
+    folder.mkdir()
+    for i in range(count):
+        name, text = f"f{i}.md", "A note.\n"
+        if shape == "chain":  # SKILL.md names f0.md, each note the next: all reachable
+            text = f"Next: f{i + 1}.md\n"
+        elif shape == "folder":  # each note names the folder: one root, the rest under it
+            text = "Others in notes/ too.\n"
+        elif shape == "ring":  # a cycle of notes nothing reaches: one root, the rest under it
+            text = f"Next: f{(i + 1) % count}.md\n"
+        elif shape == "odd names":  # names with spaces and parentheses, in a ring
+            name, text = f"f ({i}).md", f"Next: f ({(i + 1) % count}).md\n"
+        elif shape == "odd folders":  # a folder each, with spaces and parentheses, in a ring
+            name, text = f"d ({i})/f{i}.md", f"See ./notes/d ({(i + 1) % count}) and notes/d ({(i + 2) % count})/ too.\n"
+            (folder / name).parent.mkdir()
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("shape", "findings"),
+    [("plain", NOTES), ("chain", 0), ("folder", 1), ("ring", 1), ("odd names", 1), ("odd folders", 1)],
+)
+def test_sl304_with_thousands_of_unreferenced_files_is_linear(tree, shape, findings):
+    body = "See notes/f0.md." if shape == "chain" else "Nothing here."
+    _notes(skill(tree.root, "notes-skill", body=body), shape)
+    result = check_json(tree, ".", "--select", "SL304", "--no-cache", label=f"SL304, {NOTES} notes, {shape}", limit=SCALE_LIMIT)
+    found = result.found("SL304")
+    assert len(found) == findings
+    if findings == 1:  # the rest are named only through the one reported
+        assert f"{NOTES - 1} more files named only by it" in found[0]["message"]
+
+
+# =============================================================================
+# SL511 duplicate-name: a thousand skills of one name
+# =============================================================================
+
+SAME_NAMED = 1000
+
+
+def test_sl511_with_a_thousand_same_named_skills_names_a_few_partners_each(tree):
+    for i in range(SAME_NAMED):
+        skill(tree.root, f"skills/deploy-{i}", name="deploy")
+    result = check_json(
+        tree, ".", "--select", "SL511", "--target", "agentskills", "--no-cache",
+        label=f"SL511, {SAME_NAMED} skills named deploy", limit=60, timeout=120,
+    )  # fmt: skip  (a thousand skills parsed take seconds; naming every partner took 1.7 GB)
+    found = result.found("SL511")
+    assert len(found) == SAME_NAMED
+    assert len(result.out) < 10 * 1024 * 1024  # every finding naming every partner: 171 MB
+    for diagnostic in found:
+        assert len(diagnostic["related"]) == 10
+        assert f"; and {SAME_NAMED - 11} more)" in diagnostic["message"]
+
+
+def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
+    # Long folder names fill the message past its clipping; the effects of several
+    # targets' catalogs come after it, and must be clipped with it.
+    for i in range(12):
+        skill(tree.root, f"skills/{'d' * 200}-{i}", name="deploy")
+    result = check_json(tree, ".", "--select", "SL511", "--target", "codex,agentskills", "--no-cache", label="SL511, long paths")
+    found = result.found("SL511")
+    assert len(found) == 12
+    for diagnostic in found:
+        assert len(diagnostic["message"]) <= 2000
+        assert diagnostic["message"].endswith("which one is not defined")  # the effects survive the clipping
+
+
+# =============================================================================
+# SL404 symlink-loop: cycles and chains of any length
+# =============================================================================
+
+
+def _links(folder: Path, count: int, cycle: bool) -> None:
+    """``a0 -> a1 -> … -> a{count-1}``, and then back to ``a0`` (a cycle) or on to a file."""
+    folder.mkdir(parents=True)
+    for i in range(count):
+        (folder / f"a{i}").symlink_to(f"a{(i + 1) % count}" if cycle else f"a{i + 1}")
+    if not cycle:
+        (folder / f"a{count}").write_text("the end\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("count", [41, 42, 100, 3000])
+def test_sl404_a_cycle_of_any_length_outside_every_skill_folder(tree, count):
+    skill(tree.root, "s")
+    _links(tree.root / "links", count, cycle=True)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a cycle of {count} links", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    assert len(found) == count
+    assert all("a cycle of links" in d["message"] for d in found)
+
+
+@pytest.mark.parametrize("count", [40, 45, 3000])
+def test_sl404_a_chain_longer_than_the_system_follows_outside_every_skill_folder(tree, count):
+    skill(tree.root, "s")
+    _links(tree.root / "links", count, cycle=False)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a chain of {count} links", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    # a{i} reaches the file after count - i links; the system follows 40
+    assert sorted(d["path"].rsplit("/", 1)[-1] for d in found) == sorted(f"a{i}" for i in range(count - 40))
+    if found:
+        assert f"only after {count} links" in next(d for d in found if d["path"].endswith("/a0"))["message"]
+
+
+def test_sl404_a_cycle_of_3000_links_in_a_skill_shows_a_few_links_each(tree):
+    _links(skill(tree.root, "s") / "links", 3000, cycle=True)
+    result = check_json(tree, ".", "--select", "SL404", "--no-cache", label="SL404, a cycle of 3000 links in a skill", limit=SCALE_LIMIT)
+    found = result.found("SL404")
+    assert len(found) == 3000  # one per link
+    assert len(result.out) < 10 * 1024 * 1024  # every link's chain in full: 29 MB
+    for diagnostic in found:
+        assert len(diagnostic["related"]) <= 4
+        assert "and at least 36 more links)" in diagnostic["message"]
