@@ -1,6 +1,6 @@
 """Splitting SKILL.md into frontmatter and body, the way each surface does it.
 
-Surfaces disagree on where the frontmatter ends (RULES.md SL010):
+Surfaces disagree on where the frontmatter ends (SL010):
 
 * ``canonical``: the first line is ``---`` (trailing blanks allowed) and the
   frontmatter closes at the next line whose text is ``---``. This is what the

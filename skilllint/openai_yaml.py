@@ -1,4 +1,4 @@
-"""A skill's ``agents/openai.yaml`` as Codex reads it (SURFACES.md §3b).
+"""A skill's ``agents/openai.yaml`` as Codex reads it (docs/surfaces.md §3b).
 
 Codex's loader (openai/codex ``codex-rs/core-skills/src/loader.rs`` @ 033d1d07,
 S-CX-LOAD) deserialises the file with serde_yaml into::

@@ -1,4 +1,4 @@
-"""Whose files a passage of Markdown names (RULES.md SL301).
+"""Whose files a passage of Markdown names (SL301).
 
 A path in backticks or prose that names no file of the package is a missing reference only when
 the text offers it as the skill's own. Authors also write about files that are someone else's:

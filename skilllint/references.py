@@ -1,4 +1,4 @@
-"""The reference graph of a skill package (RULES.md SL3xx).
+"""The reference graph of a skill package (SL3xx).
 
 A *reference* is a local target named by SKILL.md or by a Markdown file it
 references: a Markdown link, image or reference definition, or a path in

@@ -14,7 +14,7 @@ PLUGIN_GROUP = "skilllint.rules"
 
 
 def severities(spec: str) -> dict[str, Severity]:
-    """Parse a severity table written as in RULES.md.
+    """Parse a severity table written as in the rule book.
 
     ``"error: agentskills skills-ref; info: claude-code codex"``; ``all`` means
     every target not named elsewhere in the table.

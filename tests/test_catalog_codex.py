@@ -1,4 +1,4 @@
-"""The Codex catalog renderer (skilllint.catalog.codex) against SURFACES.md section 3d.
+"""The Codex catalog renderer (skilllint.catalog.codex) against docs/surfaces.md §3d.
 
 Every R1 unit-test fixture of openai/codex codex-rs/core-skills/src/render.rs @0899b7c4
 is reproduced (same names, scopes, descriptions and "/tmp/{name}/SKILL.md" paths as

@@ -1,4 +1,4 @@
-"""Claude Code's skill listing model (SURFACES.md §2b) and SL503."""
+"""Claude Code's skill listing model (docs/surfaces.md §2b) and SL503."""
 
 from __future__ import annotations
 

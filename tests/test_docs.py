@@ -1,7 +1,7 @@
 """Every section of docs/surfaces.md that the rule book or the code cites exists.
 
 Rule pages (rules/*/README.md) and modules (skilllint/) cite the evidence a rule rests on as
-`docs/surfaces.md §2b`, `§1b item 9`, `§6 items 32-33`. The older form `SURFACES.md §2b` named a team file
+`docs/surfaces.md §2b`, `§1b item 9`, `§6 items 32-33`. The older form `docs/surfaces.md §2b` named a team file
 users never had; its sections were kept, number for number, in docs/surfaces.md, so both forms are checked
 against that one document. A `§` after some other document (`SARIF 2.1.0 §3.11.5`, `DESIGN.md §4`) is not
 a citation of it.
@@ -115,7 +115,7 @@ def test_every_cited_section_exists_in_surfaces():
 
 def test_citation_parser():
     text = (
-        "See SURFACES.md §1 (spec), §1b items 3, 4 and 7, §2a, step 8 and §6 items 32-33.\n"
+        "See docs/surfaces.md §1 (spec), §1b items 3, 4 and 7, §2a, step 8 and §6 items 32-33.\n"
         "SARIF 2.1.0 §3.11.5 is not ours; docs/surfaces.md section 3d is; DESIGN.md §4 is not, nor §5 after it."
     )
     found = [(section, items) for section, items, _ in citations(text)]

@@ -1,7 +1,7 @@
 """agents/openai.yaml as Codex reads it (SL601-SL606, skilllint/openai_yaml.py).
 
 Each case writes a skill with an agents/openai.yaml and checks what Codex's
-loader (serde_yaml into loader.rs's structs, SURFACES.md §3b) would make of it:
+loader (serde_yaml into loader.rs's structs, docs/surfaces.md §3b) would make of it:
 which findings, where they point (line and column in agents/openai.yaml), and
 whether :func:`implicit_invocation_allowed` takes the skill out of the catalog.
 """

@@ -1,5 +1,5 @@
 """Catalog simulation: what each surface lists in its model-visible skills catalog.
 
 ``skilllint.catalog.codex`` models the OpenAI Codex "available skills" renderer
-(SURFACES.md section 3d). Not wired into the CLI yet.
+(docs/surfaces.md §3d). Not wired into the CLI yet.
 """

@@ -1,4 +1,4 @@
-"""Claude Code's skill listing (SURFACES.md §2b), as a linter can model it.
+"""Claude Code's skill listing (docs/surfaces.md §2b), as a linter can model it.
 
 What is documented (S-CC, S-CCSET):
 

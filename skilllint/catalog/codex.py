@@ -1,7 +1,7 @@
 """The OpenAI Codex "available skills" catalog renderer, modelled exactly.
 
 Codex lists every model-visible skill as one line in the system prompt and
-squeezes the list into a budget (SURFACES.md section 3d). This module
+squeezes the list into a budget (docs/surfaces.md §3d). This module
 reproduces that renderer as a pure function so skilllint can show an author,
 before they commit, what Codex will list, what it will shorten and what it
 will drop, with the exact warning text Codex shows.

@@ -11,7 +11,7 @@ catalog in, and neither is ever reported on (its findings are not the run's):
 * **configured roots** (``[catalog] roots`` or ``--catalog-root SCOPE=PATH``):
   folders of skills a team's members have installed, such as
   ``~/.claude/skills``, with the scope a surface gives them (``user``,
-  ``admin``, ``system``; SURFACES.md §1a, §2b, §3a). Each root is its own lint
+  ``admin``, ``system``; docs/surfaces.md §1a, §2b, §3a). Each root is its own lint
   root: links out of it are not followed.
 """
 

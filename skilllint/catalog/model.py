@@ -1,4 +1,4 @@
-"""Catalogs: the sets of skills a surface lists together (RULES.md SL5xx).
+"""Catalogs: the sets of skills a surface lists together (SL5xx).
 
 A skill joins one catalog per selected target. The catalog is keyed by the
 skills root that surface scans:
@@ -10,7 +10,7 @@ skills root that surface scans:
   nested ones load too);
 * a plugin (``.claude-plugin/plugin.json``, or for targets other than
   claude-code also ``.codex-plugin/plugin.json``) is its own namespaced catalog
-  on every target (plugin skills never collide, SURFACES.md §2b), holding only
+  on every target (plugin skills never collide, docs/surfaces.md §2b), holding only
   the skills its manifest loads (:mod:`skilllint.catalog.plugins`);
 * any other target, and skills outside those roots: the outermost ``skills/``
   collection folder (the set an author installs together), else the folder
@@ -30,7 +30,7 @@ Skills carry a scope (``repo``, ``user``, ``admin``, ``system``). The linted
 skills are ``repo``; configured extra roots (``[catalog] roots``, see
 :mod:`skilllint.catalog.context`) bring the skills a team has installed, with
 their scope, into every catalog of the targets that load them. When two skills
-of one catalog share a name, each surface's precedence decides (SURFACES.md):
+of one catalog share a name, each surface's precedence decides (docs/surfaces.md):
 
 * codex keeps and lists both (§3a; ``$name`` mentions then select neither);
 * claude-code: Enterprise (admin) > Personal (user) > Project (repo), and any
@@ -198,7 +198,7 @@ def _plugin_root(package: SkillPackage, target: str, stop: Path) -> Path | None:
 
 
 # Surfaces that load a skill only as ``<skills folder>/<name>/SKILL.md`` and never look for
-# a SKILL.md inside a skill's folder (SURFACES.md §2b Claude Code; §4 OpenCode stops at
+# a SKILL.md inside a skill's folder (docs/surfaces.md §2b Claude Code; §4 OpenCode stops at
 # the first SKILL.md): a skill nested in another skill's folder is a part of that skill.
 NOT_NESTED = frozenset({"claude-code", "opencode"})
 
@@ -241,7 +241,7 @@ def _inside_another_skill(skill: Path, top: Path, known: dict) -> bool:
 
 def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     """The skill as ``target`` lists it, or None when its frontmatter does not parse there
-    (Claude Code still loads such a skill, with no fields set: SURFACES.md §2b), or when
+    (Claude Code still loads such a skill, with no fields set: docs/surfaces.md §2b), or when
     no surface can read it."""
     if package.skill_md_name is None or not package.readable:
         return None

@@ -13,7 +13,7 @@ zhalice2011/claude-code-docs ``docs/plugins-reference.md`` @ 021fb779):
 
 So a skill folder nested inside another skill, or anywhere else in the plugin,
 is not one of the plugin's skills. Each plugin's skills are namespaced
-``plugin:skill``: same-named skills of two plugins never collide (SURFACES.md §2b;
+``plugin:skill``: same-named skills of two plugins never collide (docs/surfaces.md §2b;
 Codex prefixes plugin skills the same way, §3a). A Codex plugin's
 ``.codex-plugin/plugin.json`` has the same ``skills`` field and is read alike.
 """

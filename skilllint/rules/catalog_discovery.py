@@ -1,20 +1,20 @@
-"""Discovery: would the surface find the skill at all (RULES.md SL520)?
+"""Discovery: would the surface find the skill at all (SL520)?
 
 Judged per package from the skill's path below the skills root the surface
 scans, the innermost ``.agents/skills``-like pair above the skill folder:
 
-* codex (``.agents/skills``, ``.codex/skills``; SURFACES.md §3a, S-CX-LOAD
+* codex (``.agents/skills``, ``.codex/skills``; docs/surfaces.md §3a, S-CX-LOAD
   ``discover_skills_under_root``): a breadth-first walk from the root (depth 0)
   that skips every entry whose name starts with ``.``, does not enqueue a
   folder deeper than ``MAX_SCAN_DEPTH = 6`` and stops enqueueing after
   ``MAX_SKILLS_DIRS_PER_ROOT = 2000`` folders (the root counts);
 * opencode (``.opencode/skills``, older ``.opencode/skill``, and the
-  compatibility roots ``.claude/skills``, ``.agents/skills``; SURFACES.md §4):
+  compatibility roots ``.claude/skills``, ``.agents/skills``; docs/surfaces.md §4):
   hidden folders and ``node_modules`` are skipped and a folder that holds
   SKILL.md is not searched further, so a skill nested in another is missed.
 
 * claude-code (``.claude/skills``, a plugin's ``skills/`` folder or the folders its
-  plugin.json ``skills`` field names; SURFACES.md §2b): only ``<skills folder>/<name>/SKILL.md``
+  plugin.json ``skills`` field names; docs/surfaces.md §2b): only ``<skills folder>/<name>/SKILL.md``
   is listed, with no recursion (:func:`skilllint.targets.claude_code.unlisted`). A skill
   deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter or
   body for claude-code (``Settings.not_listing``). It is reported here unless links lead to

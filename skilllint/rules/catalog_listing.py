@@ -1,4 +1,4 @@
-"""SL503: a skill listing over its budget: Claude Code (SURFACES.md §2b) and Copilot CLI ([2ND], §4).
+"""SL503: a skill listing over its budget: Claude Code (docs/surfaces.md §2b) and Copilot CLI ([2ND], §4).
 
 The listing model is :mod:`skilllint.catalog.claude_code`; its line format and
 the drop order are approximations (see there). Copilot's CLI budget (15,000

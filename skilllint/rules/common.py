@@ -21,7 +21,7 @@ class Outcome:
     share one finding. ``effect`` says what this target does about it (joined
     after the message, per target when they differ). ``ref_message`` is the
     reference validator's verbatim text when the target is skills-ref
-    (RULES.md: skills-ref must reproduce the validator's message text).
+    (the skills-ref target must reproduce the validator's message text).
     """
 
     message: str

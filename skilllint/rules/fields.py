@@ -501,7 +501,7 @@ class DescriptionListingCap(Rule):
 
 # -- keys -----------------------------------------------------------------------
 
-# Keys handled by a more specific rule (RULES.md "Specific over generic").
+# Keys handled by a more specific rule (a specific rule silences the generic one on the same location).
 _SPECIFIC_KEYS = {"version": "SL122"}
 
 _ALL_KNOWN_KEYS = sorted(CLAUDE_CODE_KEYS | SPEC_KEYS | {"version"})
@@ -670,7 +670,7 @@ class MetadataInvalid(Rule):
     name = "metadata-invalid"
     summary = "`metadata` is not a mapping of strings to strings"
     # skills-ref does not check metadata at all (S-REF): for it both cases are
-    # advice only, so its verdict stays the validator's (RULES.md lists error;
+    # advice only, so its verdict stays the validator's (an error was once planned;
     # the evidence wins).
     severity = severities("error: agentskills codex; warning: claude-code; info: skills-ref")
     fixable = "safe"

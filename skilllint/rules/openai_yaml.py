@@ -1,4 +1,4 @@
-"""SL6xx: a skill's agents/openai.yaml as Codex reads it (RULES.md, SURFACES.md §3b).
+"""SL6xx: a skill's agents/openai.yaml as Codex reads it (docs/surfaces.md §3b).
 
 The model is :mod:`skilllint.openai_yaml` (serde_yaml's reading of the file, the
 limits of Codex's loader); these rules only word its issues. Every finding points

@@ -1,5 +1,5 @@
 """SL3xx: references from SKILL.md and the Markdown files it references
-(RULES.md SL301, SL302, SL305, SL306, SL307, SL311).
+(SL301, SL302, SL305, SL306, SL307, SL311).
 
 Every rule here reads the package's reference graph (:mod:`skilllint.references`):
 links, images and reference definitions, and backtick or plain paths that start
@@ -216,7 +216,7 @@ class ReferenceMissing(Rule):
     code = "SL301"
     name = "reference-missing"
     summary = "A referenced file does not exist in the skill package"
-    # skills-ref's verdict ignores references (SURFACES.md §1b): a warning there keeps its verdict exact.
+    # skills-ref's verdict ignores references (docs/surfaces.md §1b): a warning there keeps its verdict exact.
     severity = severities("error: all; warning: skills-ref")
     fixable = "unsafe"
 

@@ -1,4 +1,4 @@
-"""Containment and filesystem safety (RULES.md SL4xx).
+"""Containment and filesystem safety (SL4xx).
 
 Every symbolic link in the package is judged from the package inventory
 (:mod:`skilllint.inventory`): ``readlink`` text plus path arithmetic, links

@@ -1,4 +1,4 @@
-"""SL7xx: bundled scripts and the script interface contract (RULES.md).
+"""SL7xx: bundled scripts and the script interface contract.
 
 Agents run a skill's scripts in non-interactive shells, so a script must not
 wait for an answer (SL701), must be runnable the way SKILL.md tells the agent to

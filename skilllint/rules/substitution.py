@@ -1,4 +1,4 @@
-"""SL704: Claude Code's argument substitution rewrites code in SKILL.md (RULES.md SL7xx).
+"""SL704: Claude Code's argument substitution rewrites code in SKILL.md (SL7xx).
 
 When a skill is invoked (by the user or by the model), Claude Code replaces the
 argument placeholders of SKILL.md's body before the model reads it: named ``$name``

@@ -1,11 +1,11 @@
-"""The open specification at agentskills.io (S-SPEC, SURFACES.md §1)."""
+"""The open specification at agentskills.io (S-SPEC, docs/surfaces.md §1)."""
 
 from .base import SPEC_KEYS, Target
 
 TARGET = Target(
     id="agentskills",
     title="Agent Skills specification",
-    evidence="SURFACES.md §1",
+    evidence="docs/surfaces.md §1",
     splitter="canonical",
     # The spec names no parser. Portable skills must survive the most common
     # one, PyYAML (YAML 1.1), where `yes` is a boolean and 2026-03-06 a date.

@@ -3,7 +3,7 @@
 A profile is data: what keys the surface accepts and what it does with the
 rest, which splitter and YAML semantics it reads frontmatter with, its name
 and description constraints. Rules read these facts instead of hard-coding a
-surface; the per-target *severities* live with each rule (RULES.md is the
+surface; the per-target *severities* live with each rule (the rule book is the
 contract for those).
 """
 
@@ -39,7 +39,7 @@ class Target:
 
     id: str
     title: str
-    evidence: str  # SURFACES.md section(s)
+    evidence: str  # docs/surfaces.md section(s)
     splitter: str  # key of frontmatter.SPLITTERS
     semantics: str  # yamltree.resolve_scalar semantics: strict | yaml11 | yaml12
     accepted_keys: frozenset[str]

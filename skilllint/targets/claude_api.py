@@ -1,12 +1,12 @@
 """claude.ai uploads, the Skills API and package_skill.py: Anthropic's
-quick_validate.py (S-AQV, SURFACES.md §2a). PyYAML safe_load semantics."""
+quick_validate.py (S-AQV, docs/surfaces.md §2a). PyYAML safe_load semantics."""
 
 from .base import SPEC_KEYS, Target
 
 TARGET = Target(
     id="claude-api",
     title="claude.ai / Skills API (quick_validate)",
-    evidence="SURFACES.md §2a",
+    evidence="docs/surfaces.md §2a",
     splitter="quick-validate",
     semantics="yaml11",
     accepted_keys=SPEC_KEYS,

@@ -1,4 +1,4 @@
-"""The Claude Code CLI loader (S-CC, SURFACES.md §2b), modelled at v2.1.218+.
+"""The Claude Code CLI loader (S-CC, docs/surfaces.md §2b), modelled at v2.1.218+.
 
 Lenient: unknown keys are ignored without a report; malformed YAML loads the
 skill with no fields set; name defaults to the folder name.
@@ -16,7 +16,7 @@ PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
 TARGET = Target(
     id="claude-code",
     title="Claude Code",
-    evidence="SURFACES.md §2b",
+    evidence="docs/surfaces.md §2b",
     splitter="canonical",
     semantics="yaml12",
     accepted_keys=CLAUDE_CODE_KEYS,
@@ -49,7 +49,7 @@ def read_bool(value) -> bool | None:
 # folder it scans: `.claude/skills` (enterprise, personal, project, and the nested
 # `<subdir>/.claude/skills` of a monorepo, each a scanned folder of its own) and a plugin's
 # `skills/` folder or the folders its plugin.json `skills` field names. It does not recurse
-# (SURFACES.md §2b; anthropics/claude-code#39138, #18192, #28266; vercel-labs/agent-skills#122).
+# (docs/surfaces.md §2b; anthropics/claude-code#39138, #18192, #28266; vercel-labs/agent-skills#122).
 
 SKILLS_LOCATION = (".claude", "skills")
 

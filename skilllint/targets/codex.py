@@ -1,4 +1,4 @@
-"""The Codex CLI loader (S-CX-LOAD, SURFACES.md §3a).
+"""The Codex CLI loader (S-CX-LOAD, docs/surfaces.md §3a).
 
 serde_yaml into ``{name, description, metadata.short-description}``; other
 keys are ignored; name and description are whitespace-collapsed; names have no
@@ -10,7 +10,7 @@ from .base import SPEC_KEYS, Target
 TARGET = Target(
     id="codex",
     title="Codex CLI",
-    evidence="SURFACES.md §3a",
+    evidence="docs/surfaces.md §3a",
     splitter="codex",
     semantics="serde",
     # Only name, description and metadata are read; the other spec keys are

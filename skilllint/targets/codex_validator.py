@@ -1,4 +1,4 @@
-"""The validator bundled with Codex's skill-creator (S-CX-QV, SURFACES.md §3c).
+"""The validator bundled with Codex's skill-creator (S-CX-QV, docs/surfaces.md §3c).
 
 A copy of Anthropic's quick_validate.py whose allowlist lacks ``compatibility``.
 Opt-in: never inferred from a skill's location.
@@ -9,7 +9,7 @@ from .base import Target
 TARGET = Target(
     id="codex-validator",
     title="Codex skill-creator quick_validate",
-    evidence="SURFACES.md §3c",
+    evidence="docs/surfaces.md §3c",
     splitter="quick-validate",
     semantics="yaml11",
     accepted_keys=frozenset({"name", "description", "license", "allowed-tools", "metadata"}),

@@ -1,4 +1,4 @@
-"""GitHub Copilot / VS Code agent skills (SURFACES.md §4).
+"""GitHub Copilot / VS Code agent skills (docs/surfaces.md §4).
 
 What Copilot does with keys outside its documented set is not known ([??]),
 so unknown keys give no finding for this target.
@@ -9,7 +9,7 @@ from .base import SPEC_KEYS, Target
 TARGET = Target(
     id="copilot",
     title="GitHub Copilot / VS Code",
-    evidence="SURFACES.md §4",
+    evidence="docs/surfaces.md §4",
     splitter="canonical",
     semantics="yaml12",
     accepted_keys=SPEC_KEYS | frozenset({"argument-hint", "user-invocable", "disable-model-invocation"}),

@@ -1,11 +1,11 @@
-"""Cursor 2.4+ (SURFACES.md §4, [2ND]): name, description, disable-model-invocation."""
+"""Cursor 2.4+ (docs/surfaces.md §4, [2ND]): name, description, disable-model-invocation."""
 
 from .base import Target
 
 TARGET = Target(
     id="cursor",
     title="Cursor",
-    evidence="SURFACES.md §4",
+    evidence="docs/surfaces.md §4",
     splitter="canonical",
     semantics="yaml12",
     accepted_keys=frozenset({"name", "description", "disable-model-invocation"}),

@@ -1,11 +1,11 @@
-"""Gemini CLI (SURFACES.md §4, [DOC]/[2ND]): name and description."""
+"""Gemini CLI (docs/surfaces.md §4, [DOC]/[2ND]): name and description."""
 
 from .base import Target
 
 TARGET = Target(
     id="gemini",
     title="Gemini CLI",
-    evidence="SURFACES.md §4",
+    evidence="docs/surfaces.md §4",
     splitter="canonical",
     semantics="yaml12",
     accepted_keys=frozenset({"name", "description"}),

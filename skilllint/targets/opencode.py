@@ -1,15 +1,15 @@
-"""OpenCode (SURFACES.md §4; name rules are [2ND] and changed between versions)."""
+"""OpenCode (docs/surfaces.md §4; name rules are [2ND] and changed between versions)."""
 
 from .base import SPEC_KEYS, Target
 
 TARGET = Target(
     id="opencode",
     title="OpenCode",
-    evidence="SURFACES.md §4",
+    evidence="docs/surfaces.md §4",
     splitter="canonical",
     semantics="yaml12",
     # Spec keys are standard; what OpenCode does with allowed-tools is [??]
-    # (SURFACES.md §5), and an unconfirmed fact gives no finding.
+    # (docs/surfaces.md §5), and an unconfirmed fact gives no finding.
     accepted_keys=SPEC_KEYS,
     unknown_keys="ignore",
     name_charset="ascii",

@@ -1,4 +1,4 @@
-"""The reference validator, skills-ref (S-REF, SURFACES.md §1b).
+"""The reference validator, skills-ref (S-REF, docs/surfaces.md §1b).
 
 Reads SKILL.md (or skill.md), splits with ``content.split("---", 2)`` and
 parses with strictyaml: every scalar is a string; flow style, anchors, tags
@@ -10,7 +10,7 @@ from .base import SPEC_KEYS, Target
 TARGET = Target(
     id="skills-ref",
     title="skills-ref reference validator",
-    evidence="SURFACES.md §1b",
+    evidence="docs/surfaces.md §1b",
     splitter="skills-ref",
     semantics="strict",
     accepted_keys=SPEC_KEYS,
