@@ -32,14 +32,15 @@ the file system's order, so past the cap the message says "may".
 from __future__ import annotations
 
 import os
-import posixpath
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import unquote
 
+from .. import markdown
 from ..diagnostics import Finding, Span
-from ..fsafe import is_within, plain_file
+from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from ..targets import claude_code
@@ -194,7 +195,9 @@ class NotDiscoverable(Rule):
         top = place.skills_folder
         listed = top if plain_file(str(top), "SKILL.md") is not None else top / place.below.parts[0]
         has_listed = plain_file(str(listed), "SKILL.md") is not None
-        if folder in _linked_skills(package, top):
+        # SKILL.md files' own links first: they settle it almost always, and reading the pages
+        # they link too costs far more (this runs on warm runs as well)
+        if folder in _linked_skills(package, top, pages=False) or folder in _linked_skills(package, top, pages=True):
             return None  # a document of a listed skill, read when Claude follows a link to it
         where = f"`{place.below.as_posix()}` below `{place.skills_folder.parent.name}/{place.skills_folder.name}`"
         why = ""
@@ -211,21 +214,26 @@ RULES = [NotDiscoverable]
 
 MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
 MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
-# (listed skill, lint root, read bound) -> (the files read, their stamps, the skills reached): each
-# nested skill of a listed one asks the same question, and an answer builds reference graphs
-_LINKED: dict[tuple[str, str, int], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
+MAX_DOCUMENTS_PER_SKILL = 200  # Markdown files of one skill whose links are read
+# (skills folder, lint root, read bound, pages read too) -> (the files read, their stamps, the skills
+# reached): every nested skill of a skills folder asks the same question, and an answer reads many files
+_LINKED: dict[tuple[str, str, int, bool], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
 _LINKED_MAX = 64
 
 
-def _linked_skills(package: SkillPackage, top: Path) -> frozenset[Path]:
+def _linked_skills(package: SkillPackage, top: Path, pages: bool = True) -> frozenset[Path]:
     """The nested skill folders under the skills folder ``top`` that Claude reaches by following
     links from the skills it lists there (``top`` itself when it is one skill): from a listed
-    SKILL.md and the files it references, a link to a nested skill's SKILL.md or its folder
+    SKILL.md and the Markdown files it links, a link to a nested skill's SKILL.md or its folder
     (a sibling's own link such as `../meeting-sdk/web/SKILL.md` too), then on from that
-    skill's own links. Such a nested SKILL.md is a document of the skills that link it
-    (:func:`skilllint.references.build` stops at nested skills, so each is read as a package of
-    its own). Kept while none of the files read changes."""
-    key = (str(top), str(package.lint_root), package.max_bytes)
+    skill's own links. Such a nested SKILL.md is a document of the skills that link it.
+    ``pages=False``: the links of SKILL.md files alone.
+
+    Only Markdown links are read (:func:`skilllint.markdown.scan_links`), not the full reference
+    graph: this runs on every run, warm ones included (the answer depends on other skills' files,
+    so it is not kept in the result cache), and is kept in this process while none of the files
+    read changes."""
+    key = (str(top), str(package.lint_root), package.max_bytes, pages)
     kept = _LINKED.get(key)
     if kept is not None and _stamps(kept[0]) == kept[1]:
         return kept[2]
@@ -238,18 +246,13 @@ def _linked_skills(package: SkillPackage, top: Path) -> frozenset[Path]:
             names = []
         listed = [top / name for name in names if plain_file(str(top), name, "SKILL.md") is not None]
     reached: set[Path] = set()
-    read: list[str] = [str(path / "SKILL.md") for path in listed]
+    read: list[str] = []
     queue = list(listed)
     seen = set(listed)
     while queue and len(reached) < MAX_LINKED_SKILLS:
-        outer = queue.pop(0)
-        graph = SkillPackage(outer, package.lint_root, package.max_bytes).references
-        read.extend(str(outer / name) for name in graph.scanned)
-        for reference in graph.references:
-            inner = _linked_folder(outer, reference)
-            if inner is None or inner in seen or not is_within(top, inner):
-                continue
-            if plain_file(str(inner), "SKILL.md") is not None:
+        skill = queue.pop(0)
+        for inner in _skills_linked_from(skill, top, package.max_bytes, read, pages):
+            if inner not in seen:
                 seen.add(inner)
                 reached.add(inner)
                 queue.append(inner)
@@ -260,19 +263,60 @@ def _linked_skills(package: SkillPackage, top: Path) -> frozenset[Path]:
     return found
 
 
-def _linked_folder(outer: Path, reference) -> Path | None:
-    """The folder a reference to a SKILL.md or to a folder leads to, inside the skill or out of it."""
-    if reference.status == "ok" and reference.resolved:
-        target = reference.resolved
-        if not target.endswith("/SKILL.md") and reference.target_kind != "dir":
-            return None
-    elif reference.status == "outside" and reference.explicit and not reference.path.startswith(("/", "~")):
-        target = posixpath.join(posixpath.dirname(reference.source), reference.path.split("#", 1)[0])
-    else:
-        return None
-    if target.endswith("/SKILL.md"):
-        target = target[: -len("/SKILL.md")]
-    return Path(os.path.normpath(outer / target))
+def _skills_linked_from(skill: Path, top: Path, max_bytes: int, read: list[str], pages: bool = True) -> Iterator[Path]:
+    """Skill folders inside ``top`` that the Markdown links of ``skill``'s SKILL.md, and of the
+    Markdown files of the skill it links (one hop: the depth a skill's references are meant to
+    have), lead to (their SKILL.md or their folder). Files are read through real folders only
+    (no link followed) and never outside ``top``."""
+    top_text, skill_text = str(top), str(skill)
+    documents = ["SKILL.md"]
+    done = set(documents)
+    is_skill: dict[str, bool] = {}
+    while documents and len(done) <= MAX_DOCUMENTS_PER_SKILL:
+        document = documents.pop(0)
+        follow = pages and document == "SKILL.md"  # the pages SKILL.md links are read, not the ones they link
+        path = os.path.join(skill_text, document)
+        if plain_file(top_text, *os.path.relpath(path, top_text).split(os.sep)) is None:
+            continue
+        try:
+            text = read_capped(path, max_bytes).data.decode("utf-8", "replace")
+        except UnsafeFile:
+            continue
+        read.append(path)
+        if not follow and "SKILL.md" not in text and "/)" not in text:
+            continue  # a linked page names a skill by its SKILL.md or as a folder `x/`: cheap to rule out
+        folder = os.path.dirname(path)
+        for link in markdown.scan_links(text)[0]:
+            destination = link.target.split("#", 1)[0].split("?", 1)[0]
+            if not destination or ":" in destination or destination.startswith(("/", "~")):
+                continue  # a URL, a mail address, a command link or a path on one machine
+            target = os.path.normpath(os.path.join(folder, unquote(destination)))
+            name = os.path.basename(target)
+            if name == "SKILL.md" or destination.endswith("/") or (follow and "." not in name):
+                # a skill's SKILL.md or a folder that may be a skill
+                where = target[: -len("/SKILL.md")] if name == "SKILL.md" else target
+                found = is_skill.get(where)
+                if found is None:
+                    found = is_skill[where] = (
+                        where != skill_text and is_within(top, Path(where)) and plain_file(where, "SKILL.md") is not None
+                    )
+                if found:
+                    yield Path(where)
+            elif follow and name.lower().endswith((".md", ".markdown")) and is_within(skill, Path(target)):
+                inside = os.path.relpath(target, skill_text).replace(os.sep, "/")
+                if inside not in done and not _in_nested_skill(skill, Path(target)):
+                    done.add(inside)
+                    documents.append(inside)
+
+
+def _in_nested_skill(skill: Path, target: Path) -> bool:
+    """Whether ``target`` lies in a skill folder nested in ``skill`` (its own files are its own)."""
+    folder = target.parent
+    while folder != skill and is_within(skill, folder):
+        if plain_file(str(folder), "SKILL.md") is not None:
+            return True
+        folder = folder.parent
+    return False
 
 
 def _stamps(paths) -> tuple:
