@@ -13,8 +13,8 @@ What it generates:
   words on what it does), and the output shown under each ``$ skilllint ...`` line of a
   ``console`` block, re-run from the rule folder.
 
-Only built-in rules count: an installed plugin must not leak into these files.
-tests/test_generated.py runs ``--check``.
+The rule table and the schema list the built-in rules only: an installed plugin must not
+leak into them. tests/test_generated.py runs ``--check``.
 """
 
 from __future__ import annotations
