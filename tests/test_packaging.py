@@ -41,22 +41,58 @@ def _requirements(group: list[str]) -> tuple[set[str], set[str]]:
     return here, elsewhere
 
 
-def _imported_top_levels() -> set[str]:
+def _imports_in(statements: list[ast.stmt]) -> set[str]:
+    names = set()
+    for statement in statements:
+        if isinstance(statement, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
+            names.add(statement.module.split(".")[0])
+    return names
+
+
+def _imported_top_levels() -> tuple[set[str], set[str]]:
     """The top-level names of every module skilllint/ imports, at any depth in its code, and
-    of the packages whose data it reads (``importlib.resources.files("name")``)."""
+    of the packages whose data it reads (``importlib.resources.files("name")``); and those
+    of them imported only on some Pythons: under a check of ``sys.version_info``, or tried
+    under a ``try`` that falls back when they are missing (``tomllib`` before 3.11)."""
     names: set[str] = set()
+    tried: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.add(node.module.split(".")[0])
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= _imports_in([node])
             elif (
                 isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "files"
                 and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
             ):
                 names.add(node.args[0].value.split(".")[0])
-    return names - set(sys.stdlib_module_names) - {"skilllint", "__future__"}
+            elif isinstance(node, ast.Try) and any(
+                ast.unparse(handler.type or ast.Name("")) in ("ImportError", "ModuleNotFoundError") for handler in node.handlers
+            ):
+                tried |= _imports_in(node.body)
+            elif isinstance(node, ast.If) and "version_info" in ast.unparse(node.test):
+                tried |= _imports_in(node.body + node.orelse)
+    outside = set(sys.stdlib_module_names) | {"skilllint", "__future__"}
+    return names - outside, tried - outside
+
+
+def _providers() -> dict[str, set[str]]:
+    """Top-level module name -> the installed distributions that provide it, read from each
+    distribution's file list (Python 3.10's packages_distributions reads only top_level.txt,
+    which wheels built by hatchling, jsonschema's among them, lack)."""
+    owners: dict[str, set[str]] = {}
+    for dist in importlib.metadata.distributions():
+        names = set((dist.read_text("top_level.txt") or "").split())
+        for file in dist.files or ():
+            top = file.parts[0]
+            if len(file.parts) == 1 and top.endswith(".py"):
+                names.add(top[:-3])
+            elif len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
+                names.add(top)
+        for name in names:
+            owners.setdefault(name, set()).add(dist.metadata["Name"])
+    return owners
 
 
 def test_runtime_dependencies_are_what_skilllint_imports():
@@ -64,11 +100,12 @@ def test_runtime_dependencies_are_what_skilllint_imports():
     lsp, _ = _requirements(PROJECT["optional-dependencies"]["lsp"])
     for name in list(lsp):  # the server imports pygls's own protocol types (lsprotocol) too
         lsp |= _requirements(importlib.metadata.requires(name) or [])[0]
-    owners = importlib.metadata.packages_distributions()
+    owners = _providers()
     imported = set()
-    for name in _imported_top_levels():
-        if name not in owners and name in not_here:
-            continue  # a backport this Python does not need (imported under a version check)
+    names, tried = _imported_top_levels()
+    for name in names:
+        if name not in owners and (name in not_here or name in tried):
+            continue  # a backport this Python does not need, or a module a fallback stands in for
         assert name in owners, f"skilllint/ imports {name!r}, which no installed distribution provides"
         imported.update(re.sub(r"[-_.]+", "-", dist).lower() for dist in owners[name])
     assert not imported - declared - lsp, f"imported but not declared: {sorted(imported - declared - lsp)}"
