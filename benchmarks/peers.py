@@ -426,7 +426,6 @@ def profile(args) -> dict:
 
     shared = [(references, "build", "reference graph (references.build)"),
               (yamltree, "parse", "YAML parse (yamltree.parse)"),
-              (markdown, "parse", "Markdown parse (markdown.parse)"),
               (markdown, "scan_links", "link scan (markdown.scan_links)"),
               (tokens, "_over", "token counts (tokens._over)")]
     shared_originals = [(module, name, getattr(module, name)) for module, name, _ in shared]

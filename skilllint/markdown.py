@@ -1,20 +1,17 @@
-"""The SKILL.md body (and referenced Markdown) as a structured document.
+"""Markdown read line by line: the headings (with GitHub-style anchors), links, images,
+reference definitions and fenced code the rules need, with 1-based file positions.
 
-markdown-it-py (CommonMark) is the parser, imported lazily: the body is
-parsed only when a rule asks for its structure. What rules see: headings
-(with GitHub-style anchors), links, images and reference definitions with
-1-based file positions, list items, table rows and code blocks with their
-line ranges.
+These scanners do not build a full CommonMark parse: the tests compare them with one
+(tests/markdown_oracle.py, markdown-it-py), which skilllint itself does not need.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 from . import lazyre
-from .records import field, record
+from .records import record
 
 
 @record(frozen=True)
@@ -38,42 +35,6 @@ class Link:
     column: int
 
 
-@record(frozen=True)
-class Block:
-    """A block's kind and line range (code, fence, list item, table row, paragraph, HTML)."""
-
-    kind: str  # "code" | "fence" | "list_item" | "table_row" | "paragraph" | "html"
-    start: int  # 1-based first line
-    end: int  # 1-based last line (inclusive)
-    info: str = ""  # fence info string
-
-
-@record
-class MarkdownDocument:
-    """The parts of a Markdown file the rules read: headings, links and blocks."""
-
-    headings: list[Heading] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-
-    def code_lines(self) -> set[int]:
-        lines: set[int] = set()
-        for block in self.blocks:
-            if block.kind in ("code", "fence"):
-                lines.update(range(block.start, block.end + 1))
-        return lines
-
-    def anchors(self) -> set[str]:
-        return {h.anchor for h in self.headings}
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
-
-
 _PUNCT = lazyre.compile(r"[^\w\- ]", re.UNICODE)
 
 
@@ -87,95 +48,9 @@ def github_anchor(text: str) -> str:
 _DEFINITION = lazyre.compile(r"^ {0,3}\[(?P<label>(?!\^)[^\]]+)\]:\s*(?P<dest><[^>]*>|\S+)")
 
 
-def parse(text: str, line_offset: int = 0) -> MarkdownDocument:
-    """Parse Markdown ``text`` whose first line is file line ``line_offset + 1``."""
-    tokens = _parser().parse(text)
-    lines = text.split("\n")
-    doc = MarkdownDocument()
-    anchor_counts: dict[str, int] = {}
-    for index, token in enumerate(tokens):
-        if token.map is None:
-            continue
-        start, end = token.map[0] + 1 + line_offset, token.map[1] + line_offset
-        if token.type == "heading_open":
-            inline = tokens[index + 1]
-            title = "".join(
-                " " if child.type in ("softbreak", "hardbreak") else child.content
-                for child in inline.children or ()
-                if child.type in ("text", "code_inline", "softbreak", "hardbreak")
-            )
-            slug = github_anchor(title)
-            seen = anchor_counts.get(slug, 0)
-            anchor_counts[slug] = seen + 1
-            doc.headings.append(Heading(int(token.tag[1]), title, start, slug if not seen else f"{slug}-{seen}"))
-        elif token.type in ("fence", "code_block"):
-            doc.blocks.append(Block("fence" if token.type == "fence" else "code", start, end, token.info.strip()))
-        elif token.type == "list_item_open":
-            doc.blocks.append(Block("list_item", start, end))
-        elif token.type == "tr_open":
-            doc.blocks.append(Block("table_row", start, end))
-        elif token.type == "paragraph_open":
-            doc.blocks.append(Block("paragraph", start, end))
-        elif token.type == "html_block":
-            doc.blocks.append(Block("html", start, end))
-        elif token.type == "inline":
-            _collect_links(token, lines, token.map[0], token.map[1], line_offset, doc)
-    code = doc.code_lines()
-    for number, line in enumerate(lines, start=1 + line_offset):
-        if "]:" in line and number not in code:
-            match = _DEFINITION.match(line)
-            if match:
-                dest = match.group("dest").strip("<>")
-                doc.links.append(Link("definition", dest, match.group("label"), number, match.start("dest") + 1))
-    return doc
-
-
-def _collect_links(token, lines: list[str], first: int, last: int, offset: int, doc: MarkdownDocument) -> None:
-    search_from = (first, 0)
-    children = token.children or []
-    for position, child in enumerate(children):
-        if child.type == "link_open":
-            kind = "autolink" if child.markup == "autolink" else "link"
-            target = child.attrGet("href") or ""
-            text = ""
-            for inner in children[position + 1 :]:
-                if inner.type == "link_close":
-                    break
-                text += inner.content
-        elif child.type == "image":
-            kind, target, text = "image", child.attrGet("src") or "", child.content
-        else:
-            continue
-        line, column = _locate(lines, first, last, search_from, target)
-        if line >= 0:
-            search_from = (line, column)
-        doc.links.append(Link(kind, target, text, (line if line >= 0 else first) + 1 + offset, max(column, 0) + 1))
-
-
-def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], target: str) -> tuple[int, int]:
-    """Find where a destination is written (markdown-it normalises it, so try both)."""
-    candidates = [target]
-    try:
-        from urllib.parse import unquote
-
-        candidates.append(unquote(target))
-    except Exception:  # pragma: no cover
-        pass
-    for line_index in range(start[0], min(last, len(lines))):
-        from_col = start[1] if line_index == start[0] else 0
-        for candidate in candidates:
-            if not candidate:
-                continue
-            col = lines[line_index].find(candidate, from_col)
-            if col >= 0:
-                return line_index, col
-    return -1, -1
-
-
-# -- The cheap path ------------------------------------------------------------
-# markdown-it costs ~5 ms per skill body; the reference graph only needs the
-# links outside code. This line scanner finds them in a fraction of that time
-# and agrees with the full parse on the corpus (tests/test_markdown.py).
+# -- The line scanners ----------------------------------------------------------
+# The reference graph needs only the links outside code, and anchors only the headings:
+# a full parse is not needed for either (tests/test_markdown.py compares the two).
 
 # A fence marker line: group 2 the marker run, group 3 the rest of the line. Matched at a
 # line's start inside the whole text (MULTILINE: ^ holds after any "\n").
@@ -338,8 +213,8 @@ def _blank(match: re.Match) -> str:
 
 def scan_links(text: str, line_offset: int = 0) -> tuple[list[Link], set[int]]:
     """Links, images and reference definitions outside fenced code, with file
-    positions; and the set of fenced lines. A cheap equivalent of :func:`parse`
-    for the links alone."""
+    positions; and the set of fenced lines (what a full CommonMark parse finds
+    of them)."""
     code = fenced_lines_in(text, line_offset)
     if "](" not in text and "]:" not in text and "<" not in text:
         return [], code  # nothing a link, definition or autolink needs
@@ -401,8 +276,7 @@ _SETEXT = lazyre.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 def scan_headings(text: str, line_offset: int = 0) -> tuple[list[Heading], set[int]]:
     """Headings outside fenced code with their GitHub anchors (``-1``, ``-2`` for
-    repeats), and the fenced lines: the cheap equivalent of :func:`parse` for
-    anchors. Inline markup is reduced as GitHub's slugger sees the text."""
+    repeats), and the fenced lines (what a full CommonMark parse finds of them). Inline markup is reduced as GitHub's slugger sees the text."""
     lines = text.split("\n")
     code = fenced_lines_in(text, line_offset)
     headings: list[Heading] = []
@@ -461,17 +335,20 @@ class NextFind:
         return self.found
 
 
-@lru_cache(maxsize=1)
-def _html_tag():
-    # CommonMark's inline HTML (open or closing tag, comment, …) as markdown-it matches it:
-    # what `<` opens only counts as a tag when the whole of it parses as one.
-    from markdown_it.common.html_re import HTML_TAG_RE
-
-    return HTML_TAG_RE
+# CommonMark's open and closing tags (spec, "Raw HTML"), the two kinds of inline HTML an
+# opener `<x` or `</x` can begin; character classes as markdown-it-py writes them
+# (tests/test_markdown.py compares the two). No two quantifiers compete for a character:
+# an attribute starts after blanks, an unquoted value holds none.
+_ATTRIBUTE_VALUE = r"""(?:[^"'=<>`\x00-\x20]+|'[^']*'|"[^"]*")"""
+_ATTRIBUTE = r"(?:\s+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:\s*=\s*" + _ATTRIBUTE_VALUE + r")?)"
+_HTML_TAG = lazyre.compile(
+    r"<[A-Za-z][A-Za-z0-9\-]*" + _ATTRIBUTE + r"*\s*/?>"  # open tag
+    r"|</[A-Za-z][A-Za-z0-9\-]*\s*>"  # closing tag
+)
 
 
 def _html_tag_at(text: str, start: int) -> bool:
-    return _html_tag().match(text, start) is not None
+    return _HTML_TAG.match(text, start) is not None
 
 
 def _plain_heading_text(title: str) -> str:

@@ -392,13 +392,6 @@ class SkillPackage:
     def body(self) -> str:
         return "\n".join(self.source.lines[self.body_start_line :])
 
-    @cached_property
-    def markdown(self):
-        """The body's Markdown structure (parsed on first use)."""
-        from . import markdown
-
-        return markdown.parse(self.body, self.body_start_line)
-
     @property
     def line_count(self) -> int:
         """Physical lines of SKILL.md, as ``wc -l`` plus a last unterminated line."""

@@ -25,27 +25,6 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_the_indented_writer_writes_what_json_dumps_writes():
-    """Reports are written by output.json.dumps_indented (json.dumps indents in pure Python)."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from skilllint.output.json import dumps_indented
-
-    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
-    values = st.recursive(
-        scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=30
-    )
-
-    @settings(max_examples=500, deadline=None)
-    @given(values)
-    def same(value):
-        assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
-
-    same()
-    odd = {1: "int key", "tuple": (1, "two"), "nested": {"empty": {}, "list": []}}
-    assert dumps_indented(odd) == json.dumps(odd, indent=2, ensure_ascii=False)  # left to json.dumps
-
 def test_json_output_matches_its_schema(tree):
     report = lint_json(str(tree), "--target", "all", cwd=tree)
     jsonschema.Draft202012Validator(SCHEMA).validate(report)

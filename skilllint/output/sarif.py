@@ -18,6 +18,7 @@ Validated in the tests against the official OASIS schema (errata 01).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from collections import Counter
@@ -28,7 +29,6 @@ from .. import __version__
 from ..diagnostics import Diagnostic, Severity, Span
 from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
-from .json import dumps_indented
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -334,4 +334,4 @@ def _clean(value):
 
 
 def render_sarif(result, cwd: Path, settings=None) -> str:
-    return dumps_indented(_clean(sarif_log(result, cwd, settings))) + "\n"
+    return json.dumps(_clean(sarif_log(result, cwd, settings)), indent=2, ensure_ascii=False) + "\n"

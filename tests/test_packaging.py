@@ -1,0 +1,164 @@
+"""What `pip install .` brings is what skilllint needs at run time, and no more.
+
+The runtime dependencies in pyproject.toml are exactly the third-party packages
+skilllint/ imports (module- or function-level; the lsp extra's pygls for the
+server); packages only the tests use (markdown-it-py, the Markdown scanners'
+comparison oracle; pre-commit, which drives the hook in tests) sit in the test
+extra, and skilllint imports and runs with them made unimportable.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib
+
+PACKAGE = ROOT / "skilllint"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def _requirements(group: list[str]) -> tuple[set[str], set[str]]:
+    """The normalised (PEP 503) distribution names of ``group``: those this interpreter
+    installs, and those its environment markers leave out (tomli on Python >= 3.11)."""
+    from packaging.requirements import Requirement
+
+    here, elsewhere = set(), set()
+    for line in group:
+        requirement = Requirement(line)
+        name = re.sub(r"[-_.]+", "-", requirement.name).lower()
+        (here if requirement.marker is None or requirement.marker.evaluate() else elsewhere).add(name)
+    return here, elsewhere
+
+
+def _imports_in(statements: list[ast.stmt]) -> set[str]:
+    names = set()
+    for statement in statements:
+        if isinstance(statement, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
+            names.add(statement.module.split(".")[0])
+    return names
+
+
+def _imported_top_levels() -> tuple[set[str], set[str]]:
+    """The top-level names of every module skilllint/ imports, at any depth in its code, and
+    of the packages whose data it reads (``importlib.resources.files("name")``); and those
+    of them imported only on some Pythons: under a check of ``sys.version_info``, or tried
+    under a ``try`` that falls back when they are missing (``tomllib`` before 3.11)."""
+    names: set[str] = set()
+    tried: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= _imports_in([node])
+            elif (
+                isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "files"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            ):
+                names.add(node.args[0].value.split(".")[0])
+            elif isinstance(node, ast.Try) and any(
+                ast.unparse(handler.type or ast.Name("")) in ("ImportError", "ModuleNotFoundError") for handler in node.handlers
+            ):
+                tried |= _imports_in(node.body)
+            elif isinstance(node, ast.If) and "version_info" in ast.unparse(node.test):
+                tried |= _imports_in(node.body + node.orelse)
+    outside = set(sys.stdlib_module_names) | {"skilllint", "__future__"}
+    return names - outside, tried - outside
+
+
+def _providers() -> dict[str, set[str]]:
+    """Top-level module name -> the installed distributions that provide it, read from each
+    distribution's file list (Python 3.10's packages_distributions reads only top_level.txt,
+    which wheels built by hatchling, jsonschema's among them, lack)."""
+    owners: dict[str, set[str]] = {}
+    for dist in importlib.metadata.distributions():
+        names = set((dist.read_text("top_level.txt") or "").split())
+        for file in dist.files or ():
+            top = file.parts[0]
+            if len(file.parts) == 1 and top.endswith(".py"):
+                names.add(top[:-3])
+            elif len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
+                names.add(top)
+        for name in names:
+            owners.setdefault(name, set()).add(dist.metadata["Name"])
+    return owners
+
+
+def test_runtime_dependencies_are_what_skilllint_imports():
+    declared, not_here = _requirements(PROJECT["dependencies"])
+    lsp, _ = _requirements(PROJECT["optional-dependencies"]["lsp"])
+    for name in list(lsp):  # the server imports pygls's own protocol types (lsprotocol) too
+        lsp |= _requirements(importlib.metadata.requires(name) or [])[0]
+    owners = _providers()
+    imported = set()
+    names, tried = _imported_top_levels()
+    for name in names:
+        if name not in owners and (name in not_here or name in tried):
+            continue  # a backport this Python does not need, or a module a fallback stands in for
+        assert name in owners, f"skilllint/ imports {name!r}, which no installed distribution provides"
+        imported.update(re.sub(r"[-_.]+", "-", dist).lower() for dist in owners[name])
+    assert not imported - declared - lsp, f"imported but not declared: {sorted(imported - declared - lsp)}"
+    assert not declared - imported, f"declared but never imported by skilllint/: {sorted(declared - imported)}"
+
+
+# A fresh interpreter where the test-only packages cannot be imported: every skilllint
+# module imports, and `skilllint check` lints the examples and a tree that asks the
+# Markdown scanners for everything (links, anchors, inline HTML in headings).
+_WITHOUT_TEST_EXTRAS = r"""
+import importlib, importlib.abc, pkgutil, sys
+
+BLOCKED = {"markdown_it", "pre_commit", "mdurl"}
+
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"{name} is blocked", name=name)
+        return None
+
+sys.meta_path.insert(0, Blocker())
+import skilllint
+for module in pkgutil.walk_packages(skilllint.__path__, "skilllint."):
+    if module.name != "skilllint.server":  # the lsp extra's module: pygls at import
+        importlib.import_module(module.name)
+from skilllint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+_HEADINGS = """---
+name: html-headings
+description: Checks heading anchors when headings hold inline HTML. Use when linting anchors.
+---
+
+# Setup <br/> and <a name="x"></a>List<T>
+
+See [setup](#setup--and-listt), [missing](#nowhere) and [guide](references/guide.md#a-bc).
+"""
+
+
+def test_skilllint_runs_without_the_test_extras(tmp_path):
+    skill = tmp_path / "html-headings"
+    (skill / "references").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_HEADINGS, encoding="utf-8")
+    (skill / "references" / "guide.md").write_text("# A <b>b</b>c\n\n## `code` <-> *emph*\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_TEST_EXTRAS, "check", "--target", "all", "--select", "ALL",
+         "--output-format", "json", "--no-cache", str(ROOT / "examples"), str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr  # the examples hold errors on purpose
+    assert "Traceback" not in proc.stderr, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["summary"]["packages"] > 1
+    anchors = [d for d in report["diagnostics"] if d["code"] == "SL307"]
+    assert [d["message"] for d in anchors if "html-headings" in d["path"]], "the anchor rule did not run"
