@@ -630,9 +630,9 @@ class _Mentions:
         if not self._name_lengths:
             return
         lengths, longest = self._name_lengths, self._longest_name
-        for run in _NAME_RUN.finditer(text):
+        # Each distinct run once: a text repeats its words, and the keys found are a set.
+        for word in set(_NAME_RUN.findall(text)):
             # A name starts where a run starts and ends at the run's end or before a dot in it.
-            word = run.group()
             if len(word) in lengths:
                 yield word
             dot = word.find(".", 1)
@@ -672,9 +672,8 @@ class _Mentions:
                     yield inside[:-1]
                 if inside.startswith("./"):
                     yield inside[2:]
-        for run in _PATH_RUN.finditer(text):
+        for word in set(_PATH_RUN.findall(text)):  # each distinct run once, as in _names
             # `folder/` ending the run, starting where it starts or after a slash; `./folder` ending it
-            word = run.group()
             tail = word[-(longest + 2):]
             if word.endswith("/"):
                 low = len(word) - 1 - longest  # where a folder short enough to be one may start
