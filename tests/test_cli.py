@@ -27,7 +27,7 @@ def tree(tmp_path: Path) -> Path:
 
 def test_the_indented_writer_writes_what_json_dumps_writes():
     """Reports are written by output.json.dumps_indented (json.dumps indents in pure Python)."""
-    from hypothesis import given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     from skilllint.output.json import dumps_indented
@@ -37,7 +37,6 @@ def test_the_indented_writer_writes_what_json_dumps_writes():
         scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=30
     )
 
-    @settings(max_examples=500, deadline=None)
     @given(values)
     def same(value):
         assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)

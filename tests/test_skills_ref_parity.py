@@ -502,7 +502,7 @@ def _check(folder: str, text: str) -> None:
         assert lint.valid == ref.valid, describe(skill, ref, lint) + "\n" + repr(text)
 
 
-_PROPERTY = dict(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+_PROPERTY = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @hsettings(**_PROPERTY)

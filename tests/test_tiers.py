@@ -20,3 +20,20 @@ def test_end_to_end_and_corpus_tests_are_slow_and_the_rule_book_is_not(request: 
             assert item.get_closest_marker("slow"), f"{item.nodeid} ({kind}) is not marked slow"
         if item.nodeid.startswith("tests/test_rulebook.py"):
             assert not item.get_closest_marker("slow"), f"{item.nodeid}: the fast tier must run every rule"
+
+
+def test_no_property_overrides_the_profile_s_example_count() -> None:
+    """How many examples a property runs is the hypothesis profile's (tests/conftest.py: `ci` in
+    CI, `long` for a campaign); a literal count in a test would hold in both."""
+    import re
+    from pathlib import Path
+
+    literal = re.compile(r"max_examples\s*=\s*\d")
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(Path(__file__).parent.glob("*.py"))
+        if path.name != "conftest.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert not found, "\n".join(found)
