@@ -84,3 +84,11 @@ def deadline(seconds: float = 20):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark slow what is slow by its kind (pyproject.toml's markers say which), so that the fast
+    tier (`-m "not slow"`) leaves it out without a second mark on each test."""
+    for item in items:
+        if "corpus" in getattr(item, "fixturenames", ()) or item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.slow)

@@ -29,7 +29,10 @@ ACTION = ROOT / "action.yml"
 SCRIPT = ROOT / "scripts" / "github_action.py"
 SHA = re.compile(r"^[0-9a-f]{40}$")
 
-pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed: the action's steps are bash")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed: the action's steps are bash"),
+]
 
 
 def load_action() -> dict:

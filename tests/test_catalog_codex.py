@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from skilllint.catalog import codex
@@ -528,7 +528,6 @@ _entries = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
 @given(entries=_entries, data=st.data())
 def test_property_never_exceeds_budget_and_is_order_independent(entries, data):
     unit = data.draw(st.sampled_from([Characters, Tokens]))

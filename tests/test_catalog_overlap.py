@@ -154,6 +154,7 @@ def test_deterministic_and_order_independent(seed):
         assert similarity(descs[i], descs[m_partner]) == pytest.approx(score) or identical
 
 
+@pytest.mark.slow
 def test_scored_pairs_linear_at_5000():
     n = 5000
     descs = generate_descriptions(n, seed=7)
@@ -320,6 +321,7 @@ def test_templated_catalog_matches_brute_force(seed):
     assert len(found) == len(descs)
 
 
+@pytest.mark.slow
 def test_templated_candidates_stay_linear_at_20000():
     import time
 

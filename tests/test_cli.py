@@ -129,6 +129,7 @@ def test_config_schema_is_valid_json_schema():
     assert "SL201" in schema["properties"]["rules"]["properties"]
 
 
+@pytest.mark.e2e
 def test_console_script_runs_as_a_module(tree):
     proc = subprocess.run(
         [sys.executable, "-m", "skilllint", "check", "--output-format", "concise", "Broken"],
@@ -140,6 +141,7 @@ def test_console_script_runs_as_a_module(tree):
     assert proc.returncode == 1 and "[SL005]" in proc.stdout
 
 
+@pytest.mark.e2e
 def test_the_command_writes_everything_before_it_leaves_without_teardown(tree):
     """cli.run() ends with os._exit (no interpreter teardown): buffered output must be flushed first."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # a pipe is block-buffered then
@@ -157,6 +159,7 @@ def test_the_command_writes_everything_before_it_leaves_without_teardown(tree):
     _, err = reader.communicate(timeout=60)
     assert reader.returncode in (0, 1) and err == b""
 
+@pytest.mark.e2e
 def test_a_profiler_still_gets_its_data(tree, tmp_path):
     """Under cProfile (or coverage) the command exits normally, so the tool can write its data."""
     out = tmp_path / "run.prof"
@@ -168,6 +171,7 @@ def test_a_profiler_still_gets_its_data(tree, tmp_path):
     )
     assert b"[SL005]" in proc.stdout and out.stat().st_size > 0  # (cProfile swallows the exit code)
 
+@pytest.mark.e2e
 def test_version():
     proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("skilllint ")

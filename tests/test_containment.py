@@ -557,6 +557,7 @@ def test_cli_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory, fm
         assert "= note: `b` is a symbolic link to `a`" in out
 
 
+@pytest.mark.e2e
 def test_cli_finishes_on_a_link_cycle_and_a_fifo_in_a_subprocess(tmp_path):
     # A separate process with a hard timeout: a FIFO opened blocking or a cycle
     # followed would hang it, and the timeout turns that into a failure.

@@ -342,7 +342,7 @@ def test_empty_folder_warns_no_skills_found(repo):
 def test_default_excludes_match_as_pathspec_matches_them():
     """The built-in excludes are matched without pathspec (~10 ms to import): same answers."""
     import pathspec
-    from hypothesis import given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     from skilllint.discovery import DEFAULT_EXCLUDE, _FolderNames
@@ -351,7 +351,6 @@ def test_default_excludes_match_as_pathspec_matches_them():
     reference = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
     mine = _FolderNames(DEFAULT_EXCLUDE)
 
-    @settings(max_examples=2000, deadline=None)
     @given(st.lists(st.sampled_from(names), min_size=1, max_size=5), st.booleans())
     def agree(parts, is_dir):
         rel = "/".join(parts) + ("/" if is_dir else "")
@@ -363,7 +362,7 @@ def test_default_excludes_match_as_pathspec_matches_them():
 def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_them():
     """An empty .gitignore, or one that names folders only, is matched without pathspec: same answers."""
     import pathspec
-    from hypothesis import given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     from skilllint.discovery import _FolderNames, _spec_of_lines
@@ -372,7 +371,6 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
     paths = st.tuples(st.lists(st.sampled_from(names), min_size=1, max_size=4), st.booleans())
 
-    @settings(max_examples=1500, deadline=None)
     @given(st.lists(lines, max_size=5), st.lists(paths, min_size=1, max_size=8))
     def agree(ignore_lines, probes):
         mine = _spec_of_lines(ignore_lines)
@@ -392,7 +390,7 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
 def test_one_name_globs_match_as_pathspec_matches_them():
     """`*.pyc`, `/.venv/`, `*.egg-info/`, `build`: matched without pathspec, with its answers."""
     import pathspec
-    from hypothesis import example, given, settings
+    from hypothesis import example, given
     from hypothesis import strategies as st
 
     from skilllint.discovery import _FolderNames, _OneNameGlobs, _spec_of_lines
@@ -402,7 +400,6 @@ def test_one_name_globs_match_as_pathspec_matches_them():
     component = st.sampled_from(["a", "b", "ab", ".a", "a.b", "x-y", "aa", "é", "_", "-a", "a?", "*"])
     paths = st.tuples(st.lists(component, min_size=1, max_size=4), st.booleans())
 
-    @settings(max_examples=2000, deadline=None)
     @given(st.lists(line, min_size=1, max_size=4), st.lists(paths, min_size=1, max_size=8))
     @example(["*"], [(["a"], False)])
     @example(["*/"], [(["a", "b"], False)])

@@ -489,7 +489,7 @@ _BUILDERS = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(_frontmatter(), st.sampled_from(sorted(_BUILDERS)))
 def test_property_every_frontmatter_fix_leaves_untouched_keys_byte_identical(tmp_path_factory, generated, code):
     yaml_text, blocks = generated
@@ -517,7 +517,7 @@ def test_property_every_frontmatter_fix_leaves_untouched_keys_byte_identical(tmp
         assert {k: v for k, v in after.items() if k not in touched} == {k: v for k, v in before.items() if k not in touched}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(_frontmatter())
 def test_property_sl122_fix_leaves_untouched_keys_byte_identical(tmp_path_factory, generated):
     yaml_text, blocks = generated

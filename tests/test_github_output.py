@@ -305,6 +305,7 @@ def test_problem_matcher_reads_real_concise_output(corpus):
 # -- a file name that is not UTF-8 ---------------------------------------------------------
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fmt", ["full", "concise", "json", "sarif", "github"])
 def test_a_non_utf8_file_name_reaches_a_strict_stdout_in_every_format(tmp_path, fmt):
     import os

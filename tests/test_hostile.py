@@ -50,6 +50,8 @@ import pytest
 from conftest import ROOT, deadline, run_cli
 from test_containment import _check_reads
 
+pytestmark = pytest.mark.e2e
+
 MiB = 1024 * 1024
 BIG = 200 * MiB
 TIME_LIMIT = 10.0  # seconds per run, interpreter start-up included (typical: 0.5-2 s)

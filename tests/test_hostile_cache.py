@@ -91,6 +91,7 @@ def _link_cache_level(root: Path, outside: Path, level: str) -> None:
         os.symlink(outside / level, cache / "v1" / level)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("level", [".skilllint_cache", "v1", "result folders", "catalog-entries.json", "token-counts.json"])
 def test_a_cache_folder_or_file_linked_out_of_the_tree_is_neither_written_nor_read_through(tree, level):
     plant_skills(tree.root)
@@ -108,6 +109,7 @@ def test_a_cache_folder_or_file_linked_out_of_the_tree_is_neither_written_nor_re
         assert f"{tree.root / '.skilllint_cache'}" in result.err and "the result cache is not used" in result.err, result.err
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     "cache_dir",
     ["../outside", "{outside}", "~/cache", "skills/../../outside/cache", "{tree}/../outside"],
@@ -128,6 +130,7 @@ def test_cache_dir_in_a_shipped_configuration_must_stay_in_its_project(tree, mon
     assert list(chosen.rglob("*.json")) and snapshot(outside) == before
 
 
+@pytest.mark.e2e
 def test_cache_dir_in_the_project_through_a_link_out_is_not_followed(tree):
     plant_skills(tree.root)
     expected = fresh(tree)
@@ -160,6 +163,7 @@ def test_a_cache_folder_chosen_by_the_user_may_be_a_link(tmp_path):
 # ----------------------------------------------------------------------------- configured bounds
 
 
+@pytest.mark.e2e
 def test_a_shipped_configuration_cannot_lift_the_read_cap(tree):
     # max-bytes = 4 GiB made a 2 GB sparse SKILL.md a 2 GB read and more (12.7 GB peak, then an abort).
     root = skill(tree.root, "huge")
@@ -191,6 +195,7 @@ def _plant_trap(path: Path, kind: str) -> None:
         path.write_bytes(_amplifier(7_500_000))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "3 GB file", "7.5 MB amplifier"])
 @pytest.mark.parametrize("which", ["catalog-entries.json", "token-counts.json", "results"])
 def test_cache_files_that_are_traps_are_misses_within_the_bounds(tree, which, kind):

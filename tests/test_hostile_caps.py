@@ -232,6 +232,7 @@ def _links_to_missing_files(root: Path, files: int) -> Path:
     return folder
 
 
+@pytest.mark.e2e
 def test_twenty_megabytes_of_links_to_missing_files(tree):
     # Before: 180-270 s, 2.5-2.9 GB and 380 MB of output; now bounded by the cap and the reference budget.
     _links_to_missing_files(tree.root, 20)
@@ -250,6 +251,7 @@ def test_twenty_megabytes_of_links_to_missing_files(tree):
     assert "SL304" not in document["summary"]["by_code"]  # skipped: the scan is partial
 
 
+@pytest.mark.e2e
 def test_folder_mentions_pointers_and_anchors_in_large_files(tree):
     """SL306, SL311 and SL307 judged each mention against its whole paragraph, section or
     document (before: 363 s for 256 KiB of folder links); now in time proportional to the file."""
@@ -328,6 +330,7 @@ def test_openai_yaml_with_many_nodes_is_not_an_alias_bomb(tmp_path):
     assert "more than 20,000 YAML nodes" in messages["lots"] and "alias" not in messages["lots"]
 
 
+@pytest.mark.e2e
 def test_a_megabyte_flow_frontmatter_is_bounded(tree):
     # Before: 9 s and 280 MB (24.8 s and 605 MB with --target all) for ~520,000 nodes.
     folder = tree.root / "flow"

@@ -27,6 +27,8 @@ import pytest
 from lsprotocol import types as lsp
 from test_lsp import ALPHA, BETA, HELLO, Session, codes, make_project, messages_in, notification, request, run, start_server
 
+pytestmark = pytest.mark.e2e
+
 SLOW_SECONDS = 40  # the slow lint; no test waits for it to end
 ANSWER_WITHIN = 5.0  # seconds for a request while it runs (a healthy server: well under 0.1)
 

@@ -45,6 +45,8 @@ from test_hostile import (  # noqa: F401 - fixtures, used by name
 
 from skilllint.discovery import discover
 
+pytestmark = pytest.mark.e2e
+
 # What JSON may carry raw but a terminal must not get: DEL, C1, bidi controls, line separators.
 RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 TEXT_FORMATS = ("full", "concise", "github")

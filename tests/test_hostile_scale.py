@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
+pytestmark = pytest.mark.e2e
+
 SCALE_LIMIT = 20.0  # seconds per run, interpreter start-up included
 
 # =============================================================================

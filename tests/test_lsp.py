@@ -21,6 +21,8 @@ from pygls.uris import from_fs_path
 
 from skilllint.rulebook import rule_folders, rule_page
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30.0  # seconds for any one answer; a healthy server needs well under one
 

@@ -26,7 +26,10 @@ import yaml
 
 from conftest import ROOT, run_cli
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed: pre-commit needs it")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed: pre-commit needs it"),
+]
 
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 

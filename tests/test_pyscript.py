@@ -198,6 +198,7 @@ def _timed_findings(tmp_path, text: str, body: str = "Nothing to run.") -> tuple
     return found, time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_thousands_of_early_exits_and_operands_stay_linear(tmp_path):
     # Each `if …: sys.exit()` is a condition of every statement after it, and each operand of an
     # `or` of every later one: kept whole, 10,000-20,000 of them made 10^8 tuple items or more.
@@ -208,6 +209,7 @@ def test_thousands_of_early_exits_and_operands_stay_linear(tmp_path):
         assert len(found) == 1 and seconds < 20
 
 
+@pytest.mark.slow
 def test_conditions_kept_per_node_are_bounded_in_memory():
     # 10,000 early exits: kept whole, every later node's conditions held up to 10,000 tests
     # (peak ~800 MB); bounded, ~110 MB. Measured in a process of its own (ru_maxrss is a high-water mark).

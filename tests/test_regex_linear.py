@@ -88,6 +88,7 @@ def _run(compiled: re.Pattern, way: str, text) -> None:
         compiled.fullmatch(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("found", PATTERNS, ids=[f.where for f in PATTERNS])
 def test_every_pattern_is_linear_on_hostile_strings(found):
     compiled = found.compiled()
@@ -360,6 +361,7 @@ SCANNER_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SCANNER_CASES))
 def test_scanners_are_linear(name):
     function, text = SCANNER_CASES[name]
@@ -373,6 +375,7 @@ def test_scanners_are_linear(name):
 REPORTED_LIMIT = 15.0
 
 
+@pytest.mark.e2e
 def test_a_heading_with_4000_blanks_inside(tree):  # noqa: F811
     root = skill(tree.root, "heading", "# a" + " " * 4000 + "b\n\nSee [the guide](references/guide.md).\n")
     (root / "references").mkdir()
@@ -381,11 +384,13 @@ def test_a_heading_with_4000_blanks_inside(tree):  # noqa: F811
     assert "SL310" in result.codes()  # the rule that reads the heading still runs
 
 
+@pytest.mark.e2e
 def test_a_megabyte_line_of_suppression_openers(tree):  # noqa: F811
     skill(tree.root, "suppress", "Intro.\n\n" + "<!-- skilllint-disable " * 45_000 + "\n")
     check_json(tree, "suppress", label="1 MiB of <!-- skilllint-disable", limit=REPORTED_LIMIT)  # old: minutes
 
 
+@pytest.mark.e2e
 def test_a_toc_title_followed_by_4000_tabs(tree):  # noqa: F811
     root = skill(tree.root, "toc", "# T\n\nRead [the guide](references/guide.md) when deploying.\n")
     (root / "references").mkdir()
@@ -394,6 +399,7 @@ def test_a_toc_title_followed_by_4000_tabs(tree):  # noqa: F811
     assert result.codes() == {"SL312"}  # the line is no title: the long file has no table of contents
 
 
+@pytest.mark.e2e
 def test_a_megabyte_line_of_backtick_runs_of_a_thousand_lengths(tree):  # noqa: F811
     # each run length without a partner made the code span regex scan the rest of the line
     line = "".join("`" * k + "x" for k in range(2, 1002)) + "x`" * 200_000
@@ -401,6 +407,7 @@ def test_a_megabyte_line_of_backtick_runs_of_a_thousand_lengths(tree):  # noqa: 
     check_json(tree, "ticks", label="backtick runs of 1,000 lengths", limit=REPORTED_LIMIT)
 
 
+@pytest.mark.e2e
 def test_allowed_tools_of_200000_commas_inside_parentheses(tree):  # noqa: F811
     root = tree.root / "tools"
     root.mkdir()
@@ -412,6 +419,7 @@ def test_allowed_tools_of_200000_commas_inside_parentheses(tree):  # noqa: F811
     check_json(tree, "tools", "--select", "ALL", label="allowed-tools of 200,000 commas", limit=REPORTED_LIMIT)
 
 
+@pytest.mark.e2e
 def test_a_gitignore_glob_with_four_stars_in_one_segment(tree):  # noqa: F811
     (tree.root / ".gitignore").write_text("*a*a*a*a\n")
     references = skill(tree.root, "globs") / "references"

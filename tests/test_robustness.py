@@ -408,6 +408,7 @@ FIVE_THOUSAND_KEYS = "---\nname: manykeys\ndescription: Many keys. Use when test
 ) + "---\nbody\n"
 
 
+@pytest.mark.slow
 def test_5000_keys_are_reported(tmp_path):
     # The verdict, untimed: a frontmatter with 5,000 keys is linted, not refused.
     isolate(tmp_path)
@@ -416,6 +417,7 @@ def test_5000_keys_are_reported(tmp_path):
     assert "SL121" in codes
 
 
+@pytest.mark.slow
 def test_5000_keys_within_a_second(tmp_path):
     isolate(tmp_path)
     write_skill(tmp_path, "manykeys", FIVE_THOUSAND_KEYS)
@@ -423,6 +425,7 @@ def test_5000_keys_within_a_second(tmp_path):
     assert "SL121" in codes
 
 
+@pytest.mark.slow
 def test_5000_keys_all_targets_within_a_second(tmp_path):
     isolate(tmp_path)
     write_skill(tmp_path, "manykeys", FIVE_THOUSAND_KEYS)
@@ -432,6 +435,7 @@ def test_5000_keys_all_targets_within_a_second(tmp_path):
     assert "SL121" in codes
 
 
+@pytest.mark.slow
 def test_5000_keys_suggestions_are_computed_once_per_key(tmp_path, monkeypatch):
     import difflib
 

@@ -435,6 +435,7 @@ def test_a_run_over_the_results_limit_keeps_the_most_severe_and_says_what_it_lef
     assert len(log["runs"][0]["results"]) == 40 and "toolExecutionNotifications" not in log["runs"][0]["invocations"][0]
 
 
+@pytest.mark.slow
 def test_the_real_limit_on_a_report_of_more_than_25000_findings():
     from skilllint.diagnostics import Severity
     from skilllint.engine import LintResult

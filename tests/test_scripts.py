@@ -666,6 +666,7 @@ def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
     assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s
 
 
+@pytest.mark.slow
 def test_skill_md_commands_are_judged_in_linear_time(tmp_path):
     # Many installs and many npx commands: each npx is one set lookup, not a walk over what is installed.
     import time

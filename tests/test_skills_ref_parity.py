@@ -18,8 +18,11 @@ b. curated tricky cases: verdicts, and the validator's messages against
 c. Hypothesis properties over a small frontmatter grammar (and a riskier one
    that reaches the known bugs).
 
-Known disagreements are ``xfail(strict=True)`` with the root cause in the
-reason, so they flip to failures once skilllint is fixed.
+Known bugs are ``xfail(strict=True)`` with the root cause in the reason, so
+they flip to failures once skilllint is fixed. Differences by design (skilllint's
+safety bounds and discovery policy, which will not change) are expected
+outcomes: the validator's verdict, skilllint's opposite one and the codes it
+reports are asserted as they are.
 """
 
 from __future__ import annotations
@@ -181,21 +184,25 @@ class Case:
     setup: Callable[[Path], None] | None = None  # extra files, links
     messages: bool = True  # compare message sets too
     verdict_bug: str | None = None  # known verdict disagreement (xfail strict)
+    by_design: str | None = None  # why skilllint's verdict is the opposite, on purpose
+    our_codes: tuple[str, ...] = ()  # with by_design: the codes of skilllint's errors there
     message_bug: str | None = None  # known message disagreement (xfail strict)
 
 
-# Known disagreements, by root cause. Those marked "by design" are skilllint's
-# safety bounds or discovery policy; the others are bugs to fix. Cases found
+# Differences by design: skilllint's safety bounds and discovery policy. Bugs found
 # earlier and since fixed (keys and duplicates judged on the canonical split,
 # `skill.md` vs `Skill.md`, NUL bytes in the body, the size cap, SL001's text,
 # field rules after a duplicate key) stay below as plain regression cases.
-BUG_DEPTH = "by design: yamltree.MAX_DEPTH (64) refuses deeper nesting (SL005); strictyaml reads it"
-BUG_EMPTY_DIR = (
-    "by design: discovery skips an explicitly given empty folder with a 'no skills found' warning "
+DESIGN_DEPTH = "yamltree.MAX_DEPTH (64) refuses deeper nesting (SL005); strictyaml reads it"
+DESIGN_EMPTY_DIR = (
+    "discovery skips an explicitly given empty folder with a 'no skills found' warning "
     "(tests/test_discovery.py::test_empty_folder_warns_no_skills_found pins it); skills-ref says "
     "'Missing required file: SKILL.md'"
 )
-BUG_SYMLINK = "by design: SL013 refuses a SKILL.md symlink leading outside the tree; skills-ref follows it"
+DESIGN_SYMLINK = (
+    "SL013 refuses a SKILL.md symlink leading outside the tree (and SL401 reports the link); "
+    "skills-ref follows it"
+)
 
 
 def _write(base: Path, case: Case) -> Path:
@@ -310,7 +317,7 @@ CASES = [
     Case("merge-key-scalar", doc(NAME, DESC, "<<: x"), False),
     Case("merge-key-quoted", doc(NAME, DESC, "'<<':", "  a: b"), False),
     Case("deep-nesting-70", doc(NAME, DESC, "metadata:", *[" " * (2 * i + 2) + f"k{i}:" for i in range(70)],
-                                " " * 142 + "x: y"), True, verdict_bug=BUG_DEPTH),
+                                " " * 142 + "x: y"), True, by_design=DESIGN_DEPTH, our_codes=("SL005",)),
     Case("allowed-tools-list", doc(NAME, DESC, "allowed-tools:", "  - Read", "  - Grep"), True),
     # -- YAML strictyaml refuses ---------------------------------------------------
     Case("flow-list", doc(NAME, DESC, "allowed-tools: [Read, Grep]"), False),
@@ -358,13 +365,14 @@ CASES = [
     Case("skill-md-mixed-case-bad-content", doc("name: Bar", DESC), False, filename="Skill.md"),
     Case("skill-md-lower-and-mixed", doc(NAME, DESC), True, filename="skill.md", setup=_two_case_variants),
     Case("no-skill-md-but-notes", None, False, setup=_notes),
-    Case("empty-directory", None, False, verdict_bug=BUG_EMPTY_DIR),
+    Case("empty-directory", None, False, by_design=DESIGN_EMPTY_DIR),
     Case("invalid-utf8-frontmatter", doc(NAME, "description: caf").encode().replace(b"caf", b"caf\xe9"), False,
          messages=False),
     Case("invalid-utf8-body", (doc(NAME, DESC) + "bad \xff here\n").encode("latin-1"), False, messages=False),
     Case("nul-in-body", doc(NAME, DESC) + "nul \x00 here\n", True),
     Case("over-size-cap", doc(NAME, DESC, body=BIG_BODY * (1024 * 1024 // len(BIG_BODY) + 10)), True),
-    Case("symlink-outside", None, True, setup=_outside_link, verdict_bug=BUG_SYMLINK),
+    Case("symlink-outside", None, True, setup=_outside_link, by_design=DESIGN_SYMLINK,
+         our_codes=("SL013", "SL401")),
 ]
 
 assert len(CASES) >= 40
@@ -382,6 +390,10 @@ def test_generated_verdicts_agree(case: Case, tmp_path: Path) -> None:
     skill = _write(tmp_path, case)
     ref, lint = reference(skill), skilllint(skill)
     assert ref.valid == case.valid, "the reference's verdict changed: " + describe(skill, ref, lint)
+    if case.by_design:  # the opposite verdict, for the reason given, with these codes
+        assert lint.valid != ref.valid, f"{case.by_design}\n" + describe(skill, ref, lint)
+        assert sorted(m.split(" ", 1)[0] for m in lint.messages) == sorted(case.our_codes), describe(skill, ref, lint)
+        return
     assert lint.valid == ref.valid, describe(skill, ref, lint)
 
 
@@ -390,7 +402,7 @@ def test_generated_verdicts_agree(case: Case, tmp_path: Path) -> None:
     [
         pytest.param(c, id=c.id, marks=_marks(c.message_bug))
         for c in CASES
-        if c.messages and not c.verdict_bug
+        if c.messages and not c.verdict_bug and not c.by_design
     ],
 )
 def test_generated_messages_agree(case: Case, tmp_path: Path) -> None:
@@ -502,7 +514,7 @@ def _check(folder: str, text: str) -> None:
         assert lint.valid == ref.valid, describe(skill, ref, lint) + "\n" + repr(text)
 
 
-_PROPERTY = dict(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+_PROPERTY = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @hsettings(**_PROPERTY)

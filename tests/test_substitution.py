@@ -164,6 +164,7 @@ def test_the_placeholder_pattern_is_claude_codes(text, tokens):
 # -- hostile input ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_line_of_many_placeholders_is_judged_in_linear_time(tmp_path):
     # Every question about a line (an awk call before the token? SQL? a replacement call?) is asked once
     # per line: asked once per token, a line of 100,000 `$1` costs 100,000 scans of the line.
