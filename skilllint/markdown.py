@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import lazyre
-from .records import field, record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Heading:
     """An ATX or setext heading and its GitHub-style anchor."""
 
@@ -27,7 +27,7 @@ class Heading:
     anchor: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Link:
     """A link, image, reference definition or autolink, where its destination is written."""
 
@@ -38,7 +38,7 @@ class Link:
     column: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Block:
     """A block's kind and line range (code, fence, list item, table row, paragraph, HTML)."""
 
@@ -48,7 +48,7 @@ class Block:
     info: str = ""  # fence info string
 
 
-@record
+@dataclass
 class MarkdownDocument:
     """The parts of a Markdown file the rules read: headings, links and blocks."""
 
