@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Severity
 from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
 from .fsafe import is_within
-from .records import field, record
 from .registry import Registry, Rule
 from .targets import TARGET_IDS, TARGETS, Target, infer_targets, not_listing, resolve_target_names
 
@@ -216,7 +216,7 @@ def validate_config(data: dict, registry: Registry, source: str) -> None:
         raise ConfigError(f"{source}: {where}: {message}")
 
 
-@record
+@dataclass
 class Settings:
     """Configuration merged with the command line."""
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
-
-from .records import field, record
 
 
 def clipped(text: str, width: int = 120) -> str:
@@ -33,7 +32,7 @@ class Severity(IntEnum):
         return self.name.lower()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Span:
     """A 1-based, end-exclusive range in a file (end_column points past the text)."""
 
@@ -47,7 +46,7 @@ class Span:
         return cls(line, column, line, column)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Edit:
     """Replace ``span`` of ``path`` with ``text`` (the text exactly as it lands:
     a fix that adds lines writes the file's own line ending).
@@ -68,7 +67,7 @@ class Edit:
     end: int | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Fix:
     """A fix a rule attaches to its finding: ``message`` is a short imperative
     title ("move `version` under `metadata`"), ``applicability`` is ``"safe"``
@@ -81,7 +80,7 @@ class Fix:
     edits: tuple[Edit, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Related:
     """Another place the finding points to (an LSP related location, a SARIF relatedLocation)."""
 
@@ -90,7 +89,7 @@ class Related:
     span: Span
 
 
-@record
+@dataclass
 class Finding:
     """What a rule yields. The engine turns it into a :class:`Diagnostic`.
 
@@ -111,7 +110,7 @@ class Finding:
     effect: str = ""
 
 
-@record
+@dataclass
 class Diagnostic:
     """One finding on a file, as reported: the rule, the targets that share it, where, and its fix."""
 

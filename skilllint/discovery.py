@@ -14,10 +14,10 @@ import errno
 import os
 import re
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, is_fix_temp_name, is_within, real_path, real_path_or_given
-from .records import field, record
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
 DEFAULT_EXCLUDE = (
@@ -43,7 +43,7 @@ class DiscoveryError(Exception):
     """A path given on the command line cannot be linted (exit 2)."""
 
 
-@record
+@dataclass
 class Found:
     """A skill folder to lint, and how it was found."""
 
@@ -55,7 +55,7 @@ class Found:
     names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TreeLink:
     """A symbolic link met by the search outside every skill folder that never ends: it
     leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links (SL404);
@@ -70,7 +70,7 @@ class TreeLink:
     hops: int = 0  # the links a chain passes (chain)
 
 
-@record
+@dataclass
 class Discovery:
     """The packages found under the paths given, and what the user must be told about the search."""
 

@@ -5,6 +5,7 @@ suppression, per-file ignores and sorting."""
 from __future__ import annotations
 
 import traceback
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -16,7 +17,6 @@ from .discovery import discover
 from .findingcap import RuleTally, cap, left_out_summary
 from .package import SkillPackage
 from .parallel import Background, PendingMap, can_fork, worker_count
-from .records import field, record
 from .registry import Rule, RuleContext
 
 
@@ -24,7 +24,7 @@ from .registry import Rule, RuleContext
 BACKGROUND_MIN_PACKAGES = 48
 
 
-@record
+@dataclass
 class LintResult:
     """What a run found, and what it must tell the user besides."""
 

@@ -24,11 +24,11 @@ import os
 import re
 import stat
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from .diagnostics import Diagnostic, Edit, Fix, Span
-from .records import field, record
 
 MAX_PASSES = 10
 """Lint-and-fix passes before giving up (a fix that keeps re-appearing)."""
@@ -184,7 +184,7 @@ def applicable(fix: Fix | None, unsafe: bool) -> bool:
 # -- the fix loop ------------------------------------------------------------------------
 
 
-@record
+@dataclass
 class FixRun:
     """What ``--fix`` / ``--diff`` did."""
 

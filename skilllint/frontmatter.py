@@ -20,13 +20,12 @@ Rust's ``lines()``), so CRLF never changes the split; none strips a BOM.
 from __future__ import annotations
 
 import re
-
-from .records import record
+from dataclasses import dataclass
 
 BOM = "\ufeff"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Split:
     """Where one splitter finds the frontmatter.
 
@@ -46,7 +45,7 @@ class Split:
     close_column: int = 0
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SourceText:
     """SKILL.md decoded, with the facts that parsing rules need."""
 

@@ -21,10 +21,9 @@ import os
 import stat
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping
-
-from .records import record
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
 MAX_READ_BYTES = 16 * 1024 * 1024  # the most any configuration raises that cap to
@@ -34,7 +33,7 @@ class UnsafeFile(Exception):
     """The path is not a regular file we may read (link, FIFO, device, socket, gone)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ReadResult:
     """The bytes read from a file, its size on disk, and whether the cap cut it."""
 

@@ -14,17 +14,17 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from dataclasses import dataclass, field
 from typing import NamedTuple
 from pathlib import Path
 
 from .fsafe import real_path_or_given
-from .records import field, record
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class LinkInfo:
     """Where a symbolic link leads, judged without following it out of the package.
 
@@ -72,7 +72,7 @@ def kind_of_mode(mode: int) -> str:
 SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
 
 
-@record
+@dataclass
 class PackageInventory:
     """Every entry of a skill package as one walk with lstat found it."""
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 from . import lazyre
-from .records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Heading:
     """An ATX or setext heading and its GitHub-style anchor."""
 
@@ -24,7 +24,7 @@ class Heading:
     anchor: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Link:
     """A link, image, reference definition or autolink, where its destination is written."""
 

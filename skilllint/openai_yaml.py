@@ -39,13 +39,13 @@ import os
 import posixpath
 import re
 import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import yamltree
 from .diagnostics import Span
 from .fsafe import UnsafeFile, read_capped
-from .records import field, record
 
 RELPATH = "agents/openai.yaml"
 EVIDENCE = "openai/codex codex-rs/core-skills/src/loader.rs @ 033d1d0741d697436d4d5527aaac8893c28b424c"
@@ -89,7 +89,7 @@ _COMMENTED_COLOR = re.compile(r"#[0-9A-Fa-f]{3,8}\b")
 WHOLE_FILE = frozenset({"unreadable", "not-utf8", "syntax", "not-mapping", "duplicate", "type", "policy-type"})
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Issue:
     """One thing Codex does not read as written.
 
@@ -110,7 +110,7 @@ class Issue:
         return self.kind in WHOLE_FILE
 
 
-@record
+@dataclass
 class OpenAIYaml:
     """What skilllint learned about the skill's agents/openai.yaml."""
 

@@ -11,6 +11,7 @@ import errno
 import os
 import stat
 import unicodedata
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,12 @@ from typing import Any
 from . import frontmatter, yamltree
 from .diagnostics import Span
 from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, plain_entry, plain_file, read_capped, real_path, real_path_or_given
-from .records import field, record
 from .targets import Target
 
 SKILL_MD = "SKILL.md"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SkillMdLink:
     """SKILL.md when it is itself a symbolic link: its text and where it ends.
 
@@ -37,7 +37,7 @@ class SkillMdLink:
     outcome: str
 
 
-@record
+@dataclass
 class FrontmatterView:
     """The frontmatter as one parser (one target) sees it."""
 

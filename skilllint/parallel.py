@@ -2,9 +2,10 @@
 
 Packages are independent, so on a large tree each worker lints a share of them
 and sends back its diagnostics and the skills' catalog entries; the main process
-then judges what needs the whole tree (the catalogs). Workers are forked: they
-inherit the loaded rules, settings and package list, so nothing but the results
-crosses a pipe, and no worker re-imports or re-reads the configuration.
+then judges what needs the whole tree (the catalogs). Workers are a process pool
+with the fork context: they inherit the loaded rules, settings and package list,
+so nothing but batch bounds and the results crosses a pipe, and no worker
+re-imports or re-reads the configuration.
 
 Where ``fork`` is not available (Windows, macOS's default is spawn and fork is
 unsafe there with system frameworks loaded), in a process with other threads (the
@@ -27,7 +28,6 @@ import gc
 import marshal
 import os
 import signal
-import struct
 import sys
 import threading
 import traceback
@@ -65,17 +65,23 @@ def _same(value):
     return value
 
 
+# What the pool's workers run, set before they are forked: they inherit it, so the items
+# (packages, with what they have read) are never pickled; only batch bounds go to a worker
+# and plain results come back.
+_JOB: tuple | None = None
+
+
 class PendingMap:
     """``function`` applied to every item, in worker processes when ``workers`` > 1.
 
     Start it, do other work, then call :meth:`results` for the list in item order.
 
-    Workers take the next batch of items when they finish one (from a pipe the main
-    process filled before forking), so one worker's run of large skills does not leave
-    the other idle. What a worker sends back must be plain data: ``to_plain`` turns a
-    value into what :mod:`marshal` writes and ``from_plain`` turns it back. Plain
-    ``os.fork``, pipes and marshal, as :class:`Background`: ``multiprocessing`` costs
-    ~15 ms to import and pickle is slower than marshal.
+    The workers are a :class:`concurrent.futures.ProcessPoolExecutor` with the fork
+    context (imported only here: one process needs none of it). They take the next batch
+    of items when they finish one, so one worker's run of large skills does not leave the
+    other idle. ``to_plain`` turns a value into what crosses back to this process and
+    ``from_plain`` turns it back. A batch whose function raised, whose result could not be
+    sent, or whose worker died is done again here, and ``failures`` says why.
     """
 
     def __init__(
@@ -90,64 +96,52 @@ class PendingMap:
         self.items = items
         self.from_plain = from_plain
         self.failures: list[str] = []
-        self._workers: list[tuple[int, int]] = []  # (pid, read end of its results pipe)
+        self._pool = None
+        self._futures: list = []  # (start, stop, future)
         self._frozen = False
         if workers > 1:
             self._start(workers, to_plain)
 
     def _start(self, workers: int, to_plain: Callable) -> None:
-        batches = _batches(len(self.items))
-        try:
-            task_read, task_write = os.pipe()
-        except OSError as exc:
-            self.failures.append(f"could not start worker processes ({exc}); linted in the main process")
-            return
-        # Every batch is in the pipe before the first fork (one write of at most a page,
-        # which a pipe always holds), and no process keeps its write end, so a worker that
-        # finds the pipe empty (EOF) knows all work is taken. A read of one record takes
-        # exactly one: Linux serialises reads of a pipe, and the records were written whole.
-        try:
-            os.write(task_write, b"".join(_TASK.pack(start, stop) for start, stop in batches))
-        finally:
-            os.close(task_write)
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        global _JOB
+        _JOB = (self.function, to_plain, self.items)
+        _prctl()  # looked up here once, not in every worker
         gc.freeze()  # see Background: the collector's writes would copy the shared pages
         self._frozen = True
+        pool = ProcessPoolExecutor(workers, multiprocessing.get_context("fork"), initializer=_die_with, initargs=(os.getpid(),))
         try:
-            for _ in range(workers):
-                try:
-                    pid, read_fd, write_fd = _pipe_and_fork()
-                except OSError as exc:  # no more processes: the others (or the main process) do its part
-                    self.failures.append(f"could not start a worker process ({exc}); linted in the main process")
-                    break
-                if pid == 0:
-                    os.close(read_fd)
-                    for _, other in self._workers:  # only the main process reads results
-                        os.close(other)
-                    _run_and_send(partial(_work, self.function, to_plain, self.items, task_read), write_fd)  # never returns
-                os.close(write_fd)
-                self._workers.append((pid, read_fd))
-        finally:
-            os.close(task_read)
+            # The first submit forks every worker (the fork context starts them all at once,
+            # before the pool's own thread): a fork that fails raises here.
+            self._futures = [(start, stop, pool.submit(_work, start, stop)) for start, stop in _batches(len(self.items))]
+        except OSError as exc:
+            self.failures.append(f"could not start worker processes ({exc}); linted in the main process")
+            self._futures = []
+            for process in list(pool._processes.values()):  # those forked before the failure wait for work
+                process.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+            self._unfreeze()
+            return
+        self._pool = pool
 
     def results(self) -> list:
         results: list = [None] * len(self.items)
         done = [False] * len(self.items)
         try:
-            while self._workers:
-                pid, fd = self._workers[0]
-                # One pipe after the other: a worker that finished first waits with its
-                # results in its pipe, which costs nothing, as all must be in before results().
-                with os.fdopen(fd, "rb", closefd=False) as pipe:
-                    data = pipe.read()
-                _, status = os.waitpid(pid, 0)
-                self._workers.pop(0)
-                os.close(fd)
-                outcome, message, indices, values = _received(data, status)
-                for index, value in zip(indices, values):
+            for start, _stop, future in self._futures:
+                try:
+                    outcome, message, values = future.result()
+                except Exception as exc:  # noqa: BLE001 - the worker died, or its values could not be sent
+                    outcome, message, values = "error", _why(exc), []
+                for index, value in enumerate(values, start):
                     results[index] = self.from_plain(value)
                     done[index] = True
                 if outcome != "ok":
-                    self.failures.append(f"a worker process failed ({message}); its skills were linted in the main process")
+                    failure = f"a worker process failed ({message}); its skills were linted in the main process"
+                    if failure not in self.failures:  # a dead worker fails every batch not done
+                        self.failures.append(failure)
         finally:
             self._stop()
         for index, item in enumerate(self.items):
@@ -156,34 +150,30 @@ class PendingMap:
         return results
 
     def _stop(self) -> None:
-        """End and reap workers not waited for (results() was interrupted)."""
-        for pid, fd in self._workers:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGTERM)
-            with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
-            os.close(fd)
-        self._workers = []
+        """Shut the pool down (when results() was interrupted: after the batches running, dropping the others)."""
+        global _JOB
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._futures = []
+        _JOB = None
+        self._unfreeze()
+
+    def _unfreeze(self) -> None:
         if self._frozen:
             gc.unfreeze()
             self._frozen = False
 
 
-def _received(data: bytes, status: int) -> tuple:
-    """(outcome, message, indices, values) from what a worker sent and its exit status."""
-    try:
-        kind, payload = marshal.loads(data)  # our own child's bytes, never a file's
-    except Exception:  # nothing or a torn message: the worker died
-        return "died", f"exit code {os.waitstatus_to_exitcode(status)}", (), ()
-    if kind != "ok":  # _run_and_send could not send the values (not plain data)
-        return "error", payload, (), ()
-    return payload
+def _why(exc: BaseException) -> str:
+    from concurrent.futures.process import BrokenProcessPool
+
+    if isinstance(exc, BrokenProcessPool):
+        return f"it died: {exc}"
+    return f"could not send the result: {type(exc).__name__}: {exc}"
 
 
-# A batch of items: [start, stop) as two unsigned 32-bit numbers.
-_TASK = struct.Struct("=II")
-# At most this many batches: all go into the task pipe in one write of at most 4 KiB,
-# what a pipe holds even when the user's allowance of pipe pages is spent.
+# At most this many batches, so that a large tree does not cost a pickled task an item.
 _MAX_BATCHES = 512
 
 
@@ -194,22 +184,17 @@ def _batches(count: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
-def _work(function: Callable, to_plain: Callable, items: Sequence, task_fd: int) -> tuple:
-    """A worker: take batches until none is left; (outcome, message, indices, plain values)."""
-    indices: list[int] = []
+def _work(start: int, stop: int) -> tuple:
+    """In a worker: the items [start, stop) of the job; (outcome, message, plain values of
+    the items done, from ``start``), stopping at the first that raises."""
+    function, to_plain, items = _JOB
     values: list = []
-    while True:
-        record = os.read(task_fd, _TASK.size)
-        if len(record) < _TASK.size:
-            return "ok", "", indices, values
-        start, stop = _TASK.unpack(record)
-        for index in range(start, stop):
-            try:
-                value = to_plain(function(items[index]))
-            except BaseException as exc:  # noqa: BLE001 - reported; the main process redoes what is not sent
-                return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}", indices, values
-            indices.append(index)
-            values.append(value)
+    for index in range(start, stop):
+        try:
+            values.append(to_plain(function(items[index])))
+        except BaseException as exc:  # noqa: BLE001 - reported; the main process redoes what is not sent
+            return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}", values
+    return "ok", "", values
 
 
 class Background:

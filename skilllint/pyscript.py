@@ -32,8 +32,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-
-from .records import record
+from dataclasses import dataclass
 
 MAX_CALL_DEPTH = 8  # call levels followed from a prompt up to the module's statements
 MAX_PATHS = 64  # call chains judged per prompt; past this the prompt counts as reachable
@@ -52,7 +51,7 @@ _EOF_BASES = {"EOFError", "Exception", "BaseException"}
 _WIDE_BASES = {"Exception", "BaseException"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PromptCall:
     """A call that waits for an answer on the terminal."""
 
@@ -77,14 +76,14 @@ class _Guard:
         self.handled = handled  # for a `try`: (exception names its handlers catch, a bare `except:`)
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class _Site:
     node: ast.AST
     scope: ast.AST  # the function (or module) the node runs in
     guards: tuple
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class _Option:
     """A command-line option: argparse ``add_argument`` or a click ``@option``."""
 

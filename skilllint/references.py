@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import unquote
 
 from . import lazyre, markdown
 from .passages import Passages, teaches_writing_skills
 from .fsafe import UnsafeFile, read_capped
-from .records import field, record
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
@@ -44,7 +44,7 @@ _PLACEHOLDER_STEMS = frozenset(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Reference:
     source: str  # package-relative posix path of the mentioning file
     line: int  # 1-based position of the mention in that file
@@ -65,7 +65,7 @@ class Reference:
         return self.kind in ("link", "image", "definition")
 
 
-@record
+@dataclass
 class ReferenceGraph:
     references: list[Reference] = field(default_factory=list)
     scanned: dict[str, int] = field(default_factory=dict)  # file -> depth (SKILL.md is 0)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
 from .diagnostics import Finding, Severity
-from .records import field, record
 from .targets import TARGETS, Target
 
 CODE_PATTERN = re.compile(r"^[A-Z]{1,5}[0-9]{3,4}$")
@@ -37,7 +37,7 @@ def severities(spec: str) -> dict[str, Severity]:
     return table
 
 
-@record
+@dataclass
 class RuleContext:
     """What a rule sees besides the package: its targets and options."""
 

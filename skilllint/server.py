@@ -47,6 +47,7 @@ import sys
 import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Iterable
@@ -63,7 +64,6 @@ from .discovery import DiscoveryError, Found, discover, package_of_file
 from .fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
 from .parallel import ForkFailed, Forked, can_fork, usable_cpus
-from .records import field, record
 
 SOURCE = "skilllint"
 DEBOUNCE_SECONDS = 0.2
@@ -87,7 +87,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-@record
+@dataclass
 class Project:
     """Where documents are linted from: settings, the skills found, caches."""
 

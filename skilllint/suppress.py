@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-
-from .records import field, record
+from dataclasses import dataclass, field
 
 # The head of a Markdown suppression comment; its codes run to the first "-->" after it.
 _MD_HEAD = re.compile(r"<!--\s*skilllint-(disable-next-line|disable-line|disable-file|disable|enable)\b")
@@ -48,7 +47,7 @@ def _codes(text: str) -> set[str]:
     return codes or {ALL}
 
 
-@record
+@dataclass
 class Suppressions:
     """Which codes are silenced on which lines of one file (1-based)."""
 

@@ -37,12 +37,12 @@ import io
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import lazyre, yamltree
 from .diagnostics import Fix
 from .fixes import LineIndex, edit, edits_between
-from .records import record
 
 SEMANTICS = ("yaml11", "yaml12", "strict")
 WIDTH = 1 << 30  # ruamel's line width: never re-wrap a long value
@@ -52,7 +52,7 @@ ROUNDTRIP_MAX_CHARS = 64 * 1024  # larger frontmatter: textual edits only (ruame
 # -- the frontmatter as text and tree --------------------------------------------------------
 
 
-@record
+@dataclass
 class Frontmatter:
     """The canonical frontmatter of a SKILL.md that fixes may edit: YAML text
     between the fences (file lines 2 … close-1) that parses to a block mapping

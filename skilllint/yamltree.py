@@ -19,10 +19,10 @@ to more than ``MAX_EXPANDED_NODES`` nodes is an alias bomb
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from . import lazyre
-from .records import field, record
 
 MAX_DEPTH = 64
 """Deepest nesting of collections accepted; frontmatter never needs more."""
@@ -49,7 +49,7 @@ class YamlError(Exception):
         self.problem = problem or message
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Node:
     """One YAML node. Positions are 0-based (line, column) in the YAML text."""
 
@@ -74,7 +74,7 @@ class Node:
         return self.kind == "scalar" and self.style is None and self.tag is None
 
 
-@record
+@dataclass
 class Document:
     """The parsed frontmatter: the root node plus facts the rules need."""
 

@@ -69,7 +69,7 @@ def test_a_failed_worker_loses_nothing(function):
     assert pending.results() == [n * n for n in range(20)]
     (failure,) = pending.failures
     assert "linted in the main process" in failure
-    assert ("seven" in failure) if function is fail_in_a_worker else ("exit code 9" in failure)
+    assert ("seven" in failure) if function is fail_in_a_worker else ("died" in failure)
 
 
 def slow_first(n):
@@ -101,10 +101,10 @@ def test_a_value_that_cannot_cross_is_made_here():
 
 
 @pytest.mark.parametrize("count", [0, 1, 511, 512, 513, 10_000, 100_001])
-def test_batches_cover_every_item_once_and_fit_the_task_pipe(count):
+def test_batches_cover_every_item_once_and_stay_few(count):
     batches = parallel._batches(count)
     assert [i for start, stop in batches for i in range(start, stop)] == list(range(count))
-    assert len(batches) * parallel._TASK.size <= 4096  # one write a pipe always holds
+    assert len(batches) <= parallel._MAX_BATCHES
     assert all(stop - start == 1 for start, stop in batches) if count <= 512 else True
 
 
@@ -375,7 +375,7 @@ def slow(n=0):
 
 if sys.argv[1] == "workers":
     pending = PendingMap(slow, list(range(4)), 2)
-    print(" ".join(str(pid) for pid, _ in pending._workers), flush=True)
+    print(" ".join(str(pid) for pid in pending._pool._processes), flush=True)
     pending.results()
 else:
     background = Background(slow)
@@ -421,3 +421,31 @@ def test_forked_processes_end_with_a_killed_parent(kind):
         parent.wait()
     print(f"\n{kind} outlived a killed parent by {outlived:.2f} s")
     assert outlived < 3, f"{kind} outlived the parent by {outlived:.1f} s"
+
+
+def held_lock_state(lock):
+    return lock.locked()
+
+
+@linux_fork
+def test_workers_inherit_the_items_rather_than_receive_them():
+    """Items go to the workers by the fork, not pickled: packages need not be picklable."""
+    items = [threading.Lock() for _ in range(30)]  # pickle refuses a lock
+    pending = PendingMap(held_lock_state, items, 2)
+    assert pending.results() == [False] * 30 and pending.failures == []
+
+
+def test_one_process_imports_no_process_pool(tmp_path):
+    """-j 1 and a small tree lint in this process, without importing multiprocessing."""
+    import subprocess
+
+    _tree(tmp_path, 3)
+    code = (
+        "import sys\n"
+        "from skilllint.cli import main\n"
+        "main(['check', '--no-cache', '--output-format', 'json', 'skills'])\n"
+        "main(['check', '--no-cache', '-j', '1', '--output-format', 'json', 'skills'])\n"
+        "print(sorted(m for m in ('multiprocessing', 'concurrent.futures.process') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -27,7 +27,7 @@ What is NOT known, and how this module approximates it:
 
 from __future__ import annotations
 
-from ..records import field, record
+from dataclasses import dataclass, field
 
 MAX_DESC_CHARS = 1536  # skillListingMaxDescChars default
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction default
@@ -38,7 +38,7 @@ DEFAULT_BUDGET_CHARS = int(ASSUMED_WINDOW * CHARS_PER_TOKEN * BUDGET_FRACTION)  
 LINE_FORMAT = '"- {name}: {text}\\n" (name only: "- {name}\\n"); an approximation, the real format is unpublished'
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ListingEntry:
     name: str
     description: str = ""
@@ -47,7 +47,7 @@ class ListingEntry:
     key: object = None  # caller's handle (a path, a package)
 
 
-@record
+@dataclass
 class ListedSkill:
     name: str
     key: object
@@ -64,7 +64,7 @@ class ListedSkill:
         return self.text_chars
 
 
-@record
+@dataclass
 class ListingReceipt:
     total: int  # skills in the catalog (listed or not)
     included: int  # skills listed (names always shown)

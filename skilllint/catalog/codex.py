@@ -44,9 +44,8 @@ budget.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
 from typing import Iterable, NamedTuple, Optional, Union
-
-from ..records import as_dict, field, record
 
 __all__ = [
     "APPROX_BYTES_PER_TOKEN",
@@ -119,7 +118,7 @@ SCOPE_RANK = {"system": 0, "admin": 1, "repo": 2, "user": 3, None: 4}
 # --------------------------------------------------------------------------- budget
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Tokens:
     """A budget in approximate tokens (``ceil(utf8_bytes / 4)`` per line)."""
 
@@ -131,7 +130,7 @@ class Tokens:
         return self.n
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Characters:
     """A budget in Unicode scalar values per line."""
 
@@ -189,7 +188,7 @@ def line_cost(budget: Budget, line: str) -> int:
 # --------------------------------------------------------------------------- entries and options
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CatalogEntry:
     """One discovered skill as the catalog sees it.
 
@@ -213,7 +212,7 @@ class CatalogEntry:
             raise ValueError(f"unknown Codex skill scope {self.scope!r}")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RenderOptions:
     """Which Codex generation to model. :data:`R1` is the default."""
 
@@ -256,7 +255,7 @@ R2_EXTENSION = RenderOptions(
 # --------------------------------------------------------------------------- receipt
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SkillReceipt:
     name: str
     path: str
@@ -272,7 +271,7 @@ class SkillReceipt:
         return self.description_chars - self.chars_shown
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ExcludedEntry:
     name: str
     path: str
@@ -280,7 +279,7 @@ class ExcludedEntry:
     reason: str  # "disabled" or "implicit-invocation-disabled"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RenderReceipt:
     total_count: int
     included_count: int
@@ -298,7 +297,7 @@ class RenderReceipt:
     options: str = "R1"
 
     def to_dict(self) -> dict:
-        data = as_dict(self)
+        data = asdict(self)
         for skill in data["skills"]:
             skill["truncated_chars"] = skill["description_chars"] - skill["chars_shown"]
         return data

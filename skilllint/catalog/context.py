@@ -18,6 +18,7 @@ catalog in, and neither is ever reported on (its findings are not the run's):
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import ConfigError
@@ -25,14 +26,13 @@ from ..discovery import DiscoveryError, discover
 from ..fsafe import is_within, real_path_or_given
 from ..package import SkillPackage
 from .model import SCOPES, catalog_key
-from ..records import field, record
 
 
 class CatalogRootError(ConfigError):
     """A configured catalog root is unusable (exit 2 with this message)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CatalogRoot:
     """A configured folder of installed skills that joins the catalogs."""
 
@@ -41,7 +41,7 @@ class CatalogRoot:
     targets: tuple[str, ...] | None = None  # None: whichever targets the skills' location implies
 
 
-@record
+@dataclass
 class CatalogContext:
     """What completes the linted skills' catalogs."""
 
@@ -63,7 +63,7 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
     return completion
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ScopedPackage:
     """A skill loaded for a catalog's sake, with the scope its root gives it."""
 

@@ -26,7 +26,7 @@ listing code is not public). Results are estimates and are reported as such.
 
 from __future__ import annotations
 
-from ..records import field, record
+from dataclasses import dataclass, field
 
 BUDGET_CHARS = 15_000
 LOCATION = "Custom"
@@ -34,14 +34,14 @@ SOURCES = "github/copilot-cli#2314 (SDK loop), microsoft/GitHub-Copilot-for-Azur
 EVIDENCE = "github/copilot-cli#2314"  # the short citation findings carry
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ListingEntry:
     name: str
     description: str
     key: object = None  # the caller's handle
 
 
-@record
+@dataclass
 class ListedSkill:
     name: str
     key: object
@@ -50,7 +50,7 @@ class ListedSkill:
     included: bool = False
 
 
-@record
+@dataclass
 class CopilotListing:
     text: str
     budget: int

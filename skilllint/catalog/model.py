@@ -47,12 +47,12 @@ surface uses is not defined.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
 from ..openai_yaml import implicit_invocation_allowed
 from ..package import SkillPackage
-from ..records import field, record
 from ..targets.claude_code import read_bool, unlisted
 
 SURFACE_ROOTS = {
@@ -80,7 +80,7 @@ def name_key(target: str, name: str) -> str:
     return name if target == "codex" else name.casefold()
 
 
-@record
+@dataclass
 class CatalogSkill:
     """A skill as one surface lists it in one catalog."""
 
@@ -96,7 +96,7 @@ class CatalogSkill:
     first_body_line: str = ""
 
 
-@record
+@dataclass
 class Catalog:
     """The skills one surface lists together (one target, one root)."""
 

@@ -94,9 +94,8 @@ import hashlib
 import math
 import re
 from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-
-from ..records import record
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -143,7 +142,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _ALNUM = re.compile(r"[0-9a-z]+")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Overlap:
     """One SL510 finding: skill ``index`` and its closest ``partner``."""
 

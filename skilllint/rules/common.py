@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Finding, Severity, Span
 from ..package import FrontmatterView, SkillPackage
-from ..records import record
 from ..registry import RuleContext
 from ..targets import Target
 
 SKILLS_REF = "skills-ref"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Outcome:
     """One target's verdict on one problem.
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -24,7 +25,6 @@ from ..diagnostics import Finding, Related, Severity, Span, clipped
 from ..fsafe import is_within, real_path, real_path_or_given
 from ..inventory import MAX_LINK_HOPS
 from ..package import SkillPackage
-from ..records import record
 from ..registry import Rule, RuleContext, severities
 
 LINE_ONE = Span(1, 1, 1, 1)
@@ -32,7 +32,7 @@ LINE_ONE = Span(1, 1, 1, 1)
 # -- links ----------------------------------------------------------------------
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Trace:
     """The hops a link takes, replayed on the inventory (for messages and notes)."""
 
@@ -500,7 +500,7 @@ def is_placeholder_user(name: str) -> bool:
     return any(part in folded for part in _PLACEHOLDER_PARTS)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class HomePath:
     """A path into a home folder, as written in the text."""
 

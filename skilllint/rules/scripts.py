@@ -25,6 +25,7 @@ import shlex
 import stat
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import lazyre, pyscript
@@ -32,7 +33,6 @@ from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..markdown import NextFind
 from ..passages import OFFERED_AS_EXAMPLE, Passages
-from ..records import field, record
 from ..registry import Rule, RuleContext, severities
 
 MAX_SCRIPT_BYTES = 512 * 1024  # a script larger than this is generated or vendored: not scanned
@@ -68,7 +68,7 @@ LANGUAGE_NAMES = {"python": "Python", "shell": "shell", "js": "JavaScript", "pow
 # -- the package's scripts ------------------------------------------------------------
 
 
-@record
+@dataclass
 class Script:
     """A file of the package that SL701/SL703 read as a script, in its language."""
 
@@ -164,7 +164,7 @@ def _read_bytes(package, rel: str, cap: int) -> bytes | None:
 # -- masking: comments and strings blanked, positions kept -------------------------------
 
 
-@record
+@dataclass
 class Masked:
     """A script's text with comments and string contents blanked, and the strings apart."""
 
@@ -414,7 +414,7 @@ _PREFIX_WORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until",
 _ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
 
 
-@record
+@dataclass
 class Command:
     """One simple shell command: its words (raw text) and where its name starts."""
 
@@ -485,7 +485,7 @@ def command_words(text: str, command: Command) -> list[str]:
 
 # -- SL701 ----------------------------------------------------------------------------
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Prompt:
     """Where a script waits for an answer on standard input, and how."""
 
@@ -815,7 +815,7 @@ _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Invocation:
     """A command line in SKILL.md that runs a file of the package."""
 
@@ -994,7 +994,7 @@ def invocations(package) -> list[Invocation]:
     return found
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ScriptRun:
     """A command line in SKILL.md that runs a Python script of the package, and the arguments it passes."""
 
@@ -1227,7 +1227,7 @@ _PIPX_VALUE_OPTIONS = frozenset({"--python", "--pip-args", "--index-url", "-i", 
 _FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "nightly", "*", "x", ""})
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Unpinned:
     """A runner (npx, uvx, pipx run ...) told to fetch a package at no fixed version."""
 
@@ -1403,7 +1403,7 @@ def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
 _RUNNER_NAMES = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx"})
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RunnerUse:
     """Where an unpinned runner call is written in a script."""
 
@@ -1498,7 +1498,7 @@ _PROMPTED_FENCES = frozenset({"console", "shell-session", "shellsession", "sh-se
 _INSTALL_VERBS = {"npm": {"install", "i", "add", "ci"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SkillMdCommand:
     """A simple command SKILL.md's body tells the agent to run: its words and where its name is."""
 

@@ -9,7 +9,7 @@ contract for those).
 
 from __future__ import annotations
 
-from ..records import record
+from dataclasses import dataclass
 
 SPEC_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
 
@@ -33,7 +33,7 @@ CLAUDE_CODE_KEYS = SPEC_KEYS | frozenset(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Target:
     """A surface's profile: how it splits, parses and validates a skill and where it looks for one."""
 

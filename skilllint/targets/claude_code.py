@@ -5,10 +5,10 @@ skill with no fields set; name defaults to the folder name.
 """
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
-from ..records import record
 from .base import CLAUDE_CODE_KEYS, Target
 
 PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
@@ -54,7 +54,7 @@ def read_bool(value) -> bool | None:
 SKILLS_LOCATION = (".claude", "skills")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Unlisted:
     """Where a skill lies that Claude Code never lists: the skills folder it scans and the
     skill folder's path below it (more than one folder deep)."""
