@@ -271,10 +271,9 @@ def remove_abandoned_fix_temp(path: str) -> str | None:
     return None
 
 
-def plain_file(folder: str, *parts: str) -> os.stat_result | None:
-    """The ``lstat`` of ``folder/parts…`` when every part is a real folder (no link) and the last
-    a regular file, else None: what stands for a file found by name (a plugin manifest) without
-    stat-ing anything through a link, which could lead outside the tree."""
+def _through_real_folders(folder: str, parts: tuple[str, ...]) -> os.stat_result | None:
+    """The ``lstat`` of ``folder/parts…`` when every part but the last is a real folder (no link
+    stat-ed through), else None."""
     path = folder
     info = None
     for part in parts:
@@ -285,22 +284,21 @@ def plain_file(folder: str, *parts: str) -> os.stat_result | None:
             info = os.lstat(path)
         except OSError:
             return None
+    return info
+
+
+def plain_file(folder: str, *parts: str) -> os.stat_result | None:
+    """The ``lstat`` of ``folder/parts…`` when every part is a real folder (no link) and the last
+    a regular file, else None: what stands for a file found by name (a plugin manifest) without
+    stat-ing anything through a link, which could lead outside the tree."""
+    info = _through_real_folders(folder, parts)
     return info if info is not None and stat.S_ISREG(info.st_mode) else None
 
 
 def plain_entry(folder: str, *parts: str) -> bool:
     """Whether ``folder/parts…`` is a regular file or a folder reached through real folders only
     (no link stat-ed on the way or at the end)."""
-    path = folder
-    info = None
-    for part in parts:
-        if info is not None and not stat.S_ISDIR(info.st_mode):
-            return False
-        path = os.path.join(path, part)
-        try:
-            info = os.lstat(path)
-        except OSError:
-            return False
+    info = _through_real_folders(folder, parts)
     return info is not None and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode))
 
 

@@ -933,6 +933,20 @@ def _run_phrase_ends(text: str) -> set[int]:
     return ends
 
 
+def _shell_blocks(lines: list[str], body_start: int, fenced: set[int]):
+    """The fenced shell blocks of a body: for each, its lines (file number, text) without the
+    fences, and whether it is a transcript (commands after a ``$ `` prompt, output between).
+    Every fenced line of the body, shell or not, is added to ``fenced``."""
+    for info, numbers in _fences(lines, body_start):
+        fenced.update(numbers)
+        if info not in SHELL_FENCES:
+            continue
+        texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
+        if texts and _FENCE_LINE.match(texts[-1][1]):
+            texts = texts[:-1]  # the closing fence
+        yield texts, info in _PROMPTED_FENCES or any(t.lstrip().startswith("$ ") for _, t in texts)
+
+
 def invocations(package) -> list[Invocation]:
     """Where SKILL.md tells the agent to run a file of the skill as a command (no interpreter before it)."""
     if not package.readable:
@@ -940,16 +954,7 @@ def invocations(package) -> list[Invocation]:
     lines = package.source.lines
     found: list[Invocation] = []
     fenced: set[int] = set()
-    for info, numbers in _fences(lines, package.body_start_line):
-        fenced.update(numbers)
-        if info not in SHELL_FENCES:
-            continue
-        texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
-        if texts and _FENCE_LINE.match(texts[-1][1]):
-            texts = texts[:-1]  # the closing fence
-        prompted = info in ("console", "shell-session", "shellsession", "sh-session", "terminal") or any(
-            t.lstrip().startswith("$ ") for _, t in texts
-        )
+    for texts, prompted in _shell_blocks(lines, package.body_start_line, fenced):
         continued = False
         heredoc: str | None = None
         for number, text in texts:
@@ -1532,14 +1537,7 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
     lines = package.source.lines
     found: list[SkillMdCommand] = []
     fenced: set[int] = set()
-    for info, numbers in _fences(lines, package.body_start_line):
-        fenced.update(numbers)
-        if info not in SHELL_FENCES:
-            continue
-        texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
-        if texts and _FENCE_LINE.match(texts[-1][1]):
-            texts = texts[:-1]  # the closing fence
-        prompted = info in _PROMPTED_FENCES or any(t.lstrip().startswith("$ ") for _, t in texts)
+    for texts, prompted in _shell_blocks(lines, package.body_start_line, fenced):
         kept: list[str] = []
         previous_continued = False
         for _, text in texts:
