@@ -282,7 +282,7 @@ def _through_real_folders(folder: str, parts: tuple[str, ...]) -> os.stat_result
         path = os.path.join(path, part)
         try:
             info = os.lstat(path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL or a lone surrogate in a name read from a file
             return None
     return info
 

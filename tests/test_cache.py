@@ -248,10 +248,11 @@ def test_a_cached_probe_never_looks_outside_the_linted_tree(tmp_path):
     place beyond the lint root is refused (a miss), never looked up."""
     repo = make_repo(tmp_path)
     first = check(repo)
-    for entry in entries(repo):
-        data = json.loads(entry.read_text())
-        data["probes"] = [["../../etc/passwd", True]]
-        entry.write_text(json.dumps(data))
-    assert check(repo) == first
+    for forged in (["../../etc/passwd", True], ["a\u0000b", False], ["\ud800/x", False]):
+        for entry in entries(repo):
+            data = json.loads(entry.read_text())
+            data["probes"] = [forged]
+            entry.write_text(json.dumps(data))
+        assert check(repo) == first  # a miss, never a traceback
     for entry in entries(repo):  # rewritten by the miss: the forged probe is gone
         assert "etc/passwd" not in entry.read_text()
