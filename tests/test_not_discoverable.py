@@ -215,3 +215,16 @@ def test_a_folder_plugin_json_names_lists_one_level_too(tmp_path):
     assert found(tmp_path, "claude-code") == {("extra/c/d", "claude-code"), ("tools/one/part", "claude-code")}
     code, out, _ = run_cli("check", str(tmp_path), "--select", "SL520", "--output-format", "concise")
     assert "no link from the skill `one`" in out and "no link from the skill `c`" in out
+
+
+def test_a_link_through_a_linked_folder_reaches_no_skill(tmp_path):
+    """A listed skill links `../gate/x/SKILL.md` where `gate` is a symbolic link to a folder outside
+    the linted tree holding a skill: the reach walks real folders from the skills folder only, so
+    that skill is none of the plugin's, and the unlinked nested skill is still reported."""
+    outside = tmp_path / "outside"
+    write_skill(outside, "x", TEXT.format(name="x"))
+    tree = tmp_path / "tree"
+    claude_plugin(tree, text=FLAWED + "\nSee [x](../gate/x/SKILL.md).\n")
+    (tree / "skills" / "gate").symlink_to(outside)
+    found = codes_by_skill(tree, "--select", "SL520")
+    assert found.get("skills/a/b") == {("SL520", "claude-code")}  # b is still unreached

@@ -296,9 +296,11 @@ def _skills_linked_from(skill: Path, top: Path, max_bytes: int, read: list[str],
                 # a skill's SKILL.md or a folder that may be a skill
                 where = target[: -len("/SKILL.md")] if name == "SKILL.md" else target
                 found = is_skill.get(where)
-                if found is None:
+                if found is None:  # through real folders from `top`: never a stat through a link
                     found = is_skill[where] = (
-                        where != skill_text and is_within(top, Path(where)) and plain_file(where, "SKILL.md") is not None
+                        where != skill_text
+                        and is_within(top, Path(where))
+                        and plain_file(top_text, *os.path.relpath(where, top_text).split(os.sep), "SKILL.md") is not None
                     )
                 if found:
                     yield Path(where)
@@ -313,7 +315,7 @@ def _in_nested_skill(skill: Path, target: Path) -> bool:
     """Whether ``target`` lies in a skill folder nested in ``skill`` (its own files are its own)."""
     folder = target.parent
     while folder != skill and is_within(skill, folder):
-        if plain_file(str(folder), "SKILL.md") is not None:
+        if plain_file(str(skill), *folder.relative_to(skill).parts, "SKILL.md") is not None:
             return True
         folder = folder.parent
     return False
