@@ -584,7 +584,8 @@ class _Mentions:
             while folder:
                 self._group("folder", folder, rel)
                 folder = posixpath.dirname(folder)
-        self._name_lengths = {len(key) for kind, key in self.groups if kind == "name"}
+        self._name_keys = {key for kind, key in self.groups if kind == "name"}
+        self._name_lengths = {len(key) for key in self._name_keys}
         self._longest_name = max(self._name_lengths, default=0)
         self._longest_folder = max((len(key) for kind, key in self.groups if kind == "folder"), default=0)
         for kind, key in self.groups:
@@ -613,9 +614,19 @@ class _Mentions:
             if (kind, key) in self.groups and not (self_excluded and found.get((kind, key)) is False):
                 found[(kind, key)] = self_excluded
 
-        for key in self._names(text):
+        # Each distinct run of path characters once (a text repeats its words; the keys found
+        # are a set), and the runs of name characters as their pieces between slashes: one
+        # scan of the text serves both.
+        paths = set(_PATH_RUN.findall(text))
+        words: set[str] = set()
+        for run in paths:
+            if "/" in run:
+                words.update(run.split("/"))
+            else:
+                words.add(run)
+        for key in self._names(text, words):
             add("name", key, True)
-        for key in self._folders(text):
+        for key in self._folders(text, paths):
             add("folder", key, True)
         modules, packages = _code_paths(base, text)
         for key in modules:
@@ -624,17 +635,16 @@ class _Mentions:
             add("folder", key, False)
         return found
 
-    def _names(self, text: str) -> Iterator[str]:
-        """Keys of ``name`` groups in ``text`` as whole file names: ``x.md`` in ``refs/x.md``
-        or ``x.md.``, not in ``fix.md`` or ``x.mdx`` (as :func:`_named` decides)."""
+    def _names(self, text: str, words: set[str]) -> Iterator[str]:
+        """Keys of ``name`` groups in ``text`` (its runs of name characters: ``words``) as whole
+        file names: ``x.md`` in ``refs/x.md`` or ``x.md.``, not in ``fix.md`` or ``x.mdx`` (as
+        :func:`_named` decides)."""
         if not self._name_lengths:
             return
         lengths, longest = self._name_lengths, self._longest_name
-        # Each distinct run once: a text repeats its words, and the keys found are a set.
-        for word in set(_NAME_RUN.findall(text)):
-            # A name starts where a run starts and ends at the run's end or before a dot in it.
-            if len(word) in lengths:
-                yield word
+        # A name starts where a run starts and ends at the run's end or before a dot in it.
+        yield from self._name_keys.intersection(words)
+        for word in [word for word in words if "." in word]:
             dot = word.find(".", 1)
             while 0 < dot <= longest:
                 if dot in lengths:
@@ -656,10 +666,11 @@ class _Mentions:
                     if not (after.isalnum() or after in "_-"):
                         yield piece
 
-    def _folders(self, text: str) -> Iterator[str]:
-        """Keys of ``folder`` groups written as folders: ``themes/`` (no name character
-        before it, nothing path-like after the slash), ``./themes`` (nothing path-like
-        after it), or in backticks: `` `themes` ``, `` `themes/` ``, `` `./themes` ``."""
+    def _folders(self, text: str, paths: set[str]) -> Iterator[str]:
+        """Keys of ``folder`` groups written as folders in ``text`` (its runs of path characters:
+        ``paths``): ``themes/`` (no name character before it, nothing path-like after the
+        slash), ``./themes`` (nothing path-like after it), or in backticks: `` `themes` ``,
+        `` `themes/` ``, `` `./themes` ``."""
         if not self._longest_folder:
             return
         longest = self._longest_folder
@@ -672,7 +683,7 @@ class _Mentions:
                     yield inside[:-1]
                 if inside.startswith("./"):
                     yield inside[2:]
-        for word in set(_PATH_RUN.findall(text)):  # each distinct run once, as in _names
+        for word in [run for run in paths if run[-1] == "/" or "./" in run]:
             # `folder/` ending the run, starting where it starts or after a slash; `./folder` ending it
             tail = word[-(longest + 2):]
             if word.endswith("/"):
