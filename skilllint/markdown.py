@@ -98,9 +98,12 @@ class CodeSpans:
 
     def finditer(self, text: str):
         if "``" not in text:
-            # The common case, in C: the same spans, as re.Match objects with the same groups.
-            yield from _SINGLE_TICK_SPAN.finditer(text)
-            return
+            # The common case, in C: the same spans, as re.Match objects with the same groups
+            # (returned, not yielded from: no generator frame per line).
+            return _SINGLE_TICK_SPAN.finditer(text)
+        return self._spans(text)
+
+    def _spans(self, text: str):
         runs = [match.span() for match in _BACKTICK_RUN.finditer(text)]
         if len(runs) < 2:
             return
