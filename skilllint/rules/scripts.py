@@ -1515,11 +1515,14 @@ class SkillMdCommand:
 
 
 def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced: bool) -> list[SkillMdCommand]:
-    """The commands of a piece of shell ``text`` whose n-th line is SKILL.md line ``lines[n]``,
-    starting at column ``columns[n]`` (1-based)."""
+    """The runner and package-manager commands of a piece of shell ``text`` whose n-th line is
+    SKILL.md line ``lines[n]``, starting at column ``columns[n]`` (1-based): the only ones SL703
+    reads, so the others are never split into words."""
     masked = lex_shell(text)
     found = []
     for command in shell_commands(text, masked.code):
+        if posixpath.basename(command.name) not in _SKILL_MD_COMMAND_NAMES:
+            continue
         line, column = masked.position(command.start)
         found.append(SkillMdCommand(
             tuple(command_words(text, command)), lines[line - 1], columns[line - 1] + column - 1, len(command.name), fenced
@@ -1527,8 +1530,12 @@ def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced
     return found
 
 
+# What skill_md_commands keeps: the runners, and the package managers whose installs a later runner uses.
+_SKILL_MD_COMMAND_NAMES = _RUNNER_NAMES | frozenset(_INSTALL_VERBS)
+
+
 def skill_md_commands(package) -> list[SkillMdCommand]:
-    """The shell commands SKILL.md's body gives: in fenced shell blocks (``bash``, ``sh``,
+    """The runner and package-manager commands SKILL.md's body gives: in fenced shell blocks (``bash``, ``sh``,
     ``console`` …; in a transcript only the lines after a ``$ `` prompt) and in code spans
     that start with a command (`` `npx pkg --flag` ``). Each block is read as one shell text:
     comments, strings and heredoc bodies are blanked, continued lines kept together."""
