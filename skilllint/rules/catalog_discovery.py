@@ -16,12 +16,13 @@ scans, the innermost ``.agents/skills``-like pair above the skill folder:
 * claude-code (``.claude/skills``, a plugin's ``skills/`` folder or the folders its
   plugin.json ``skills`` field names; docs/surfaces.md §2b): only ``<skills folder>/<name>/SKILL.md``
   is listed, with no recursion (:func:`skilllint.targets.claude_code.unlisted`). A skill
-  deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter or
-  body for claude-code (``Settings.not_listing``). It is reported here unless links lead to
-  it from a skill listed in the same skills folder (to its SKILL.md or folder, from that
-  skill's SKILL.md or a file it references, or on from a nested skill reached so:
-  :func:`skilllint.targets.claude_code_links.reached`): then the author ships it as a
-  document of that skill, which Claude reads when it follows the link.
+  deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter,
+  name, description or size for claude-code (``Settings.not_listing``). It is reported here
+  unless links lead to it from a skill listed in the same skills folder (to its SKILL.md or
+  folder, from that skill's SKILL.md or a file it references, or on from a nested skill
+  reached so: :func:`skilllint.targets.claude_code_links.reached`): then the author ships it
+  as a document of that skill, which Claude reads when it follows the link, and the engine
+  runs the rules about its content for claude-code (``Settings.reads_as_document``).
 
 A skill that does not lie under such a root is not judged: the surface may
 still be pointed at it another way (a plugin, a configured path, a copy).

@@ -218,6 +218,7 @@ class ReferenceMissing(Rule):
     summary = "A referenced file does not exist in the skill package"
     # skills-ref's verdict ignores references (docs/surfaces.md §1b): a warning there keeps its verdict exact.
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
@@ -278,6 +279,7 @@ class ReferenceCaseMismatch(Rule):
     name = "reference-case-mismatch"
     summary = "A referenced file exists only with different letter case"
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
@@ -314,6 +316,7 @@ class ReferenceOutsidePackage(Rule):
     name = "reference-outside-package"
     summary = "A reference leads outside the skill folder"
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = _Places(package)
@@ -481,6 +484,7 @@ class ReferenceIsDirectory(Rule):
     name = "reference-is-directory"
     summary = "A reference names a folder, not a file"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         generic = {(f.source, f.line, f.column) for f in _generic_pointers(package, ctx)}
@@ -549,6 +553,7 @@ class GenericReferencePointer(Rule):
     name = "generic-reference-pointer"
     summary = "A pointer to a folder or to 'the references' that names no file"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = _Places(package)
@@ -1270,6 +1275,7 @@ class AnchorMissing(Rule):
     name = "anchor-missing"
     summary = "A `#anchor` names no heading of the target document"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
