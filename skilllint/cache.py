@@ -13,6 +13,11 @@ settings. A hit returns the package's diagnostics as they were.
   beyond the package exists (SL301/SL302 on a reference that climbs out of the
   skill) does so through the package, which records the answer; the entry keeps
   these probes and a hit must find every one the same again.
+* Which rules run on a skill nested too deep for Claude Code to list depends on
+  whether a listed skill links to it (other skills' files): the entry of such a
+  skill keeps that answer, and a hit must find it the same again. Only such
+  entries hold it (where a skill lies is in the key), so no other skill pays for
+  the question, and the links are read once per skills folder.
 * A file changed within the last two seconds makes its package uncacheable for
   now (as git treats "racily clean" files): two writes of the same size inside
   one timestamp tick would otherwise look unchanged.
@@ -43,6 +48,7 @@ from pathlib import Path
 from . import __version__
 from .diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 from .fsafe import SafeFolder, UnsafeFile, is_within, plain_file
+from .targets import TARGET_IDS
 
 FORMAT = "1"
 RACY_SECONDS = 2.0
@@ -200,9 +206,12 @@ class ResultCache:
         except OSError:
             return False
 
-    def get(self, key: str, package, targets) -> list[Diagnostic] | None:
+    def get(self, key: str, package, targets, documents_hold=None) -> list[Diagnostic] | None:
         """The package's findings kept under ``key``, or None: absent, or not a result
-        skilllint could have written for this package and these targets."""
+        skilllint could have written for this package and these targets. ``documents_hold``:
+        given the targets an entry was made for as reading the skill through a link, whether
+        they still do (:meth:`skilllint.config.Settings.reads_as_document`); asked only of
+        an entry that rests on that answer."""
         try:
             sub = self._subfolder(key[:2], create=False)
             if sub is None:
@@ -211,18 +220,28 @@ class ResultCache:
         except (OSError, UnsafeFile):
             return None
         data = parse_json(result.data)
-        if not _probes_hold(data, package):
+        if not _probes_hold(data, package) or not _documents_hold(data, documents_hold):
             return None
         return checked_diagnostics(data, package, self._names, {t.id for t in targets})
 
-    def put(self, key: str, diagnostics: list[Diagnostic], probes: dict[str, bool] | None = None) -> None:
+    def put(
+        self,
+        key: str,
+        diagnostics: list[Diagnostic],
+        probes: dict[str, bool] | None = None,
+        documents: tuple[str, ...] | None = None,
+    ) -> None:
         """Keep a package's findings; ``probes``: the paths beyond the package its rules looked up
-        in the linted tree and what they found (a hit must find the same again)."""
+        in the linted tree and what they found (a hit must find the same again); ``documents``:
+        for a skill some target never lists, the targets that read it through a link all the same
+        (a hit must find the same again), None for a skill every target lists."""
         if not self.usable:
             return
         entry: dict = {"diagnostics": [encode(d) for d in diagnostics]}
         if probes:
             entry["probes"] = sorted([path, found] for path, found in probes.items())
+        if documents is not None:
+            entry["documents"] = list(documents)
         data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
         if len(data) > MAX_RESULT_BYTES:
             return  # it would not be read back
@@ -519,6 +538,18 @@ def _probes_hold(data: object, package) -> bool:
         if len(probe[0]) > MAX_PROBE_CHARS or package.exists_in_tree(probe[0]) is not probe[1]:
             return False
     return True
+
+
+def _documents_hold(data: dict, documents_hold) -> bool:
+    """Whether the targets that read a nested skill through a link are those the cached result
+    was made for (an entry without the answer was made for a skill every target lists: the key
+    covers where it lies and the plugin manifests above it)."""
+    if "documents" not in data:
+        return True
+    kept = data["documents"]
+    if type(kept) is not list or len(kept) > len(TARGET_IDS) or any(t not in TARGET_IDS for t in kept):
+        return False
+    return documents_hold is not None and documents_hold(tuple(kept))
 
 
 def checked_diagnostics(data: object, package, names: dict[str, str], targets: set[str]) -> list[Diagnostic] | None:

@@ -24,7 +24,7 @@ from .diagnostics import Severity
 from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
 from .fsafe import is_within
 from .registry import Registry, Rule
-from .targets import TARGET_IDS, TARGETS, Target, infer_targets, not_listing, resolve_target_names
+from .targets import TARGET_IDS, TARGETS, Target, claude_code, claude_code_links, infer_targets, not_listing, resolve_target_names
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
 OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "auto")  # = output.CHOICES (tested)
@@ -347,6 +347,29 @@ class Settings:
             cached = not_listing(root, ids, stop, *self.plugin_memos)
             self._not_listing_cache[key] = cached
         return cached
+
+    def reads_as_document(self, package: Any) -> tuple[str, ...]:
+        """Of the targets that never list the package (:meth:`not_listing`), those that read its
+        files all the same: claude-code when links from a skill it lists in that skills folder
+        lead to the package (:func:`skilllint.targets.claude_code_links.reached`, SL520's own
+        answer). Claude reads that SKILL.md and the files it links when it follows the link, so
+        the rules about their content run for it, and those about being a skill do not."""
+        return ("claude-code",) if self.linked_document(package) is not None else ()
+
+    def linked_document(self, package: Any) -> claude_code.Unlisted | None:
+        """Where the package lies below the skills folder Claude Code scans, when Claude Code never
+        lists it but reads it through a link (:meth:`reads_as_document`); None otherwise.
+
+        Not kept here: the answer depends on other skills' files, which a language server's
+        long-lived settings outlive; the links are read once per skills folder and kept while
+        none of the files read changes."""
+        if "claude-code" not in self.not_listing(package):
+            return None
+        root = Path(os.path.normpath(package.root))
+        place = claude_code.unlisted(root, self.manifest_search_stop(package), *self.plugin_memos)
+        if place is None or not claude_code_links.reached(root, place.skills_folder, package.max_bytes):
+            return None
+        return place
 
 
 def load_settings(

@@ -107,24 +107,40 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         _lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries, counts=counts
     )
     items = [(package, None) for package in packages]
+    # id(package) -> the targets its cached result was made for as reading it through a link,
+    # when the background process (which reads those links anyway, for SL520) is to confirm it
+    deferred: dict[int, tuple] | None = {} if background is not None else None
     if warm:
         # An earlier run left results: look them up here first, and fork workers only
         # for the skills that changed (a fork costs more than a cached skill).
-        items = [(package, _look_up(cache, package, settings)) for package in packages]
+        items = [(package, _look_up(cache, package, settings, deferred)) for package in packages]
+        if deferred:  # a miss is linted afresh: nothing to confirm
+            deferred = {id(p): deferred[id(p)] for p, found in items if id(p) in deferred and found[1] is not None}
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
     pending = PendingMap(lint_one, items, worker_count(misses, jobs), _as_plain_data, _FromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
-    for package, (diagnostics, errors, fields, warnings, new_counts) in zip(packages, pending.results()):
+    held: list[tuple[int, list[Diagnostic]]] = []  # (index, diagnostics) of the results in `deferred`
+    for index, (package, (diagnostics, errors, fields, warnings, new_counts)) in enumerate(zip(packages, pending.results())):
         if new_counts:  # counted in a worker: the main process saves them
             counts.add(new_counts)
-        result.diagnostics.extend(diagnostics)
+        if deferred and id(package) in deferred:
+            held.append((index, diagnostics))
+        else:
+            result.diagnostics.extend(diagnostics)
         result.internal_errors.extend(errors)
         result.warnings.extend(warnings)
         if fields:
             known[id(package)] = fields
     if catalog_rules:
         if background is not None:
-            diagnostics, warnings, errors = _FromPlainData()(background.result())
+            diagnostics, warnings, errors, documents = _FromPlainData()(background.result())
+            for index, cached in held:
+                package = packages[index]
+                if tuple(documents.get(str(package.root), ())) != deferred[id(package)]:
+                    # a link to the nested skill came or went since: lint it afresh, in this process
+                    cached, fresh_errors = lint_one((package, (items[index][1][0], None)))[:2]
+                    result.internal_errors.extend(fresh_errors)
+                result.diagnostics.extend(cached)
         else:
             diagnostics, warnings, errors = catalogs(known=known)
         result.diagnostics.extend(diagnostics)
@@ -194,7 +210,10 @@ def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list
     diagnostics, warnings, errors = catalogs(known={})
     for package in packages:
         diagnostics.extend(lint_package(package, always_rules, settings, errors))
-    return _as_plain_data((diagnostics, warnings, errors))
+    # For the skills some target never lists, the targets that read them through a link: the
+    # main process checks its cached results of those skills against them (SL520 read the links).
+    documents = {str(p.root): settings.reads_as_document(p) for p in packages if settings.not_listing(p)}
+    return _as_plain_data((diagnostics, warnings, errors, documents))
 
 
 def _as_plain_data(result: tuple) -> tuple:
@@ -218,11 +237,24 @@ class _FromPlainData:
         return [decode(item, self.paths) for item in encoded], *rest
 
 
-def _look_up(cache, package: SkillPackage, settings: Settings) -> tuple[str | None, list[Diagnostic] | None]:
-    """(key, cached diagnostics or None); the key is None when the package cannot be cached now."""
+def _look_up(cache, package: SkillPackage, settings: Settings, deferred: dict | None = None) -> tuple[str | None, list[Diagnostic] | None]:
+    """(key, cached diagnostics or None); the key is None when the package cannot be cached now.
+
+    A nested skill's result rests on whether a listed skill links to it (``reads_as_document``):
+    checked here, or, given ``deferred``, noted there (id(package) -> the answer the result
+    was made for) for the caller to check once the background process has read the links."""
     targets = settings.targets_for(package)
     key = cache.key(package, targets)
-    return key, cache.get(key, package, targets) if key else None
+    if not key:
+        return key, None
+
+    def documents_hold(kept: tuple) -> bool:
+        if deferred is None:
+            return kept == settings.reads_as_document(package)
+        deferred[id(package)] = kept
+        return True
+
+    return key, cache.get(key, package, targets, documents_hold)
 
 
 def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
@@ -247,7 +279,8 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
             package.tree_probes.clear()  # what checking a stale entry looked up is not this result's
             diagnostics = lint_package(package, cached_rules, settings, errors)
             if key and not errors and not _truncation_warnings(package):  # a cut scan must be told every run
-                cache.put(key, diagnostics, package.tree_probes)
+                documents = settings.reads_as_document(package) if settings.not_listing(package) else None
+                cache.put(key, diagnostics, package.tree_probes, documents)
         if always_rules:
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
@@ -422,11 +455,23 @@ def lint_package(
     memo: dict = {}
     # A surface that does not find the skill file (say `Skill.md`), or never lists the skill
     # where it lies (nested below `<skills folder>/<name>/` for Claude Code), loads nothing:
-    # for it only the rules about the folder itself apply (SL001, SL002, SL013, SL520).
+    # for it only the rules about the folder itself apply (SL001, SL002, SL013, SL520). But
+    # when a skill it lists links to that SKILL.md, the model reads it, and the files it links,
+    # as documents of that skill: the rules about what they say apply too (``content_rule``),
+    # judged from the nested SKILL.md, where the model starts reading them. (Walking the listed
+    # skill's reference graph on into the nested folder instead would count every reference
+    # of the nested skill as a hop too deep, and tie the listed skill's cached results to
+    # every file below it.)
     unlisted = settings.not_listing(package)
-    sees_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames and t.id not in unlisted)
+    finds_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames)
+    sees_file = tuple(t for t in finds_file if t.id not in unlisted)
+    if len(sees_file) < len(finds_file):
+        documents = settings.reads_as_document(package)
+        reads_file = tuple(t for t in finds_file if t.id not in unlisted or t.id in documents)
+    else:
+        reads_file = sees_file
     runnable = None  # _runnable_needs, once a rule needs SKILL.md (reading it is not free)
-    for rule, applicable, options, needs in _plan(rules, settings, selected, sees_file):
+    for rule, applicable, options, needs in _plan(rules, settings, selected, sees_file, reads_file):
         if needs is not False:
             if runnable is None:
                 runnable = _runnable_needs(package)
@@ -487,17 +532,25 @@ class _Admission:
             self.tally.leave_out(path)
 
 
-def _plan(rules: list[Rule], settings: Settings, selected: tuple, sees_file: tuple) -> list[tuple[Rule, tuple, dict, object]]:
+def _plan(
+    rules: list[Rule], settings: Settings, selected: tuple, sees_file: tuple, reads_file: tuple | None = None
+) -> list[tuple[Rule, tuple, dict, object]]:
     """(rule, the targets it applies to, its options, what it needs of SKILL.md: False,
     "raw" or True) for each rule that applies to one of ``selected`` (``sees_file``: the
-    targets that find the package's SKILL.md), worked out once per run for all packages
-    with the same targets: per package it was a fifth of the engine's own time."""
-    key = (tuple(rules), selected, sees_file)
+    targets that find the package's SKILL.md and list the skill; ``reads_file``: those and
+    the ones that read it as a linked document, for the content rules), worked out once per
+    run for all packages with the same targets: per package it was a fifth of the engine's
+    own time."""
+    reads_file = sees_file if reads_file is None else reads_file
+    key = (tuple(rules), selected, sees_file, reads_file)
     plan = settings._rule_plans.get(key)
     if plan is None:
         plan = []
         for rule in rules:
-            pool = selected if getattr(rule, "needs_skill_md", True) is False else sees_file
+            if getattr(rule, "needs_skill_md", True) is False:
+                pool = selected
+            else:
+                pool = reads_file if getattr(rule, "content_rule", False) else sees_file
             applicable = tuple(t for t in pool if rule.applies_to(t.id))
             if applicable:
                 needs = getattr(rule, "needs_skill_md", True)

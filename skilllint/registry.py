@@ -82,6 +82,12 @@ class Rule:
     opt_in: ClassVar[bool] = False
     options_schema: ClassVar[dict[str, Any]] = {}  # JSON Schema "properties"
     defaults: ClassVar[dict[str, Any]] = {}
+    # The rule judges what the skill's files say (references, safety, scripts), not the skill as
+    # a skill (frontmatter, name, description, size, catalog): it also runs for a surface that
+    # never lists the skill but reads its SKILL.md as a document of a skill it lists, through a
+    # link (:meth:`skilllint.config.Settings.reads_as_document`). A rule that needs no SKILL.md
+    # (``needs_skill_md = False``) runs for every target anyway.
+    content_rule: ClassVar[bool] = False
 
     def check(self, package: Any, ctx: RuleContext) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError

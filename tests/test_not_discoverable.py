@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
+import pytest
+
+from skilllint.engine import BACKGROUND_MIN_PACKAGES
 from skilllint.rules import catalog_discovery
 from skilllint.rules.catalog_discovery import CODEX_MAX_DIRS, codex_reached
 
 from conftest import run_cli, write_skill
+from test_cache import age
 
 TEXT = "---\nname: {name}\ndescription: Does {name} things. Use when asked about {name}.\n---\n\n# {name}\n"
 
@@ -168,6 +173,86 @@ def test_a_nested_skill_a_sibling_skill_links_is_a_document_too(tmp_path):
     found = codes_by_skill(tmp_path)
     assert "skills/a/b" not in found
     assert ("SL520", "claude-code") not in found.get("skills/c", set())
+
+
+# A nested skill's SKILL.md that is also flawed as a document: a link to a heading its reference
+# lacks (SL307), a path in one user's home folder (SL407), a file nothing in it links (which the
+# listed skill may link itself: no SL304), and `$1` in an awk program (SL704: Claude Code
+# substitutes arguments in a skill it invokes, not in a file it reads).
+DOCUMENT = (
+    FLAWED
+    + "\nBuild first: read [the setup](references/setup.md#instal).\n\n```awk\n{ print $1 }\n```\n"
+)
+SETUP = "# Setup\n\n## Install\n\nRun `/Users/mkowalski/src/video-sdk/build.sh` once.\n"
+DOCUMENT_FINDINGS = {("SL307", "claude-code"), ("SL407", "claude-code")}
+
+
+def nested_document(base, linked: bool):
+    """zoom-plugin's shape: the listed skill `skills/a` links (or not) the nested `skills/a/b`."""
+    claude_plugin(base, text=FLAWED + ("\nFor Windows read [windows](b/SKILL.md).\n" if linked else ""))
+    write_skill(base, "skills/a/b", DOCUMENT)
+    (base / "skills/a/b/references").mkdir()
+    (base / "skills/a/b/references/setup.md").write_text(SETUP)
+    (base / "skills/a/b/references/unlinked.md").write_text("# Notes\n")
+
+
+def test_a_nested_skill_a_listed_skill_links_is_linted_as_a_document(tmp_path):
+    # Claude reads the linked SKILL.md and the files it links: what they say is judged for
+    # claude-code (anchors, paths, scripts), what makes a skill a skill (name, keys, size,
+    # description) is not.
+    nested_document(tmp_path, linked=True)
+    found = codes_by_skill(tmp_path)
+    assert found["skills/a/b"] | found.get("skills/a/b/references/setup.md", set()) == DOCUMENT_FINDINGS
+    assert {c for c, t in found["skills/a"] if t == "claude-code"} >= PER_SKILL
+
+
+def test_a_nested_skill_no_link_reaches_is_not_linted_as_a_document(tmp_path):
+    nested_document(tmp_path, linked=False)
+    found = codes_by_skill(tmp_path)
+    assert found["skills/a/b"] == {("SL520", "claude-code")}
+    assert "skills/a/b/references/setup.md" not in found
+
+
+@pytest.mark.parametrize("others", [0, BACKGROUND_MIN_PACKAGES])
+def test_a_nested_document_is_linted_again_when_the_link_to_it_changes(tmp_path, others):
+    """The nested skill's files are unchanged, but whether its content rules run depends on the
+    listed skill's SKILL.md: the result cache must not answer from the other case. With many
+    skills a warm run checks that answer only once the background process has read the links."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    nested_document(repo, linked=False)
+    for number in range(others):
+        skill(repo, f"skills/other-{number}")
+    age(repo)  # once: the nested skill's files keep their stamps, so its key changes only if the link counts
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    listed = repo / "skills/a/SKILL.md"
+    past = time.time() - 60
+    for linked in (False, True, False):
+        listed.write_text(FLAWED + ("\nFor Windows read [windows](b/SKILL.md).\n" if linked else ""))
+        os.utime(listed, (past, past))  # not racily fresh
+        for _ in range(2):  # the first run fills the cache, the second reads it
+            found = codes_by_skill(repo, *cache)
+            nested = found["skills/a/b"] | found.get("skills/a/b/references/setup.md", set())
+            assert nested == (DOCUMENT_FINDINGS if linked else {("SL520", "claude-code")}), linked
+    assert any((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_forged_answer_in_a_nested_document_s_cache_entry_is_a_miss(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    nested_document(repo, linked=True)
+    age(repo)
+    cache = tmp_path / "cache"
+    expected = codes_by_skill(repo, "--cache-dir", str(cache))
+    entry = next(p for p in cache.rglob("*.json") if '"documents"' in p.read_text())
+    real = json.loads(entry.read_text())
+    assert real["documents"] == ["claude-code"]
+    forged_finding = dict(real["diagnostics"][0], code="SL307", name="anchor-missing", message="planted by hand")
+    for documents in ("claude-code", [["claude-code"]], ["not-a-surface"], ["claude-code"] * 100_000, [], None):
+        entry.write_text(json.dumps({"diagnostics": [forged_finding], "documents": documents}))
+        code, out, err = run_cli("check", str(repo), "--output-format", "json", "--cache-dir", str(cache))
+        assert "Traceback" not in err and "planted by hand" not in out, documents
+        assert codes_by_skill(repo, "--cache-dir", str(cache)) == expected
 
 
 def test_links_reach_a_nested_skill_through_the_skills_it_links(tmp_path):

@@ -491,6 +491,28 @@ def test_a_sibling_skill_the_plugin_does_not_have_is_missing_not_outside(tmp_pat
     ]
 
 
+def test_a_nested_document_may_lean_on_the_skill_that_links_it(tmp_path):
+    """Claude Code never lists `.claude/skills/release/notes`, but reads it through the link from
+    `release`, whose folder holds it: its links up into `release` stay inside what Claude reads
+    (no SL302), and one to a file `release` lacks is missing there (SL301)."""
+    skills = tmp_path / ".claude" / "skills"
+    write_skill(skills, "release", FRONT.replace("demo", "release") + "When writing notes, follow [notes](notes/SKILL.md).\n")
+    (skills / "release" / "references").mkdir()
+    (skills / "release" / "references" / "style.md").write_text("# Style\n")
+    body = "Back to [release](../SKILL.md); see [style](../references/style.md) and [old](../references/gone.md).\n"
+    write_skill(skills, "release/notes", FRONT.replace("demo", "notes") + body)
+    result = lint_json(str(tmp_path), "--select", "SL301,SL302", cwd=tmp_path)
+    found = [(d["code"], d["targets"], d["message"]) for d in result["diagnostics"]]
+    assert found == [
+        (
+            "SL301",
+            ["claude-code"],
+            "link `../references/gone.md` does not exist in the skill `release` (Claude Code reads this nested skill "
+            "as a document of it, through a link, so it may lean on that skill's other files, but not on this one)",
+        )
+    ]
+
+
 def test_a_link_out_of_the_skill_to_a_file_that_is_nowhere_says_so(tmp_path):
     """Outside any plugin a link to a sibling skill is SL302 either way; when the linted tree does not
     hold the file, the one finding says it is missing too (it was only "leaves the skill folder")."""

@@ -16,11 +16,13 @@ scans, the innermost ``.agents/skills``-like pair above the skill folder:
 * claude-code (``.claude/skills``, a plugin's ``skills/`` folder or the folders its
   plugin.json ``skills`` field names; docs/surfaces.md §2b): only ``<skills folder>/<name>/SKILL.md``
   is listed, with no recursion (:func:`skilllint.targets.claude_code.unlisted`). A skill
-  deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter or
-  body for claude-code (``Settings.not_listing``). It is reported here unless links lead to
-  it from the listed skill it lies in (to its SKILL.md or folder, from that skill's SKILL.md
-  or a file it references, or on from a nested skill reached so): then the author ships it
-  as a document of that skill, which Claude reads when it follows the link.
+  deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter,
+  name, description or size for claude-code (``Settings.not_listing``). It is reported here
+  unless links lead to it from a skill listed in the same skills folder (to its SKILL.md or
+  folder, from that skill's SKILL.md or a file it references, or on from a nested skill
+  reached so: :func:`skilllint.targets.claude_code_links.reached`): then the author ships it
+  as a document of that skill, which Claude reads when it follows the link, and the engine
+  runs the rules about its content for claude-code (``Settings.reads_as_document``).
 
 A skill that does not lie under such a root is not judged: the surface may
 still be pointed at it another way (a plugin, a configured path, a copy).
@@ -36,14 +38,11 @@ from collections import deque
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import unquote
 
-from .. import markdown
 from ..diagnostics import Finding, Span
-from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..targets import claude_code
+from ..targets import claude_code, claude_code_links
 
 LINE_ONE = Span(1, 1, 1, 1)
 
@@ -191,18 +190,13 @@ class NotDiscoverable(Rule):
             place = claude_code.unlisted(folder, stop)
         if place is None:
             return None
-        # the listed skill it lies in: a folder plugin.json names may be one skill itself
-        top = place.skills_folder
-        listed = top if plain_file(str(top), "SKILL.md") is not None else top / place.below.parts[0]
-        has_listed = plain_file(str(listed), "SKILL.md") is not None
-        # SKILL.md files' own links first: they settle it almost always, and reading the pages
-        # they link too costs far more (this runs on warm runs as well)
-        if folder in _linked_skills(package, top, pages=False) or folder in _linked_skills(package, top, pages=True):
+        if claude_code_links.reached(folder, place.skills_folder, package.max_bytes):
             return None  # a document of a listed skill, read when Claude follows a link to it
         where = f"`{place.below.as_posix()}` below `{place.skills_folder.parent.name}/{place.skills_folder.name}`"
         why = ""
-        if has_listed:
-            why = f"; no link from the skill `{listed.name}`, the skills beside it, or the nested skills they link leads to it"
+        outer = place.outer_skill()
+        if outer is not None:
+            why = f"; no link from the skill `{outer.name}`, the skills beside it, or the nested skills they link leads to it"
         return (
             f"Claude Code never lists this skill: it lies at {where}, {place.levels} folders down, and Claude Code "
             f"loads only `<skills folder>/<name>/SKILL.md`, without searching deeper{why}"
@@ -210,128 +204,6 @@ class NotDiscoverable(Rule):
 
 
 RULES = [NotDiscoverable]
-
-
-MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
-MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
-MAX_DOCUMENTS_PER_SKILL = 200  # Markdown files of one skill whose links are read
-# (skills folder, lint root, read bound, pages read too) -> (the files read, their stamps, the skills
-# reached): every nested skill of a skills folder asks the same question, and an answer reads many files
-_LINKED: dict[tuple[str, str, int, bool], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
-_LINKED_MAX = 64
-
-
-def _linked_skills(package: SkillPackage, top: Path, pages: bool = True) -> frozenset[Path]:
-    """The nested skill folders under the skills folder ``top`` that Claude reaches by following
-    links from the skills it lists there (``top`` itself when it is one skill): from a listed
-    SKILL.md and the Markdown files it links, a link to a nested skill's SKILL.md or its folder
-    (a sibling's own link such as `../meeting-sdk/web/SKILL.md` too), then on from that
-    skill's own links. Such a nested SKILL.md is a document of the skills that link it.
-    ``pages=False``: the links of SKILL.md files alone.
-
-    Only Markdown links are read (:func:`skilllint.markdown.scan_links`), not the full reference
-    graph: this runs on every run, warm ones included (the answer depends on other skills' files,
-    so it is not kept in the result cache), and is kept in this process while none of the files
-    read changes."""
-    key = (str(top), str(package.lint_root), package.max_bytes, pages)
-    kept = _LINKED.get(key)
-    if kept is not None and _stamps(kept[0]) == kept[1]:
-        return kept[2]
-    if plain_file(str(top), "SKILL.md") is not None:
-        listed = [top]
-    else:
-        try:
-            names = sorted(os.listdir(top))[:MAX_LISTED_SKILLS]
-        except OSError:
-            names = []
-        listed = [top / name for name in names if plain_file(str(top), name, "SKILL.md") is not None]
-    reached: set[Path] = set()
-    read: list[str] = []
-    queue = list(listed)
-    seen = set(listed)
-    while queue and len(reached) < MAX_LINKED_SKILLS:
-        skill = queue.pop(0)
-        for inner in _skills_linked_from(skill, top, package.max_bytes, read, pages):
-            if inner not in seen:
-                seen.add(inner)
-                reached.add(inner)
-                queue.append(inner)
-    if len(_LINKED) >= _LINKED_MAX:
-        _LINKED.clear()
-    found = frozenset(reached)
-    _LINKED[key] = (tuple(read), _stamps(read), found)
-    return found
-
-
-def _skills_linked_from(skill: Path, top: Path, max_bytes: int, read: list[str], pages: bool = True) -> Iterator[Path]:
-    """Skill folders inside ``top`` that the Markdown links of ``skill``'s SKILL.md, and of the
-    Markdown files of the skill it links (one hop: the depth a skill's references are meant to
-    have), lead to (their SKILL.md or their folder). Files are read through real folders only
-    (no link followed) and never outside ``top``."""
-    top_text, skill_text = str(top), str(skill)
-    documents = ["SKILL.md"]
-    done = set(documents)
-    is_skill: dict[str, bool] = {}
-    while documents and len(done) <= MAX_DOCUMENTS_PER_SKILL:
-        document = documents.pop(0)
-        follow = pages and document == "SKILL.md"  # the pages SKILL.md links are read, not the ones they link
-        path = os.path.join(skill_text, document)
-        if plain_file(top_text, *os.path.relpath(path, top_text).split(os.sep)) is None:
-            continue
-        try:
-            text = read_capped(path, max_bytes).data.decode("utf-8", "replace")
-        except UnsafeFile:
-            continue
-        read.append(path)
-        if not follow and "SKILL.md" not in text and "/)" not in text:
-            continue  # a linked page names a skill by its SKILL.md or as a folder `x/`: cheap to rule out
-        folder = os.path.dirname(path)
-        for link in markdown.scan_links(text)[0]:
-            destination = link.target.split("#", 1)[0].split("?", 1)[0]
-            if not destination or ":" in destination or destination.startswith(("/", "~")):
-                continue  # a URL, a mail address, a command link or a path on one machine
-            target = os.path.normpath(os.path.join(folder, unquote(destination)))
-            name = os.path.basename(target)
-            if name == "SKILL.md" or destination.endswith("/") or (follow and "." not in name):
-                # a skill's SKILL.md or a folder that may be a skill
-                where = target[: -len("/SKILL.md")] if name == "SKILL.md" else target
-                found = is_skill.get(where)
-                if found is None:  # through real folders from `top`: never a stat through a link
-                    found = is_skill[where] = (
-                        where != skill_text
-                        and is_within(top, Path(where))
-                        and plain_file(top_text, *os.path.relpath(where, top_text).split(os.sep), "SKILL.md") is not None
-                    )
-                if found:
-                    yield Path(where)
-            elif follow and name.lower().endswith((".md", ".markdown")) and is_within(skill, Path(target)):
-                inside = os.path.relpath(target, skill_text).replace(os.sep, "/")
-                if inside not in done and not _in_nested_skill(skill, Path(target)):
-                    done.add(inside)
-                    documents.append(inside)
-
-
-def _in_nested_skill(skill: Path, target: Path) -> bool:
-    """Whether ``target`` lies in a skill folder nested in ``skill`` (its own files are its own)."""
-    folder = target.parent
-    while folder != skill and is_within(skill, folder):
-        if plain_file(str(skill), *folder.relative_to(skill).parts, "SKILL.md") is not None:
-            return True
-        folder = folder.parent
-    return False
-
-
-def _stamps(paths) -> tuple:
-    """(size, modification time) of each of ``paths`` as it is now, None for one that is gone."""
-    now = []
-    for path in paths:
-        try:
-            info = os.lstat(path)
-        except OSError:
-            now.append(None)
-            continue
-        now.append((info.st_size, info.st_mtime_ns))
-    return tuple(now)
 
 
 def _placement(folder: Path, roots) -> tuple[Path, Path, str, list[str]] | None:

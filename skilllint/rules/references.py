@@ -15,7 +15,7 @@ import posixpath
 import re
 from bisect import bisect_left, bisect_right
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from .. import lazyre, markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
@@ -218,6 +218,7 @@ class ReferenceMissing(Rule):
     summary = "A referenced file does not exist in the skill package"
     # skills-ref's verdict ignores references (docs/surfaces.md §1b): a warning there keeps its verdict exact.
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
@@ -248,23 +249,22 @@ class ReferenceMissing(Rule):
             )
         # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
         # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
-        plugins = _plugin_roots(package, ctx)
-        if not plugins:
+        # So is one that stays in the listed skill a nested skill is a document of.
+        wholes = _whole_folders(package, ctx)
+        if not wholes:
             return
         for ref in package.references.references:
             if ref.status != "outside" or _rooted_kind(ref.path) != "climbs":
                 continue
-            fate = _plugin_fate(package, ref, plugins)
+            fate = _fate_in_whole(package, ref, wholes)
             missing = tuple(t for t in ctx.target_ids if fate.get(t) is False)
             if not missing:
                 continue
             levels = None if ref.explicit else {t: Severity.WARNING for t in missing}
             if not ctx.admits(where(ref.source), ref.line, levels, missing):
                 continue
-            plugin = plugins[missing[0]]
             yield Finding(
-                f"{_NOUN[ref.kind]} {_written(ref)} does not exist in the plugin `{plugin.name}` (installed whole, "
-                "so the skill may lean on the plugin's other files, but not on this one)",
+                f"{_NOUN[ref.kind]} {_written(ref)} does not exist in {wholes[missing[0]].described}",
                 _span(ref),
                 path=where(ref.source),
                 severities=levels,
@@ -278,6 +278,7 @@ class ReferenceCaseMismatch(Rule):
     name = "reference-case-mismatch"
     summary = "A referenced file exists only with different letter case"
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
@@ -314,11 +315,12 @@ class ReferenceOutsidePackage(Rule):
     name = "reference-outside-package"
     summary = "A reference leads outside the skill folder"
     severity = severities("error: all; warning: skills-ref")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = _Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
-        plugins = _plugin_roots(package, ctx)  # target -> the root of the plugin it installs whole
+        wholes = _whole_folders(package, ctx)  # target -> the plugin it installs whole, or the skill a document is of
         for ref in package.references.references:
             if ref.status != "outside":
                 continue
@@ -329,8 +331,8 @@ class ReferenceOutsidePackage(Rule):
                 rooted.setdefault(ref.source, []).append(ref)
                 continue
             targets = None
-            if kind == "climbs" and plugins:
-                carried = _plugin_fate(package, ref, plugins)  # in the plugin: fine, or SL301's missing file
+            if kind == "climbs" and wholes:
+                carried = _fate_in_whole(package, ref, wholes)  # in it: fine, or SL301's missing file
                 if carried:  # where the skill comes alone, the reference still leaves it
                     targets = tuple(t for t in ctx.target_ids if t not in carried)
                     if not targets:
@@ -371,28 +373,58 @@ _FILE_SYSTEM_ROOTS = frozenset(
 )
 
 
-def _plugin_roots(package: SkillPackage, ctx: RuleContext) -> dict[str, Path]:
+class _Whole(NamedTuple):
+    """A folder that comes whole with the skill: the plugin holding it, or the listed skill a
+    nested skill is a document of."""
+
+    root: Path
+    plugin: bool
+
+    @property
+    def described(self) -> str:
+        """The folder, for a message about a file missing from it."""
+        if self.plugin:
+            return (
+                f"the plugin `{self.root.name}` (installed whole, so the skill may lean on the plugin's other files, "
+                "but not on this one)"
+            )
+        return (
+            f"the skill `{self.root.name}` (Claude Code reads this nested skill as a document of it, through a link, "
+            "so it may lean on that skill's other files, but not on this one)"
+        )
+
+
+def _whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
     """For each selected target that installs plugins by copying them whole, the root of the
-    plugin holding this skill, if any."""
+    plugin holding this skill, if any; else, for a target that reads this nested skill only as
+    a document of a listed skill that holds it (:meth:`skilllint.config.Settings.linked_document`),
+    that skill's folder: what the document climbs to there is a file of that skill."""
     roots = {}
     for target in ctx.targets:
         if target.plugin_manifest is not None:
             root = package.ancestor_with(*target.plugin_manifest)
             if root is not None:
-                roots[target.id] = root
+                roots[target.id] = _Whole(root, plugin=True)
+                continue
+        if target.id == "claude-code" and ctx.settings is not None:
+            place = ctx.settings.linked_document(package)
+            outer = place.outer_skill() if place is not None else None
+            if outer is not None:
+                roots[target.id] = _Whole(outer, plugin=False)
     return roots
 
 
-def _plugin_fate(package: SkillPackage, ref, plugins: dict[str, Path]) -> dict[str, bool]:
-    """For each target whose plugin holds where a reference that climbs out of the skill
-    leads: whether that file exists (found with lstat alone, through real folders). A target
-    whose plugin does not hold it is left out: for it the reference leaves what is installed."""
+def _fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict[str, bool]:
+    """For each target whose whole folder (:func:`_whole_folders`) holds where a reference that
+    climbs out of the skill leads: whether that file exists (found with lstat alone, through real
+    folders). A target whose folder does not hold it is left out: for it the reference leaves
+    what is installed."""
     joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
     target = os.path.normpath(os.path.join(package.root, joined))
     fate = {}
-    for target_id, plugin in plugins.items():
-        if is_within(plugin, Path(target)) and target != os.path.normpath(plugin):
-            found = package.exists_beyond(target)  # the plugin lies in the linted tree (found there)
+    for target_id, (whole, _) in wholes.items():
+        if is_within(whole, Path(target)) and target != os.path.normpath(whole):
+            found = package.exists_beyond(target)  # the folder lies in the linted tree (found there)
             if found is not None:
                 fate[target_id] = found
     return fate
@@ -481,6 +513,7 @@ class ReferenceIsDirectory(Rule):
     name = "reference-is-directory"
     summary = "A reference names a folder, not a file"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         generic = {(f.source, f.line, f.column) for f in _generic_pointers(package, ctx)}
@@ -549,6 +582,7 @@ class GenericReferencePointer(Rule):
     name = "generic-reference-pointer"
     summary = "A pointer to a folder or to 'the references' that names no file"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = _Places(package)
@@ -1270,6 +1304,7 @@ class AnchorMissing(Rule):
     name = "anchor-missing"
     summary = "A `#anchor` names no heading of the target document"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}

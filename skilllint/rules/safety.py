@@ -537,6 +537,7 @@ class HardcodedUserPath(Rule):
     name = "hardcoded-user-path"
     summary = "An absolute path in one user's home folder in the body"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references

@@ -727,6 +727,7 @@ class ScriptInteractive(Rule):
     name = "script-interactive"
     summary = "A bundled script prompts for input; agents run scripts in non-interactive shells"
     severity = severities("warning: all")
+    content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         body = package.body if package.readable else ""
@@ -1181,6 +1182,7 @@ class ScriptNotRunnable(Rule):
     name = "script-not-runnable"
     summary = "A script SKILL.md runs as a command lacks a shebang or the run bit"
     severity = severities("info: all")
+    content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         if not any(_looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
@@ -1670,6 +1672,7 @@ class ScriptUnpinnedRunner(Rule):
     name = "script-unpinned-runner"
     summary = "A script or a SKILL.md command runs a package through npx, uvx or pipx run without pinning its version"
     severity = severities("info: all")
+    content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         for command, verdict in skill_md_runner_uses(package, ctx)[:MAX_FINDINGS_PER_FILE]:

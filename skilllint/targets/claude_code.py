@@ -66,6 +66,14 @@ class Unlisted:
     def levels(self) -> int:
         return len(self.below.parts)
 
+    def outer_skill(self) -> Path | None:
+        """The listed skill this one lies in: the skills folder itself when it is one skill (a
+        folder plugin.json names), else ``<skills folder>/<name>`` when that holds SKILL.md; None
+        when it holds none (a group folder such as ``.claude/skills/team``)."""
+        top = self.skills_folder
+        outer = top if plain_file(str(top), "SKILL.md") is not None else top / self.below.parts[0]
+        return outer if outer == top or plain_file(str(outer), "SKILL.md") is not None else None
+
 
 def unlisted(
     skill_dir: Path, stop_at: Path | None = None, manifests: dict | None = None, declared: dict | None = None
