@@ -256,3 +256,22 @@ def test_thousands_of_commands_and_options(tmp_path):
     body = "```bash\n" + "python3 scripts/x.py --o1 x.py\n" * 5000 + "```\n"
     found, seconds = _timed_findings(tmp_path, text, body)
     assert found == [] and seconds < 20
+
+
+def test_the_python_model_is_imported_only_for_a_python_script(tmp_path):
+    """A run whose skills ship no Python script never imports the ast-based model (startup of a
+    pre-commit run on one skill); the first Python script does."""
+    skill = tmp_path / "skills" / "plain"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: plain\ndescription: Formats notes. Use when asked to tidy notes.\n---\nBody.\n")
+    code = (
+        "import sys\n"
+        "from skilllint.cli import main\n"
+        "main(['check', '--no-cache', '-q', '--select', 'SL701', 'skills'])\n"
+        "print('skilllint.pyscript' in sys.modules)\n"
+    )
+    run = lambda: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert run().stdout.strip().splitlines()[-1] == "False"
+    (skill / "scripts").mkdir()
+    (skill / "scripts" / "go.py").write_text("print('hi')\n")
+    assert run().stdout.strip().splitlines()[-1] == "True"

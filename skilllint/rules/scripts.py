@@ -28,7 +28,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import lazyre, pyscript
+from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
 from ..markdown import NextFind
@@ -737,7 +737,11 @@ class ScriptInteractive(Rule):
             note = ""
             if bypass:
                 note = f" (the script knows {', '.join(f'`{b}`' for b in bypass)}, but SKILL.md never passes it)"
-            model = pyscript.analyse(script.text) if script.lang == "python" else None
+            model = None
+            if script.lang == "python":
+                from .. import pyscript  # the ast-based model: imported by the first Python script, not by every run
+
+                model = pyscript.analyse(script.text)
             if model is not None:
                 if not model.prompt_sites:
                     continue
