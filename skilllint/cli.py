@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__
+from . import DISTRIBUTION, __version__
 from .output import CHOICES, printable_lines, safe_json_text, tell
 
 VERBS = ("check", "rule", "config", "catalog", "server")
@@ -18,6 +18,42 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class UsageError(Exception):
     pass
+
+
+class _Version(argparse.Action):
+    """``--version``: the version and the distribution it was installed as, so that a user can
+    tell this project from the PyPI project named "skilllint" (another tool, with the same
+    command); and a warning when that distribution is installed here too."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"skilllint {__version__} ({DISTRIBUTION})")
+        clash = _same_named_distribution()
+        if clash:
+            tell("warning", clash)
+        parser.exit()
+
+
+def _same_named_distribution() -> str | None:
+    """What to do when a distribution named ``skilllint`` is installed in this environment:
+    the other project, or this one under its former name. Either installs the ``skilllint``
+    package and command too, so the two overwrite each other's files."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        other = distribution("skilllint")
+    except PackageNotFoundError:
+        return None
+    from .diagnostics import clipped
+
+    summary = clipped(str(other.metadata.get("Summary") or "no summary"), 100)
+    return (
+        f"the distribution `skilllint` {clipped(str(other.version), 40)} ({summary}) is installed in this environment "
+        f"too; it installs the same `skilllint` package and command, so the two overwrite each other's files: "
+        f"`pip uninstall skilllint {DISTRIBUTION}`, then install {DISTRIBUTION} again"
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="skilllint",
         description="Lint Agent Skills the way each agent loads them.",
     )
-    parser.add_argument("--version", action="version", version=f"skilllint {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and the distribution it was installed as, then exit")
     verbs = parser.add_subparsers(dest="verb", parser_class=_Parser)
 
     check = verbs.add_parser("check", help="lint skill folders (the default verb)")
@@ -373,6 +409,7 @@ def _server() -> int:
     try:
         from .server import main as serve
     except ImportError as exc:
-        tell("error", f"the language server needs pygls 2 ({exc}); pip install 'skilllint[lsp]'")
+        # name the missing requirement itself: the lsp extra holds only it
+        tell("error", f"the language server needs pygls 2 ({exc}): install skilllint's lsp extra, or pip install 'pygls>=2.0,<3'")
         return EXIT_ERROR
     return serve()

@@ -172,6 +172,31 @@ def test_a_profiler_still_gets_its_data(tree, tmp_path):
     assert b"[SL005]" in proc.stdout and out.stat().st_size > 0  # (cProfile swallows the exit code)
 
 @pytest.mark.e2e
-def test_version():
-    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0 and proc.stdout.startswith("skilllint ")
+def test_version_names_the_distribution(tmp_path):
+    """`skilllint --version` says which distribution is installed: the PyPI project named
+    skilllint is another tool with the same command."""
+    from skilllint import DISTRIBUTION, __version__
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == f"skilllint {__version__} ({DISTRIBUTION})\n"
+    assert DISTRIBUTION == "agent-skilllint" and proc.stderr == ""
+
+
+@pytest.mark.e2e
+def test_version_warns_when_the_other_skilllint_distribution_is_installed_too(tmp_path):
+    """Both distributions install the `skilllint` package and command: with the other one in
+    the same environment, files of one overwrite the other's, and `--version` says what to do."""
+    site = tmp_path / "site"
+    info = site / "skilllint-1.21.4.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: skilllint\nVersion: 1.21.4\n"
+        "Summary: Static analysis linter for Claude Code plugins, skills, and agents\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ, PYTHONPATH=str(site))
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and "(agent-skilllint)" in proc.stdout
+    assert "the distribution `skilllint` 1.21.4 (Static analysis linter for Claude Code plugins" in proc.stderr
+    assert "pip uninstall skilllint agent-skilllint`, then install agent-skilllint again" in proc.stderr
