@@ -245,8 +245,7 @@ def _check(args: argparse.Namespace) -> int:
         text = render(fmt, result, cwd, color=color, settings=settings)
     if args.output_file:
         try:
-            # surrogateescape: a non-UTF-8 file name keeps its bytes, as on stdout
-            Path(args.output_file).write_text(text, encoding="utf-8", errors="surrogateescape")
+            write_report(Path(args.output_file), text)
         except OSError as exc:
             tell("error", f"cannot write {args.output_file}: {exc.strerror or exc}")
             return EXIT_ERROR
@@ -254,7 +253,7 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     for report_format, report_file in reports:
         try:
-            report_file.write_text(render(report_format, result, cwd, settings=settings), encoding="utf-8", errors="surrogateescape")
+            write_report(report_file, render(report_format, result, cwd, settings=settings))
         except OSError as exc:
             tell("error", f"cannot write {report_file}: {exc.strerror or exc}")
             return EXIT_ERROR
@@ -277,6 +276,47 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in result.diagnostics)
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write a report to a file the user named (``-o``, ``--report``): the folders it names
+    are made when missing, since the path is the user's choice, and a regular file is
+    replaced atomically (a temporary file beside it, then ``os.replace``; an existing file
+    keeps its mode), so that a reader, such as an upload step, never sees half a report.
+    A link (``-o /dev/stdout`` is one) is written through and a device or pipe written
+    in place, as a plain open() would: neither is ever replaced."""
+    import stat
+    import tempfile
+
+    data = text.encode("utf-8", errors="surrogateescape")  # a non-UTF-8 file name keeps its bytes, as on stdout
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if os.path.islink(path) or (mode is not None and not stat.S_ISREG(mode)):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # as open() would make it, not mkstemp's 0600
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".skilllint-report", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[str, Path]]:

@@ -441,8 +441,7 @@ def test_fail_on_and_targets(workspace, runner_temp):
 def test_upload_can_be_turned_off_and_working_directory_is_honoured(workspace, runner_temp):
     sub = workspace / "packages" / "agent"
     skill(sub, "skills/bad", "Bad_Name")
-    sarif = workspace / "out" / "skilllint.sarif"
-    sarif.parent.mkdir()
+    sarif = workspace / "out" / "ci" / "skilllint.sarif"  # folders that do not exist yet: made for it
     run = run_action(workspace, runner_temp, {"upload-sarif": "false", "working-directory": "packages/agent", "sarif-file": str(sarif)})
     assert run.step("Upload SARIF to code scanning").status == "skipped"
     assert run.outputs["sarif-file"] == str(sarif) and sarif.is_file()
