@@ -225,6 +225,11 @@ def _count_sarif_results(sarif: Path) -> int | None:
     return len(results)
 
 
+def _counted(number: int, noun: str) -> str:
+    """``number`` and ``noun`` in agreement (this script runs without skilllint importable)."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
 def _summary_markdown(code: int, summary: dict | None, results: int | None = None) -> str:
     if summary is None:
         return f"### skilllint\n\nskilllint could not lint (exit code {code}); the step's log says why.\n\n"
@@ -234,9 +239,8 @@ def _summary_markdown(code: int, summary: dict | None, results: int | None = Non
         lines.append(f"No problems in {skills} skill{'s' if skills != 1 else ''}.")
     else:
         lines += [
-            f"{summary['total']} problem{'s' if summary['total'] != 1 else ''} in {skills} "
-            f"skill{'s' if skills != 1 else ''}: {summary['errors']} errors, {summary['warnings']} warnings, "
-            f"{summary['info']} info (exit code {code}).",
+            f"{_counted(summary['total'], 'problem')} in {_counted(skills, 'skill')}: {_counted(summary['errors'], 'error')}, "
+            f"{_counted(summary['warnings'], 'warning')}, {summary['info']} info (exit code {code}).",
             "",
             "| rule | findings |",
             "|---|---|",

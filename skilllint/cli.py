@@ -348,7 +348,9 @@ def _statistics(result, reg) -> str:
         mark = "[*]" if fixable[code] else "[ ]"
         lines.append(f"{count:5d}\t{code}\t{mark} {rule.name if rule else ''}")
     total = sum(counter.values())
-    lines.append(f"Found {total} problem{'s' if total != 1 else ''} in {result.packages} skills.")
+    from .diagnostics import counted
+
+    lines.append(f"Found {counted(total, 'problem')} in {counted(result.packages, 'skill')}.")
     note = left_out_note(result)
     if note:
         lines.append(note)

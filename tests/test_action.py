@@ -430,6 +430,7 @@ def test_fail_on_and_targets(workspace, runner_temp):
     run = run_action(workspace, runner_temp, {"fail-on": "warning"})
     assert run.outputs["exit-code"] == "1" and run.failed
     assert run.outputs["warnings"] == "1" and run.outputs["errors"] == "0"
+    assert "1 problem in 2 skills: 0 errors, 1 warning, 0 info (exit code 1)." in run.summary  # counts agree with nouns
     # a Claude Code skill checked against Claude Code only: the spec's naming rules do not apply
     skill(workspace, "cc/skills/Mixed_Case", "Mixed_Case")
     run = run_action(workspace, runner_temp, {"paths": "cc", "targets": "claude-code", "fail-on": "warning"})

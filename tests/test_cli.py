@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -200,3 +201,55 @@ def test_version_warns_when_the_other_skilllint_distribution_is_installed_too(tm
     assert proc.returncode == 0 and "(agent-skilllint)" in proc.stdout
     assert "the distribution `skilllint` 1.21.4 (Static analysis linter for Claude Code plugins" in proc.stderr
     assert "pip uninstall skilllint agent-skilllint`, then install agent-skilllint again" in proc.stderr
+
+
+# A count and its noun agree in every output: "1 error", never "1 errors".
+_DISAGREEING = re.compile(
+    r"(?<![\d.,/~])1 (?:more )?(?:errors|warnings|skills|problems|findings|files|fixes|descriptions|places|notices|results|catalogs)\b"
+    r"|\(s\)"
+)
+
+
+def _one_of_each(tmp_path: Path) -> Path:
+    """One skill with one error (SL121, raised by the configuration) and one warning (SL122)."""
+    write_skill(tmp_path, "one", "---\nname: one\ndescription: Does things. Use when asked.\nversion: 1\nbogus-key: x\n---\n# One\n")
+    (tmp_path / ".skilllint.toml").write_text('[rules.SL121]\nseverity = "error"\n', encoding="utf-8")
+    return tmp_path
+
+
+def test_counts_agree_with_their_nouns_in_every_format(tmp_path):
+    root = _one_of_each(tmp_path)
+    seen = []
+    for args in (["--output-format", "full"], ["--output-format", "github"], ["--statistics"], ["--output-format", "concise"]):
+        code, out, err = run_cli("check", *args, "one", cwd=root)
+        assert code == 1, err
+        seen.append(out + err)
+        assert not _DISAGREEING.search(out + err), (args, out + err)
+    assert "(1 error, 1 warning, 0 info) in 1 skill." in seen[0] and "Found 2 problems in 1 skill." in seen[2]
+
+
+def test_counts_agree_in_the_annotation_limit_notice(tmp_path):
+    from skilllint.diagnostics import Diagnostic, Severity, Span
+    from skilllint.engine import LintResult
+    from skilllint.output.github import limit_notice
+
+    def diag(line, severity):
+        return Diagnostic("SL101", "name-missing", severity, ("agentskills",), "m", tmp_path / "SKILL.md", Span(line, 1, line, 2))
+
+    notice = limit_notice(LintResult([diag(1, Severity.ERROR)] + [diag(i, Severity.WARNING) for i in range(2, 13)], packages=1).diagnostics)
+    assert "found 12 problems (1 error, 11 warnings, 0 info)" in notice and "1 warning is not annotated" in notice
+    assert not _DISAGREEING.search(notice), notice
+
+
+def test_counts_agree_in_catalog_findings_of_a_one_skill_catalog(tmp_path):
+    """SL501-SL503 on a catalog of one skill: "a catalog of 1 skill", "its 1 description"."""
+    write_skill(tmp_path / ".agents" / "skills", "solo", "---\nname: solo\ndescription: " + "Drafts release notes. " * 20 + "Use when asked.\n---\n# S\n")
+    write_skill(tmp_path / ".claude" / "skills", "solo", "---\nname: solo\ndescription: " + "Drafts release notes. " * 20 + "Use when asked.\n---\n# S\n")
+    messages = []
+    for budget in ("60", "400"):
+        (tmp_path / ".skilllint.toml").write_text(f"[catalog]\nbudget-chars = {budget}\n", encoding="utf-8")
+        report = lint_json(".", "--target", "codex,claude-code", "--select", "SL5", "--no-cache", cwd=tmp_path)
+        messages += [f"{d['code']}: {d['message']}" for d in report["diagnostics"]]
+    assert {m[:5] for m in messages} >= {"SL501", "SL502", "SL503"}, messages
+    for message in messages:
+        assert not _DISAGREEING.search(message) and " 1 skills" not in message, message

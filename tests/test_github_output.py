@@ -164,14 +164,14 @@ def test_no_notice_while_everything_is_annotated(tmp_path, errors, warnings, inf
 
 @pytest.mark.parametrize(
     "errors, warnings, info, hidden",
-    [(12, 0, 0, "2 errors"), (0, 11, 3, "1 warning"), (25, 40, 0, "15 errors, 30 warnings"), (0, 0, 11, "2 info")],
+    [(12, 0, 0, "2 errors are"), (0, 11, 3, "1 warning is"), (25, 40, 0, "15 errors, 30 warnings are"), (0, 0, 11, "2 info are")],
 )
 def test_one_notice_first_when_the_limit_hides_annotations(tmp_path, errors, warnings, info, hidden):
     out = render_github(_result(tmp_path, errors, warnings, info), tmp_path)
     parsed = commands(out)
     kind, props, data = parsed[0]
     assert kind == "notice" and props == {"title": "skilllint: more findings than annotations"}
-    assert f"so {hidden} are not annotated" in data
+    assert f"so {hidden} not annotated" in data
     limit_notices = [c for c in parsed if c[1].get("title") == props["title"]]
     assert len(limit_notices) == 1
     # Every finding is still annotated (GitHub drops the excess) and printed plain.
