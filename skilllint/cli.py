@@ -432,7 +432,7 @@ def _catalog(args: argparse.Namespace) -> int:
     else:
         for warning in report["warnings"]:
             tell("warning", warning)
-        sys.stdout.write(report_text(report))
+        sys.stdout.write(report_text(report, cwd))
     return EXIT_OK
 
 
