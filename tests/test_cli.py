@@ -178,7 +178,7 @@ def test_version_names_the_distribution(tmp_path):
     skilllint is another tool with the same command."""
     from skilllint import DISTRIBUTION, __version__
 
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's skilllint, whatever is installed
     proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout == f"skilllint {__version__} ({DISTRIBUTION})\n"
     assert DISTRIBUTION == "agent-skilllint" and proc.stderr == ""
@@ -196,7 +196,7 @@ def test_version_warns_when_the_other_skilllint_distribution_is_installed_too(tm
         "Summary: Static analysis linter for Claude Code plugins, skills, and agents\n",
         encoding="utf-8",
     )
-    env = dict(os.environ, PYTHONPATH=str(site))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
     proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "(agent-skilllint)" in proc.stdout
     assert "the distribution `skilllint` 1.21.4 (Static analysis linter for Claude Code plugins" in proc.stderr
