@@ -18,12 +18,15 @@ folder. A run that ends without its reports fails the step (exit code 2).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import posixpath
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -155,6 +158,46 @@ def command(sarif: Path, json_report: Path) -> list[str]:
     return argv
 
 
+MAX_CATEGORY = 100  # past this a derived category ends in a hash of the rest
+
+
+def category() -> str:
+    """The code scanning category of this use of the action: the ``category`` input, else one
+    derived from what is linted, so that two uses in one workflow that lint different things
+    do not replace each other's alerts. It is ``skilllint`` for the default inputs (as before
+    the input existed), then ``/name:value`` for each of working-directory, paths, targets,
+    config and args that is not its default, normalised so that spacing or order does not make
+    a new category (``skilllint/paths:skills/targets:codex``)."""
+    given = " ".join(_env("SKILLLINT_ACTION_CATEGORY").split())
+    if given:
+        return given
+
+    def words(text: str) -> list[str]:
+        try:
+            return shlex.split(text)
+        except ValueError:  # an unclosed quote: skilllint is not run, the category is not used
+            return text.split()
+
+    parts = ["skilllint"]
+    workdir = posixpath.normpath(_env("SKILLLINT_ACTION_WORKING_DIRECTORY") or ".")
+    paths = sorted({posixpath.normpath(path) for path in words(_env("SKILLLINT_ACTION_PATHS"))} - {"."})
+    targets = sorted({t for t in re.split(r"[\s,]+", _env("SKILLLINT_ACTION_TARGETS")) if t})
+    for name, value in (
+        ("working-directory", "" if workdir == "." else workdir),
+        ("paths", " ".join(paths)),
+        ("targets", ",".join(targets)),
+        ("config", _env("SKILLLINT_ACTION_CONFIG")),
+        ("args", " ".join(words(_env("SKILLLINT_ACTION_ARGS")))),
+    ):
+        if value:
+            parts.append(f"{name}:{' '.join(value.split())}")
+    derived = "/".join(parts)
+    if len(derived) > MAX_CATEGORY:
+        digest = hashlib.sha256(derived.encode("utf-8", errors="surrogateescape")).hexdigest()[:12]
+        derived = derived[: MAX_CATEGORY - 13] + "~" + digest
+    return derived
+
+
 def run() -> int:
     workdir = Path(_env("SKILLLINT_ACTION_WORKING_DIRECTORY") or ".")
     if not workdir.is_dir():
@@ -180,7 +223,8 @@ def run() -> int:
     print(f"skilllint: {shlex.join(argv[2:])}", flush=True)
     code = subprocess.run(argv, cwd=workdir, env=_isolated_env(), check=False).returncode
     summary = _read_summary(json_report)
-    results = _count_sarif_results(sarif)
+    filed_under = category()
+    results = _file_sarif(sarif, filed_under) if code in (0, 1) else None
     if code in (0, 1) and (summary is None or results is None):
         # skilllint writes both reports whenever it lints; a run that says it linted and left
         # no report did not lint (a crash, or not skilllint): never a green step without one.
@@ -191,6 +235,7 @@ def run() -> int:
     set_output("exit-code", str(code))
     if results is not None and code in (0, 1):
         set_output("sarif-file", str(sarif))
+        set_output("category", filed_under)
     if summary:
         for name in ("errors", "warnings", "info"):
             set_output(name, str(summary[name]))
@@ -212,17 +257,40 @@ def _read_summary(json_report: Path) -> dict | None:
     return summary
 
 
-def _count_sarif_results(sarif: Path) -> int | None:
-    """How many results the SARIF report holds; None when it is missing or no SARIF 2.1.0 log."""
+def _file_sarif(sarif: Path, filed_under: str) -> int | None:
+    """File the SARIF report's run under the code scanning category ``filed_under`` and say how
+    many results it holds; None when it is missing or no SARIF 2.1.0 log. upload-sarif's own
+    ``category`` applies only to a run without ``automationDetails``, and skilllint writes
+    one (``skilllint/``), so the category must be written into the report itself."""
     try:
         log = json.loads(sarif.read_text(encoding="utf-8"))
         (run,) = log["runs"]
         results = run["results"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if log.get("version") != "2.1.0" or not isinstance(results, list):
+    if log.get("version") != "2.1.0" or not isinstance(results, list) or not isinstance(run, dict):
+        return None
+    details = run.get("automationDetails")
+    run["automationDetails"] = {**(details if isinstance(details, dict) else {}), "id": filed_under.rstrip("/") + "/"}
+    fd, temporary = tempfile.mkstemp(prefix=f".{sarif.name}.", dir=sarif.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(log, handle, ensure_ascii=False)
+        os.chmod(temporary, sarif.stat().st_mode & 0o777)
+        os.replace(temporary, sarif)  # whole, or not at all: the upload step reads it next
+    except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        _error(f"cannot file the SARIF report under category {filed_under!r}: {exc}")
         return None
     return len(results)
+
+
+def _counted(number: int, noun: str) -> str:
+    """``number`` and ``noun`` in agreement (this script runs without skilllint importable)."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
 
 
 def _summary_markdown(code: int, summary: dict | None, results: int | None = None) -> str:
@@ -234,9 +302,8 @@ def _summary_markdown(code: int, summary: dict | None, results: int | None = Non
         lines.append(f"No problems in {skills} skill{'s' if skills != 1 else ''}.")
     else:
         lines += [
-            f"{summary['total']} problem{'s' if summary['total'] != 1 else ''} in {skills} "
-            f"skill{'s' if skills != 1 else ''}: {summary['errors']} errors, {summary['warnings']} warnings, "
-            f"{summary['info']} info (exit code {code}).",
+            f"{_counted(summary['total'], 'problem')} in {_counted(skills, 'skill')}: {_counted(summary['errors'], 'error')}, "
+            f"{_counted(summary['warnings'], 'warning')}, {summary['info']} info (exit code {code}).",
             "",
             "| rule | findings |",
             "|---|---|",

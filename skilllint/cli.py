@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__
+from . import DISTRIBUTION, __version__
 from .output import CHOICES, printable_lines, safe_json_text, tell
 
 VERBS = ("check", "rule", "config", "catalog", "server")
@@ -18,6 +18,42 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class UsageError(Exception):
     pass
+
+
+class _Version(argparse.Action):
+    """``--version``: the version and the distribution it was installed as, so that a user can
+    tell this project from the PyPI project named "skilllint" (another tool, with the same
+    command); and a warning when that distribution is installed here too."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"skilllint {__version__} ({DISTRIBUTION})")
+        clash = _same_named_distribution()
+        if clash:
+            tell("warning", clash)
+        parser.exit()
+
+
+def _same_named_distribution() -> str | None:
+    """What to do when a distribution named ``skilllint`` is installed in this environment:
+    the other project, or this one under its former name. Either installs the ``skilllint``
+    package and command too, so the two overwrite each other's files."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        other = distribution("skilllint")
+    except PackageNotFoundError:
+        return None
+    from .diagnostics import clipped
+
+    summary = clipped(str(other.metadata.get("Summary") or "no summary"), 100)
+    return (
+        f"the distribution `skilllint` {clipped(str(other.version), 40)} ({summary}) is installed in this environment "
+        f"too; it installs the same `skilllint` package and command, so the two overwrite each other's files: "
+        f"`pip uninstall skilllint {DISTRIBUTION}`, then install {DISTRIBUTION} again"
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="skilllint",
         description="Lint Agent Skills the way each agent loads them.",
     )
-    parser.add_argument("--version", action="version", version=f"skilllint {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and the distribution it was installed as, then exit")
     verbs = parser.add_subparsers(dest="verb", parser_class=_Parser)
 
     check = verbs.add_parser("check", help="lint skill folders (the default verb)")
@@ -209,8 +245,7 @@ def _check(args: argparse.Namespace) -> int:
         text = render(fmt, result, cwd, color=color, settings=settings)
     if args.output_file:
         try:
-            # surrogateescape: a non-UTF-8 file name keeps its bytes, as on stdout
-            Path(args.output_file).write_text(text, encoding="utf-8", errors="surrogateescape")
+            write_report(Path(args.output_file), text)
         except OSError as exc:
             tell("error", f"cannot write {args.output_file}: {exc.strerror or exc}")
             return EXIT_ERROR
@@ -218,7 +253,7 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     for report_format, report_file in reports:
         try:
-            report_file.write_text(render(report_format, result, cwd, settings=settings), encoding="utf-8", errors="surrogateescape")
+            write_report(report_file, render(report_format, result, cwd, settings=settings))
         except OSError as exc:
             tell("error", f"cannot write {report_file}: {exc.strerror or exc}")
             return EXIT_ERROR
@@ -241,6 +276,47 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in result.diagnostics)
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write a report to a file the user named (``-o``, ``--report``): the folders it names
+    are made when missing, since the path is the user's choice, and a regular file is
+    replaced atomically (a temporary file beside it, then ``os.replace``; an existing file
+    keeps its mode), so that a reader, such as an upload step, never sees half a report.
+    A link (``-o /dev/stdout`` is one) is written through and a device or pipe written
+    in place, as a plain open() would: neither is ever replaced."""
+    import stat
+    import tempfile
+
+    data = text.encode("utf-8", errors="surrogateescape")  # a non-UTF-8 file name keeps its bytes, as on stdout
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if os.path.islink(path) or (mode is not None and not stat.S_ISREG(mode)):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # as open() would make it, not mkstemp's 0600
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".skilllint-report", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[str, Path]]:
@@ -272,7 +348,9 @@ def _statistics(result, reg) -> str:
         mark = "[*]" if fixable[code] else "[ ]"
         lines.append(f"{count:5d}\t{code}\t{mark} {rule.name if rule else ''}")
     total = sum(counter.values())
-    lines.append(f"Found {total} problem{'s' if total != 1 else ''} in {result.packages} skills.")
+    from .diagnostics import counted
+
+    lines.append(f"Found {counted(total, 'problem')} in {counted(result.packages, 'skill')}.")
     note = left_out_note(result)
     if note:
         lines.append(note)
@@ -354,7 +432,7 @@ def _catalog(args: argparse.Namespace) -> int:
     else:
         for warning in report["warnings"]:
             tell("warning", warning)
-        sys.stdout.write(report_text(report))
+        sys.stdout.write(report_text(report, cwd))
     return EXIT_OK
 
 
@@ -373,6 +451,7 @@ def _server() -> int:
     try:
         from .server import main as serve
     except ImportError as exc:
-        tell("error", f"the language server needs pygls 2 ({exc}); pip install 'skilllint[lsp]'")
+        # name the missing requirement itself: the lsp extra holds only it
+        tell("error", f"the language server needs pygls 2 ({exc}): install skilllint's lsp extra, or pip install 'pygls>=2.0,<3'")
         return EXIT_ERROR
     return serve()

@@ -16,6 +16,12 @@ def clipped(text: str, width: int = 120) -> str:
     return text[:half] + "…" + text[len(text) - (width - 1 - half):]
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` and ``noun`` in agreement: "1 error", "2 errors" (``plural`` when adding
+    an s is wrong: "fixes")."""
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
+
 class Severity(IntEnum):
     INFO = 1
     WARNING = 2

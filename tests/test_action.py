@@ -357,7 +357,7 @@ def test_upload_sarif_is_pinned_by_commit_and_categorised():
     # the version the SHA stands for is written beside it, for people and for Dependabot
     line = next(line for line in ACTION.read_text(encoding="utf-8").splitlines() if sha in line)
     assert re.search(r"# v4\.\d+\.\d+$", line), line  # v3 runs on Node 20 and is deprecated
-    assert upload["with"] == {"sarif_file": "${{ steps.run.outputs.sarif-file }}", "category": "skilllint"}
+    assert upload["with"] == {"sarif_file": "${{ steps.run.outputs.sarif-file }}", "category": "${{ steps.run.outputs.category }}"}
     names = [step.get("id") or step["name"] for step in action["runs"]["steps"]]
     assert names.index("run") < names.index(upload["name"]) < len(names) - 1, "the exit code is re-raised after the upload"
     assert "finish" in action["runs"]["steps"][-1]["run"]
@@ -385,12 +385,60 @@ def test_findings_are_annotated_written_as_sarif_and_fail_the_action(workspace, 
         r["ruleId"] == "SL104" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "skills/bad/SKILL.md"
         for r in results
     )
+    # the default inputs keep the category the action always had
     assert upload.status == "success" and upload.with_ == {"sarif_file": str(sarif_path), "category": "skilllint"}
+    assert sarif["runs"][0]["automationDetails"]["id"] == "skilllint/" and run.outputs["category"] == "skilllint"
     # the exit code comes back after the upload
     assert finish.status == "failure" and finish.returncode == 1 and run.failed
     assert run.outputs["exit-code"] == "1"
     assert int(run.outputs["errors"]) >= 1 and int(run.outputs["findings"]) == len(results)
     assert "### skilllint" in run.summary and "| `SL104` | 1 |" in run.summary
+
+
+def test_two_uses_in_one_job_file_their_reports_under_different_categories(workspace, runner_temp):
+    """upload-sarif replaces the alerts of an earlier upload with the same category. Its own
+    `category` applies only to a run without automationDetails, which skilllint's SARIF has,
+    so the category must be in the report: each use's run is filed under its category."""
+    skill(workspace, "skills/bad", "Bad_Name")
+    skill(workspace, ".agents/skills/worse", "Worse_Name")
+    seen = {}
+    for inputs in ({"paths": "skills"}, {"paths": ".agents/skills", "targets": "codex"}, {"paths": "skills", "category": "team-a/skills"}):
+        run = run_action(workspace, runner_temp, inputs)
+        upload = run.step("Upload SARIF to code scanning")
+        sarif = json.loads(Path(run.outputs["sarif-file"]).read_text(encoding="utf-8"))
+        (sarif_run,) = sarif["runs"]
+        assert upload.status == "success" and upload.with_["category"] == run.outputs["category"]
+        assert sarif_run["automationDetails"]["id"] == run.outputs["category"] + "/"
+        assert sarif_run["tool"]["driver"]["name"] == "skilllint" and sarif_run["results"]  # the rest is skilllint's report
+        seen[run.outputs["category"]] = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"]}
+    assert seen == {
+        "skilllint/paths:skills": {"skills/bad/SKILL.md"},
+        "skilllint/paths:.agents/skills/targets:codex": {".agents/skills/worse/SKILL.md"},
+        "team-a/skills": {"skills/bad/SKILL.md"},  # the input, as given
+    }
+
+
+def _category(**inputs: str) -> str:
+    env = {f"SKILLLINT_ACTION_{name.upper()}": value for name, value in inputs.items()}
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import github_action as a; print(a.category())"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SKILLLINT_ACTION_")}
+    return subprocess.run([sys.executable, "-c", code, str(SCRIPT.parent)], env={**clean, **env}, capture_output=True, text=True, check=True).stdout.rstrip("\n")
+
+
+def test_the_derived_category_names_what_is_linted_and_nothing_else():
+    assert _category() == _category(paths=".", working_directory="./", targets="") == "skilllint"
+    # spacing, order, repeats and trailing slashes do not make a new category
+    assert _category(paths="b  a/ a", targets="codex, claude-code") == _category(paths="a\nb", targets="claude-code codex")
+    assert _category(paths="b a", targets="codex,claude-code") == "skilllint/paths:a b/targets:claude-code,codex"
+    everything = _category(working_directory="pkg", paths="'my skills'", targets="all", config="cfg/lint.toml", args="--select  SL1")
+    assert everything == "skilllint/working-directory:pkg/paths:my skills/targets:all/config:cfg/lint.toml/args:--select SL1"
+    assert len({_category(), _category(paths="x"), _category(targets="codex"), _category(args="--select SL1"), _category(config="c.toml")}) == 5
+    # an unclosed quote (skilllint then exits 2 and nothing is uploaded) does not break it
+    assert _category(paths="'open").startswith("skilllint/paths:")
+    # a long one stays bounded and distinct
+    long_a, long_b = _category(paths=" ".join(f"d{i}" for i in range(200))), _category(paths=" ".join(f"d{i}" for i in range(201)))
+    assert len(long_a) == len(long_b) == 100 and long_a != long_b
+    assert _category(category="  mine \n ") == "mine"
 
 
 def test_a_clean_repository_passes(workspace, runner_temp):
@@ -430,6 +478,7 @@ def test_fail_on_and_targets(workspace, runner_temp):
     run = run_action(workspace, runner_temp, {"fail-on": "warning"})
     assert run.outputs["exit-code"] == "1" and run.failed
     assert run.outputs["warnings"] == "1" and run.outputs["errors"] == "0"
+    assert "1 problem in 2 skills: 0 errors, 1 warning, 0 info (exit code 1)." in run.summary  # counts agree with nouns
     # a Claude Code skill checked against Claude Code only: the spec's naming rules do not apply
     skill(workspace, "cc/skills/Mixed_Case", "Mixed_Case")
     run = run_action(workspace, runner_temp, {"paths": "cc", "targets": "claude-code", "fail-on": "warning"})
@@ -441,8 +490,7 @@ def test_fail_on_and_targets(workspace, runner_temp):
 def test_upload_can_be_turned_off_and_working_directory_is_honoured(workspace, runner_temp):
     sub = workspace / "packages" / "agent"
     skill(sub, "skills/bad", "Bad_Name")
-    sarif = workspace / "out" / "skilllint.sarif"
-    sarif.parent.mkdir()
+    sarif = workspace / "out" / "ci" / "skilllint.sarif"  # folders that do not exist yet: made for it
     run = run_action(workspace, runner_temp, {"upload-sarif": "false", "working-directory": "packages/agent", "sarif-file": str(sarif)})
     assert run.step("Upload SARIF to code scanning").status == "skipped"
     assert run.outputs["sarif-file"] == str(sarif) and sarif.is_file()
@@ -583,7 +631,7 @@ def test_the_readme_workflow_uses_the_action_as_it_is():
     (job,) = workflow["jobs"].values()
     checkout, lint = job["steps"]
     assert checkout["uses"].startswith("actions/checkout@")
-    assert lint["uses"].startswith("skilllint/skilllint@")
+    assert re.fullmatch(r"OWNER/skilllint@COMMIT_SHA", lint["uses"])  # placeholders the README explains
     inputs = load_action()["inputs"]
     assert set(lint.get("with", {})) <= set(inputs)
     # the README's table documents every input with its real default

@@ -168,3 +168,46 @@ def test_the_json_receipt_is_utf8_and_keeps_hostile_text_as_escapes(tmp_path):
     (skill,) = receipt["skills"]
     assert skill["name"] == "evil\x1b]0;pwned\x07\x9b31m" and skill["path"] == str(root / "SKILL.md")  # the same values
     assert "Render receipt: forged \u202egnp\u2066 \x7f\x1b[2J end" in receipt["rendered"]
+
+
+def _repository_with_three_catalogs(tmp_path):
+    """Codex reads .agents/skills and .codex/skills together; skills/ is another catalog."""
+    (tmp_path / ".git").mkdir()
+    for folder in (".agents/skills/alpha", ".agents/skills/beta", ".codex/skills/gamma", "skills/delta", "other/skills/zeta"):
+        name = folder.rsplit("/", 1)[1]
+        write_skill(tmp_path / folder.rsplit("/", 1)[0], name, f"---\nname: {name}\ndescription: Drafts {name}. Use when asked.\n---\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("path", [".agents/skills/alpha", ".agents/skills", ".codex/skills/gamma/SKILL.md"])
+def test_only_the_catalogs_the_paths_belong_to_labelled_by_their_real_roots(tmp_path, path):
+    repo = _repository_with_three_catalogs(tmp_path)
+    (receipt,) = catalog_json(path, cwd=repo)["catalogs"]  # not skills/ nor other/skills: no skill given is in them
+    assert receipt["kind"] == "surface-roots"
+    assert receipt["roots"] == [str(repo / ".agents" / "skills"), str(repo / ".codex" / "skills")]
+    assert [s["name"] for s in receipt["skills"]] == ["alpha", "beta", "gamma"]  # the whole catalog, siblings included
+    code, out, err = run_cli("catalog", path, cwd=repo)
+    assert code == 0, err
+    assert [line for line in out.splitlines() if line.startswith("==")] == [
+        "== codex catalog of .agents/skills, .codex/skills (surface-roots; model: exact)"
+    ]
+
+
+def test_every_catalog_of_the_paths_and_each_named_by_its_folder(tmp_path):
+    repo = _repository_with_three_catalogs(tmp_path)
+    report = catalog_json(".", cwd=repo)
+    assert [(c["kind"], c["roots"]) for c in report["catalogs"]] == [
+        ("surface-roots", [str(repo / ".agents" / "skills"), str(repo / ".codex" / "skills")]),
+        ("collection", [str(repo / "other" / "skills")]),
+        ("collection", [str(repo / "skills")]),
+    ]
+    code, out, _ = run_cli("catalog", "skills", "other", cwd=repo)
+    assert [line for line in out.splitlines() if line.startswith("==")] == [
+        "== codex catalog of other/skills (collection; model: exact)",
+        "== codex catalog of skills (collection; model: exact)",
+    ]
+    # from inside a skills folder too, a catalog is named as the repository knows its folders
+    code, out, _ = run_cli("catalog", ".", cwd=repo / ".agents" / "skills")
+    assert [line for line in out.splitlines() if line.startswith("==")] == [
+        "== codex catalog of .agents/skills, .codex/skills (surface-roots; model: exact)"
+    ]

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,6 +173,83 @@ def test_a_profiler_still_gets_its_data(tree, tmp_path):
     assert b"[SL005]" in proc.stdout and out.stat().st_size > 0  # (cProfile swallows the exit code)
 
 @pytest.mark.e2e
-def test_version():
-    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0 and proc.stdout.startswith("skilllint ")
+def test_version_names_the_distribution(tmp_path):
+    """`skilllint --version` says which distribution is installed: the PyPI project named
+    skilllint is another tool with the same command."""
+    from skilllint import DISTRIBUTION, __version__
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's skilllint, whatever is installed
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == f"skilllint {__version__} ({DISTRIBUTION})\n"
+    assert DISTRIBUTION == "agent-skilllint" and proc.stderr == ""
+
+
+@pytest.mark.e2e
+def test_version_warns_when_the_other_skilllint_distribution_is_installed_too(tmp_path):
+    """Both distributions install the `skilllint` package and command: with the other one in
+    the same environment, files of one overwrite the other's, and `--version` says what to do."""
+    site = tmp_path / "site"
+    info = site / "skilllint-1.21.4.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: skilllint\nVersion: 1.21.4\n"
+        "Summary: Static analysis linter for Claude Code plugins, skills, and agents\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and "(agent-skilllint)" in proc.stdout
+    assert "the distribution `skilllint` 1.21.4 (Static analysis linter for Claude Code plugins" in proc.stderr
+    assert "pip uninstall skilllint agent-skilllint`, then install agent-skilllint again" in proc.stderr
+
+
+# A count and its noun agree in every output: "1 error", never "1 errors".
+_DISAGREEING = re.compile(
+    r"(?<![\d.,/~])1 (?:more )?(?:errors|warnings|skills|problems|findings|files|fixes|descriptions|places|notices|results|catalogs)\b"
+    r"|\(s\)"
+)
+
+
+def _one_of_each(tmp_path: Path) -> Path:
+    """One skill with one error (SL121, raised by the configuration) and one warning (SL122)."""
+    write_skill(tmp_path, "one", "---\nname: one\ndescription: Does things. Use when asked.\nversion: 1\nbogus-key: x\n---\n# One\n")
+    (tmp_path / ".skilllint.toml").write_text('[rules.SL121]\nseverity = "error"\n', encoding="utf-8")
+    return tmp_path
+
+
+def test_counts_agree_with_their_nouns_in_every_format(tmp_path):
+    root = _one_of_each(tmp_path)
+    seen = []
+    for args in (["--output-format", "full"], ["--output-format", "github"], ["--statistics"], ["--output-format", "concise"]):
+        code, out, err = run_cli("check", *args, "one", cwd=root)
+        assert code == 1, err
+        seen.append(out + err)
+        assert not _DISAGREEING.search(out + err), (args, out + err)
+    assert "(1 error, 1 warning, 0 info) in 1 skill." in seen[0] and "Found 2 problems in 1 skill." in seen[2]
+
+
+def test_counts_agree_in_the_annotation_limit_notice(tmp_path):
+    from skilllint.diagnostics import Diagnostic, Severity, Span
+    from skilllint.engine import LintResult
+    from skilllint.output.github import limit_notice
+
+    def diag(line, severity):
+        return Diagnostic("SL101", "name-missing", severity, ("agentskills",), "m", tmp_path / "SKILL.md", Span(line, 1, line, 2))
+
+    notice = limit_notice(LintResult([diag(1, Severity.ERROR)] + [diag(i, Severity.WARNING) for i in range(2, 13)], packages=1).diagnostics)
+    assert "found 12 problems (1 error, 11 warnings, 0 info)" in notice and "1 warning is not annotated" in notice
+    assert not _DISAGREEING.search(notice), notice
+
+
+def test_counts_agree_in_catalog_findings_of_a_one_skill_catalog(tmp_path):
+    """SL501-SL503 on a catalog of one skill: "a catalog of 1 skill", "its 1 description"."""
+    write_skill(tmp_path / ".agents" / "skills", "solo", "---\nname: solo\ndescription: " + "Drafts release notes. " * 20 + "Use when asked.\n---\n# S\n")
+    write_skill(tmp_path / ".claude" / "skills", "solo", "---\nname: solo\ndescription: " + "Drafts release notes. " * 20 + "Use when asked.\n---\n# S\n")
+    messages = []
+    for budget in ("60", "400"):
+        (tmp_path / ".skilllint.toml").write_text(f"[catalog]\nbudget-chars = {budget}\n", encoding="utf-8")
+        report = lint_json(".", "--target", "codex,claude-code", "--select", "SL5", "--no-cache", cwd=tmp_path)
+        messages += [f"{d['code']}: {d['message']}" for d in report["diagnostics"]]
+    assert {m[:5] for m in messages} >= {"SL501", "SL502", "SL503"}, messages
+    for message in messages:
+        assert not _DISAGREEING.search(message) and " 1 skills" not in message, message

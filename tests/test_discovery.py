@@ -308,7 +308,7 @@ def test_explicit_folder_without_skill_md_is_sl001(repo):
     result = discover(["almost"], repo)
     assert [(f.root, f.missing_skill_md) for f in result.packages] == [(repo / "almost", True)]
     doc = lint_json("almost", cwd=repo)
-    assert [(d["code"], d["path"]) for d in doc["diagnostics"]] == [("SL001", "almost")]
+    assert [(d["code"], d["path"]) for d in doc["diagnostics"]] == [("SL001", "almost/references/guide.md")]  # a file of it
 
 
 def test_broken_skill_under_claude_skills_is_sl001(repo):
@@ -320,7 +320,7 @@ def test_broken_skill_under_claude_skills_is_sl001(repo):
         ".claude/skills/fine": False,
     }
     doc = lint_json(".", cwd=repo)
-    assert ("SL001", ".claude/skills/broken") in {(d["code"], d["path"]) for d in doc["diagnostics"]}
+    assert ("SL001", ".claude/skills/broken/SKILL.md") in {(d["code"], d["path"]) for d in doc["diagnostics"]}  # (no file in it)
     assert "SL001" not in {d["code"] for d in doc["diagnostics"] if d["path"].startswith(".claude/skills/fine")}
     doc = lint_json(".claude/skills/broken", cwd=repo)
     assert [(d["code"], d["targets"]) for d in doc["diagnostics"]] == [("SL001", ["claude-code"])]

@@ -164,14 +164,14 @@ def test_no_notice_while_everything_is_annotated(tmp_path, errors, warnings, inf
 
 @pytest.mark.parametrize(
     "errors, warnings, info, hidden",
-    [(12, 0, 0, "2 errors"), (0, 11, 3, "1 warning"), (25, 40, 0, "15 errors, 30 warnings"), (0, 0, 11, "2 info")],
+    [(12, 0, 0, "2 errors are"), (0, 11, 3, "1 warning is"), (25, 40, 0, "15 errors, 30 warnings are"), (0, 0, 11, "2 info are")],
 )
 def test_one_notice_first_when_the_limit_hides_annotations(tmp_path, errors, warnings, info, hidden):
     out = render_github(_result(tmp_path, errors, warnings, info), tmp_path)
     parsed = commands(out)
     kind, props, data = parsed[0]
     assert kind == "notice" and props == {"title": "skilllint: more findings than annotations"}
-    assert f"so {hidden} are not annotated" in data
+    assert f"so {hidden} not annotated" in data
     limit_notices = [c for c in parsed if c[1].get("title") == props["title"]]
     assert len(limit_notices) == 1
     # Every finding is still annotated (GitHub drops the excess) and printed plain.
@@ -250,8 +250,54 @@ def test_bad_report_values_are_usage_errors(tmp_path, value, message):
 
 def test_an_unwritable_report_is_exit_2(tmp_path):
     write_skill(tmp_path, "warn-only", WARN_ONLY)
-    code, _, err = run_cli("check", "--report", "sarif=no/such/dir/x.sarif", "warn-only", cwd=tmp_path)
-    assert code == 2 and "cannot write no/such/dir/x.sarif" in err
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    code, _, err = run_cli("check", "--report", "sarif=a-file/x.sarif", "warn-only", cwd=tmp_path)
+    assert code == 2 and "cannot write a-file/x.sarif: Not a directory" in err and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".skilllint-report")] == []
+
+
+def test_reports_make_the_folders_they_name(tmp_path):
+    """`-o` and `--report` name a path of the user's choosing: its missing folders are made."""
+    write_skill(tmp_path, "warn-only", WARN_ONLY)
+    code, out, err = run_cli(
+        "check", "-o", "out/full/report.txt", "--report", "sarif=reports/ci/skilllint.sarif", "--report", "json=reports/x.json",
+        "warn-only", cwd=tmp_path,
+    )
+    assert code == 0 and out == "", err
+    assert "warn-only/SKILL.md:4:1" in (tmp_path / "out" / "full" / "report.txt").read_text(encoding="utf-8")
+    sarif = json.loads((tmp_path / "reports" / "ci" / "skilllint.sarif").read_text(encoding="utf-8"))
+    assert sarif["runs"][0]["results"][0]["ruleId"] == "SL122"
+    assert json.loads((tmp_path / "reports" / "x.json").read_text(encoding="utf-8"))["summary"]["total"] == 1
+    # nothing but the reports: no temporary file left beside them
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file() and "warn-only" not in p.parts) == [
+        "out/full/report.txt", "reports/ci/skilllint.sarif", "reports/x.json",
+    ]
+
+
+def test_a_report_replaces_a_file_whole_and_writes_through_a_pipe(tmp_path):
+    """An existing report is replaced by a new file (a reader never sees it half written) that
+    keeps its mode; a FIFO, like a device, is written in place, never replaced."""
+    import os
+    import stat
+    import threading
+
+    write_skill(tmp_path, "warn-only", WARN_ONLY)
+    old = tmp_path / "old.json"
+    old.write_text("stale", encoding="utf-8")
+    old.chmod(0o640)
+    before = old.stat().st_ino
+    assert run_cli("check", "-o", "old.json", "--output-format", "json", "warn-only", cwd=tmp_path)[0] == 0
+    assert old.stat().st_ino != before and stat.S_IMODE(old.stat().st_mode) == 0o640
+    assert json.loads(old.read_text(encoding="utf-8"))["summary"]["total"] == 1
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    code, _, err = run_cli("check", "-o", "pipe", "--output-format", "concise", "warn-only", cwd=tmp_path)
+    reader.join(30)
+    assert code == 0, err
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and "[SL122]" in got[0]
 
 
 # -- the problem matcher for `concise` ---------------------------------------------------------

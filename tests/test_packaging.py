@@ -162,3 +162,33 @@ def test_skilllint_runs_without_the_test_extras(tmp_path):
     assert report["summary"]["packages"] > 1
     anchors = [d for d in report["diagnostics"] if d["code"] == "SL307"]
     assert [d["message"] for d in anchors if "html-headings" in d["path"]], "the anchor rule did not run"
+
+
+def test_the_distribution_is_not_named_like_the_other_skilllint_on_pypi():
+    """PyPI's `skilllint` is another project (a linter for Claude Code plugins, with the same
+    import package and command): `pip install skilllint` or `pip install -U` would put it in
+    place of this one. This one is distributed under its own name, which pip knows it by once
+    installed (.ci/run installs from this checkout), and which `--version` prints."""
+    from skilllint import DISTRIBUTION
+
+    normalised = re.sub(r"[-_.]+", "-", PROJECT["name"]).lower()
+    assert PROJECT["name"] == DISTRIBUTION and normalised == "agent-skilllint"
+    # PyPI also refuses a name that differs from a taken one only in separators (skill-lint)
+    assert re.sub(r"[-_.]+", "", normalised) != "skilllint"
+    installed = importlib.metadata.distribution(DISTRIBUTION)
+    assert installed.metadata["Name"] == DISTRIBUTION
+    scripts = {e.name: e.value for e in installed.entry_points if e.group == "console_scripts"}
+    assert scripts == {"skilllint": "skilllint.cli:run"}
+
+
+def test_no_distribution_name_in_the_docs_and_messages_is_the_other_projects():
+    """Every `pip install` of this project that the README's commands, the action and skilllint's
+    own messages give names this checkout or agent-skilllint, never `skilllint` (the other one)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    texts = {"README.md commands": "\n".join(re.findall(r"```\w*\n(.*?)```", readme, re.DOTALL))}
+    texts.update((str(path), path.read_text(encoding="utf-8")) for path in [ROOT / "action.yml", *PACKAGE.rglob("*.py")])
+    assert "pip install" in texts["README.md commands"]
+    for name, text in [*texts.items(), ("README.md", readme)]:
+        assert not re.search(r"pip install[^\n`]*(?<![\w-])skilllint\[", text), name
+    for name, text in texts.items():
+        assert not re.search(r"pip install (-U |--upgrade )?'?skilllint(?![\w-])", text), name

@@ -97,6 +97,39 @@ def test_vendored_schema_is_the_official_oasis_file():
     assert schema["id"].endswith("/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json")
 
 
+def test_a_folder_without_skill_md_is_reported_on_a_file(validator, tmp_path):
+    """SL001 is about a folder, but code scanning and GitHub's annotations place a finding on a
+    file: it goes on the folder's first Markdown file (else its first file), or, in a folder
+    holding no file, on the SKILL.md that is missing; never on the folder itself."""
+    (tmp_path / ".git").mkdir()
+    deploy = tmp_path / ".claude" / "skills" / "deploy"
+    (deploy / "references").mkdir(parents=True)
+    (deploy / "references" / "runbook.md").write_text("# Runbook\n", encoding="utf-8")
+    (deploy / "a-logo.png").write_bytes(b"\x89PNG\r\n")
+    (deploy / "scripts").mkdir()
+    (deploy / "scripts" / "a.sh").write_text("echo\n", encoding="utf-8")
+    scripts_only = tmp_path / ".claude" / "skills" / "tools"
+    (scripts_only / "bin").mkdir(parents=True)
+    (scripts_only / "run.py").write_text("print()\n", encoding="utf-8")
+    (scripts_only / "bin" / "a.py").write_text("print()\n", encoding="utf-8")
+    (tmp_path / ".claude" / "skills" / "empty" / "nothing-here").mkdir(parents=True)
+    log = sarif("--select", "SL001", ".", cwd=tmp_path)
+    assert_valid(validator, log)
+    check_code_scanning_shape(log)
+    located = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["locations"][0]["physicalLocation"]["region"]["startLine"]
+        for r in log["runs"][0]["results"]
+    }
+    assert located == {
+        ".claude/skills/deploy/references/runbook.md": 1,
+        ".claude/skills/tools/run.py": 1,
+        ".claude/skills/empty/SKILL.md": 1,
+    }
+    code, out, _ = run_cli("check", "--select", "SL001", "--output-format", "github", ".", cwd=tmp_path)
+    annotated = re.findall(r"^::error file=([^,]+),line=1,col=1,title=SL001 ", out, re.MULTILINE)
+    assert code == 1 and sorted(annotated) == sorted(located)
+
+
 def test_the_schema_rejects_what_code_scanning_would(validator, tmp_path):
     write_skill(tmp_path, "x", "---\nname: x\ndescription: Does x. Use when x.\nversion: 1\n---\n# X\n")
     log = sarif(str(tmp_path), cwd=tmp_path)

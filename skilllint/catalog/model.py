@@ -116,6 +116,16 @@ class Catalog:
         return [s for s in self.skills if not s.hidden and s.shadowed_by is None]
 
 
+def catalog_roots(catalog: Catalog) -> list[Path]:
+    """The folders a catalog is read from, as the surface scans them: for a repository's
+    surface roots, each ``.agents/skills``, ``.codex/skills`` (or the target's own) holding
+    one of its repository skills; for a plugin or a collection, its root."""
+    if catalog.kind != "surface-roots":
+        return [catalog.root]
+    found = {_surface_root(skill.package, catalog.target) for skill in catalog.skills if skill.scope == "repo"}
+    return sorted(root for root in found if root is not None) or [catalog.root]
+
+
 def _repo_root(path: Path, stop: Path) -> Path:
     for folder in (path, *path.parents):
         if os.path.lexists(folder / ".git"):  # (a link there need not lead anywhere we may look)

@@ -19,19 +19,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..discovery import discover
-from ..output import printable
+from ..output import printable, root_relative, source_root
 from ..package import SkillPackage
 from ..targets import TARGETS
 from . import claude_code, copilot
 from .context import complete_catalogs
-from .model import Catalog, build_catalogs, codex_skip_reason, read_entry
+from .model import Catalog, build_catalogs, catalog_roots, codex_skip_reason, read_entry
 
 SCHEMA_VERSION = "2"
 EXACTNESS = {"codex": "exact", "claude-code": "approximation", "copilot": "approximation [2ND]"}
 
 
 def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict) -> dict:
-    """The receipts of every ``target_id`` catalog the skills under ``paths`` form."""
+    """The receipts of every ``target_id`` catalog the skills under ``paths`` belong to. Their
+    siblings elsewhere in the repository are loaded so that each catalog is whole, but a
+    catalog of siblings only is none of these."""
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
     target = TARGETS[target_id]
     packages, not_loaded = [], []
@@ -46,7 +48,7 @@ def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, option
     catalogs = [
         c
         for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary)
-        if c.target == target_id
+        if c.target == target_id and any(not skill.context for skill in c.skills)
     ]
     receipts = [_RECEIPTS[target_id](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
     for receipt in receipts:
@@ -69,7 +71,8 @@ def _unloadable(package: SkillPackage, target) -> str | None:
 
 
 def _base(catalog: Catalog, surface: str) -> dict:
-    return {"root": str(catalog.root), "kind": catalog.kind, "model": EXACTNESS[surface]}
+    roots = [str(root) for root in catalog_roots(catalog)]
+    return {"root": str(catalog.root), "roots": roots, "kind": catalog.kind, "model": EXACTNESS[surface]}
 
 
 def _skill(skill, *, description_chars, chars_shown, included, minimum_cost, full_cost) -> dict:
@@ -207,17 +210,26 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
 _RECEIPTS = {"codex": _codex, "claude-code": _claude_code, "copilot": _copilot}
 
 
-def report_text(report: dict) -> str:
+def _folder_name(folder: Path, cwd: Path) -> str:
+    """A catalog's folder as the repository knows it (``.agents/skills`` from any folder of it:
+    a catalog is the repository's, not the working folder's), else its full path."""
+    relative = root_relative(folder, source_root(cwd))
+    return relative if relative not in (None, ".") else str(folder)
+
+
+def report_text(report: dict, cwd: Path) -> str:
     """The report for a terminal. Names, descriptions and paths come from the linted tree:
     every character that could drive the terminal or end a line is escaped
     (:func:`skilllint.output.printable`), and the rendered catalog, whose lines are the
     surface's own (a description may hold a line feed, which the model sees as one), is
-    indented by four spaces, so no line of it can pass for a line of the receipt."""
+    indented by four spaces, so no line of it can pass for a line of the receipt. A catalog is
+    named by the folders it is read from (:func:`_folder_name`)."""
     out: list[str] = []
     if not report["catalogs"]:
         out.append(f"no {report['target']} catalog: no loadable skill under the given paths")
     for receipt in report["catalogs"]:
-        out += [f"== {report['target']} catalog of {printable(receipt['root'])} ({receipt['kind']}; model: {receipt['model']})", ""]
+        named = ", ".join(printable(_folder_name(Path(root), cwd)) for root in receipt["roots"])
+        out += [f"== {report['target']} catalog of {named} ({receipt['kind']}; model: {receipt['model']})", ""]
         if receipt["rendered"]:
             out += ["    " + printable(line) for line in receipt["rendered"].split("\n")] + [""]
         budget = receipt["budget"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import groupby
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, counted
 from . import counts, fix_mark, left_out_note, printable, root_relative, source_root, valid_unicode
 
 ANNOTATIONS_PER_KIND = 10  # per step, for each of error, warning and notice
@@ -73,10 +73,10 @@ def limit_notice(diagnostics: list[Diagnostic]) -> str | None:
     }
     parts = [f"{n} {kind}{'s' if n != 1 and kind != 'info' else ''}" for kind, n in hidden.items() if n]
     text = (
-        f"skilllint found {c['total']} problem{'s' if c['total'] != 1 else ''} ({c['errors']} errors, "
-        f"{c['warnings']} warnings, {c['info']} info). GitHub annotates at most {ANNOTATIONS_PER_KIND} errors, "
+        f"skilllint found {counted(c['total'], 'problem')} ({counted(c['errors'], 'error')}, "
+        f"{counted(c['warnings'], 'warning')}, {c['info']} info). GitHub annotates at most {ANNOTATIONS_PER_KIND} errors, "
         f"{ANNOTATIONS_PER_KIND} warnings and {ANNOTATIONS_PER_KIND} notices per step (50 per job), so "
-        f"{', '.join(parts)} are not annotated; this step's log lists every finding."
+        f"{', '.join(parts)} {'is' if sum(hidden.values()) == 1 else 'are'} not annotated; this step's log lists every finding."
     )
     return f"::notice title={escape_property('skilllint: more findings than annotations')}::{escape_data(text)}"
 

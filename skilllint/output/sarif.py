@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from ..diagnostics import Diagnostic, Severity, Span
+from ..diagnostics import Diagnostic, Severity, Span, counted
 from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
 
@@ -209,7 +209,7 @@ def _result(diag: Diagnostic, rule_index: int, fingerprint: str, root: Path) -> 
             )
             links.append(f"[{_link_text(note.message)}]({number})")
         if len(diag.related) > MAX_RELATED_LOCATIONS:
-            links.append(f"and {len(diag.related) - MAX_RELATED_LOCATIONS:,} more places")
+            links.append(f"and {counted(len(diag.related) - MAX_RELATED_LOCATIONS, 'more place')}")
         text += "\n" + "; ".join(links)  # code scanning links related locations named in the message
     result = {
         "ruleId": diag.code,
@@ -254,10 +254,6 @@ def kept_results(diagnostics: list[Diagnostic]) -> list[int]:
     return sorted(by_severity[:MAX_RESULTS])
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
-
-
 def left_out_note(diagnostics: list[Diagnostic]) -> str | None:
     """What a SARIF run of ``diagnostics`` leaves out to stay within code scanning's
     results limit, as one sentence; None when it holds every finding."""
@@ -271,7 +267,7 @@ def left_out_note(diagnostics: list[Diagnostic]) -> str | None:
     return (
         f"code scanning accepts at most {MAX_RESULTS:,} results in a run: the SARIF report holds the "
         f"{MAX_RESULTS:,} most severe of {len(diagnostics):,} findings and leaves out {len(dropped):,} "
-        f"({_count(severities[Severity.ERROR], 'error')}, {_count(severities[Severity.WARNING], 'warning')}, "
+        f"({counted(severities[Severity.ERROR], 'error')}, {counted(severities[Severity.WARNING], 'warning')}, "
         f"{severities[Severity.INFO]:,} info; by rule: {shown}); the other output formats have every finding"
     )
 

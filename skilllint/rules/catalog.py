@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from ..catalog.model import Catalog, codex_skip_reason, name_key
-from ..diagnostics import Finding, Related, Severity, Span
+from ..diagnostics import Finding, Related, Severity, Span, counted
 from ..fsafe import is_within
 from ..registry import Rule, RuleContext, severities
 
@@ -90,7 +90,7 @@ class CatalogDescriptionTruncated(CatalogRule):
             yield package, Finding(
                 f"Codex ({codex.MODELLED_VERSION.split(' @ ')[0].split('/')[-1]} @ 0899b7c4) would show "
                 f"{skill.chars_shown}/{skill.description_chars} characters of this description: the catalog of "
-                f"{receipt.total_count} skills exceeds its {_budget_words(receipt)} budget"
+                f"{counted(receipt.total_count, 'skill')} exceeds its {_budget_words(receipt)} budget"
                 + (f" ({receipt.warning})" if receipt.warning else ""),
                 _description_span(package),
                 severities={"codex": level},
@@ -101,7 +101,7 @@ class CatalogDescriptionTruncated(CatalogRule):
         level = Severity.WARNING if receipt.warning else Severity.INFO
         return Finding(
             f"Codex would shorten {_count(others, 'description')} of skills not linted in this run "
-            f"({_names(others)}) to fit this skill's catalog of {receipt.total_count} skills into its "
+            f"({_names(others)}) to fit this skill's catalog of {counted(receipt.total_count, 'skill')} into its "
             f"{_budget_words(receipt)} budget" + (f" ({receipt.warning})" if receipt.warning else ""),
             _description_span(package),
             severities={"codex": level},
@@ -123,15 +123,15 @@ class CatalogSkillOmitted(CatalogRule):
             package = by_path[skill.path]
             yield package, Finding(
                 f"Codex would not list this skill: its {receipt.total_count}-skill catalog needs more than the "
-                f"{_budget_words(receipt)} budget even without descriptions; {receipt.omitted_count} skill(s) are "
-                f"left out ({receipt.warning})",
+                f"{_budget_words(receipt)} budget even without descriptions; {counted(receipt.omitted_count, 'skill')} "
+                f"{'is' if receipt.omitted_count == 1 else 'are'} left out ({receipt.warning})",
                 Span(1, 1, 1, 4),
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
         receipt = codex_render(catalog, catalog_options(ctx))[0].receipt
         return Finding(
-            f"this skill's Codex catalog of {receipt.total_count} skills needs more than the {_budget_words(receipt)} "
+            f"this skill's Codex catalog of {counted(receipt.total_count, 'skill')} needs more than the {_budget_words(receipt)} "
             f"budget even without descriptions: Codex leaves out {_count(others, 'skill')} not linted in this run "
             f"({_names(others)}; {receipt.warning})",
             _description_span(package),
@@ -139,7 +139,7 @@ class CatalogSkillOmitted(CatalogRule):
 
 
 def _count(findings, noun: str) -> str:
-    return f"{len(findings)} {noun}{'' if len(findings) == 1 else 's'}"
+    return counted(len(findings), noun)
 
 
 def _names(pairs, shown: int = 5) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..catalog.model import Catalog
-from ..diagnostics import Finding
+from ..diagnostics import Finding, counted
 from ..registry import RuleContext, severities
 from .catalog import CatalogRule, _count, _description_span, _names, catalog_options
 
@@ -52,11 +52,13 @@ class ListingOverBudget(CatalogRule):
             return
         if receipt.fits_without_descriptions:
             loss = (
-                f"~{receipt.descriptions_to_drop} of its {receipt.descriptions_at_risk} descriptions must be dropped "
+                f"~{receipt.descriptions_to_drop} of its {counted(receipt.descriptions_at_risk, 'description')} must be dropped "
                 f"to fit (estimate, most expensive first; Claude Code drops the least-used, so which is unknown)"
             )
         else:
-            loss = f"even without descriptions the names do not fit: all {receipt.descriptions_at_risk} descriptions would be dropped"
+            at_risk = receipt.descriptions_at_risk
+            dropped = f"all {at_risk} descriptions" if at_risk != 1 else "its one description"
+            loss = f"even without descriptions the names do not fit: {dropped} would be dropped"
         for skill in receipt.skills:
             entry = skill.key
             if skill.text_chars:

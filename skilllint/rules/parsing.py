@@ -36,8 +36,20 @@ class SkillMdMissing(Rule):
                 for t in ctx.targets
             }
         ):
-            finding.path = package.root
+            finding.path = stand_in_file(package)
             yield finding
+
+
+def stand_in_file(package: SkillPackage):
+    """The file an SL001 finding is reported on. GitHub's annotations and code scanning place a
+    finding on a file, and an editor shows it in an open file, so not on the folder: its first
+    Markdown file, else its first file (the shallowest first, then by name), or, in a folder
+    holding no file at all, the SKILL.md that is missing."""
+    files = [entry.rel for entry in package.inventory.files()]
+    if not files:
+        return package.root / "SKILL.md"
+    first = min(files, key=lambda rel: (not rel.lower().endswith(".md"), rel.count("/"), rel))
+    return package.root / first
 
 
 class SkillMdFilenameCase(Rule):
