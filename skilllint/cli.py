@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalogs; repeatable")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
+    check.add_argument("--stdin-filename", metavar="PATH", help="lint standard input as the file PATH of its skill (give `-` as the path); --fix prints the fixed text")
+    check.set_defaults(stdin_file=None)
 
     rule = verbs.add_parser("rule", help="print the rule book page of a rule")
     rule.add_argument("code", nargs="?", help="rule code (SL106) or name (name-folder-mismatch)")
@@ -110,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
             return _catalog(args)
         if args.verb == "server":
             return _server()
+        if args.stdin_filename is not None or "-" in args.paths:
+            from .stdin import check_stdin
+
+            return check_stdin(args, _check, UsageError)
         return _check(args)
     except UsageError as exc:
         tell("error", str(exc))
@@ -166,7 +172,7 @@ def _check(args: argparse.Namespace) -> int:
         if args.fix or args.diff:
             from .fixes import fix_paths
 
-            run = fix_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff)
+            run = fix_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
             result = run.result
             result.fixed = dict(run.fixed) if not args.diff else {}
         else:
@@ -180,6 +186,8 @@ def _check(args: argparse.Namespace) -> int:
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
+    if args.stdin_file is not None:
+        args.stdin_file.keep_own(result)
 
     for problem in reg.plugin_errors:
         tell("warning", str(problem))
