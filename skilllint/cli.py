@@ -135,6 +135,19 @@ def _split(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _overrides(args: argparse.Namespace) -> dict:
+    """The settings given on the command line (None: not given)."""
+    return {
+        "targets": args.target,
+        "select": _split(args.select),
+        "extend-select": _split(args.extend_select),
+        "ignore": _split(args.ignore),
+        "fail-on": args.fail_on,
+        "output-format": args.output_format,
+        "respect-gitignore": False if args.no_respect_gitignore else None,
+    }
+
+
 def _job_count(text: str) -> int:
     try:
         value = int(text)
@@ -146,42 +159,26 @@ def _job_count(text: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .config import ConfigError, load_settings
+    from .config import ConfigError
     from .discovery import DiscoveryError
-    from .catalog.context import add_command_line_roots
-    from .engine import lint_paths
     from .output import display_path, render, resolve_format
     from .registry import registry
+    from .trees import fix_trees, lint_trees, plan_trees, run_settings
 
     cwd = Path(os.getcwd())
     reports = _reports(args.report, args.output_file)
     reg = registry()
-    overrides = {
-        "targets": args.target,
-        "select": _split(args.select),
-        "extend-select": _split(args.extend_select),
-        "ignore": _split(args.ignore),
-        "fail-on": args.fail_on,
-        "output-format": args.output_format,
-        "respect-gitignore": False if args.no_respect_gitignore else None,
-    }
+    overrides = _overrides(args)
     try:
-        settings = load_settings(reg, cwd, args.config, overrides)
-        add_command_line_roots(settings, args.catalog_root, cwd)
+        trees = plan_trees(reg, args.paths, cwd, args.config, overrides, args.catalog_root)
+        settings = run_settings(trees)
         run = None
         if args.fix or args.diff:
-            from .fixes import fix_paths
-
-            run = fix_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
+            run = fix_trees(trees, cwd, args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
             result = run.result
             result.fixed = dict(run.fixed) if not args.diff else {}
         else:
-            cache = None
-            if settings.cache and not args.no_cache:
-                from .cache import open_cache
-
-                cache = open_cache(settings, cwd, args.cache_dir)
-            result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache, jobs=args.jobs)
+            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
@@ -329,11 +326,11 @@ def _rule(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from .catalog.context import add_command_line_roots
     from .catalog.preview import catalog_report, report_text
-    from .config import ConfigError, load_settings
+    from .config import ConfigError
     from .discovery import DiscoveryError
     from .registry import registry
+    from .trees import plan_trees
 
     for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
         if value is not None and value <= 0:
@@ -344,8 +341,12 @@ def _catalog(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     cwd = Path(os.getcwd())
     try:
-        settings = load_settings(registry(), cwd, args.config, {"targets": [args.target]})
-        add_command_line_roots(settings, args.catalog_root, cwd)
+        trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
+        if len(trees) > 1:
+            raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); render them in separate runs, or choose one with --config")
+        settings = trees[0].settings
+        for warning in trees[0].warnings:
+            tell("warning", warning)
         options = dict(settings.catalog)
         if args.context_window or args.budget_chars or args.budget_tokens:  # the command line replaces the configured budget
             for key in ("context-window", "budget-chars", "budget-tokens"):
