@@ -12,8 +12,10 @@ from pathlib import Path
 from . import __version__
 from .output import CHOICES, printable_lines, safe_json_text, tell
 
-VERBS = ("check", "rule", "config", "catalog", "server")
+VERBS = ("check", "rule", "config", "init", "catalog", "server")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# check's options that are settings (`config --show` takes them too)
+SETTING_FLAGS = ("config", "target", "select", "extend_select", "ignore", "fail_on", "output_format", "no_respect_gitignore", "catalog_root")
 
 
 class UsageError(Exception):
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
     check.add_argument("--stdin-filename", metavar="PATH", help="lint standard input as the file PATH of its skill (give `-` as the path); --fix prints the fixed text")
+    check.add_argument("--show-files", action="store_true", help="list the skills that would be linted, with their targets, and exit")
     check.set_defaults(stdin_file=None)
 
     rule = verbs.add_parser("rule", help="print the rule book page of a rule")
@@ -78,6 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
+    config.add_argument("--show", action="store_true", help="print the settings that apply to PATHS and where each comes from")
+    config.add_argument("paths", nargs="*", metavar="PATH", help="with --show: the paths whose settings to print (default: .)")
+    for action in check._actions:  # the settings check takes on its command line, for --show
+        if action.dest in SETTING_FLAGS:
+            config._add_action(action)
+
+    init = verbs.add_parser("init", help="write a commented starting configuration (skilllint.toml)")
+    init.add_argument("folder", nargs="?", default=".", help="where to write it (default: .)")
 
     verbs.add_parser("server", help="run the language server on stdio (needs the `lsp` extra)")
     return parser
@@ -112,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
             return _catalog(args)
         if args.verb == "server":
             return _server()
+        if args.verb == "init":
+            from .configinit import init
+
+            return init(args.folder, Path(os.getcwd()))
         if args.stdin_filename is not None or "-" in args.paths:
             from .stdin import check_stdin
 
@@ -172,6 +187,10 @@ def _check(args: argparse.Namespace) -> int:
     try:
         trees = plan_trees(reg, args.paths, cwd, args.config, overrides, args.catalog_root)
         settings = run_settings(trees)
+        if args.show_files:
+            from .configshow import show_files
+
+            return show_files(trees, cwd, args.force_exclude)
         run = None
         if args.fix or args.diff:
             run = fix_trees(trees, cwd, args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
@@ -368,13 +387,25 @@ def _catalog(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from .config import config_schema
+    from .config import ConfigError, config_schema
     from .registry import registry
 
     if args.schema:
         print(json.dumps(config_schema(registry()), indent=2))
         return EXIT_OK
-    print("skilllint: error: nothing to show; try `skilllint config --schema`", file=sys.stderr)
+    if args.show:
+        from .configshow import show_settings
+        from .trees import plan_trees
+
+        cwd = Path(os.getcwd())
+        try:
+            trees = plan_trees(registry(), args.paths, cwd, args.config, _overrides(args), args.catalog_root)
+        except ConfigError as exc:
+            tell("error", str(exc))
+            return EXIT_ERROR
+        sys.stdout.write(show_settings(trees, cwd))
+        return EXIT_OK
+    print("skilllint: error: nothing to show; try `skilllint config --show` or `skilllint config --schema`", file=sys.stderr)
     return EXIT_ERROR
 
 

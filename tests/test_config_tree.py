@@ -1,9 +1,10 @@
-"""Configuration per linted tree.
+"""Configuration per linted tree, `config --show`, `check --show-files` and `init`.
 
 `skilllint check ../other` uses ../other's configuration (the nearest going up from
 each path, as ruff finds it); paths in different trees each use their own; a
 configuration that came with a linted tree never makes skilllint read or write
-outside it.
+outside it. `config --show` says where each setting comes from, `--show-files` what
+would be linted, and `init` writes a starting configuration that loads back.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from conftest import lint_json, run_cli, write_skill
 from test_hostile import Tree as AuditedTree, run as run_audited  # the audited child-process harness
 
+from skilllint.config import load_settings
+from skilllint.registry import registry
 
 # SL122 (top-level version) and SL310 (a reference without a load condition)
 SKILL = "---\nname: {name}\ndescription: Formats {name} tables. Use when the user pastes one.\nversion: 1\n---\n# T\n\nSee [x](references/x.md).\n"
@@ -174,3 +177,166 @@ def test_a_tree_configuration_never_makes_skilllint_read_outside_the_tree(tmp_pa
     done = run_audited(AuditedTree(tree, canary), "check", "--output-format", "json", str(tree), label="tree config roots", cwd=work)
     assert "../outside/skills' lies outside" in done.err and "skipped" in done.err
     assert not [path for _, path in done.events if path.startswith(str(outside))]
+
+
+def test_the_working_folders_configuration_still_names_folders_outside(two, tmp_path):
+    work, _ = two
+    installed = write_skill(tmp_path / "installed", "o", SKILL.format(name="o"))
+    (work / "skilllint.toml").write_text(f'[[catalog.roots]]\npath = "{installed.parent}"\nscope = "user"\n', encoding="utf-8")
+    code, out, err = run_cli("config", "--show", cwd=work)
+    assert code == 0 and str(installed.parent) in out and "warning" not in out
+
+
+# -- config --show -------------------------------------------------------------------------------
+
+
+def _shown(out: str) -> dict[str, tuple[str, str]]:
+    """key -> (value, source) of `config --show`."""
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        key, _, rest = line.partition(" = ")
+        value, _, source = rest.rpartition("  # ")
+        rows[key] = (value, source)
+    return rows
+
+
+def test_config_show_says_where_each_setting_comes_from(tmp_path):
+    text = (
+        "#:schema x\n"
+        'ignore = ["SL131"]\n'
+        'extend-select = ["SL203"]\n'
+        "exclude = [\n"
+        '  "a = b",\n'  # a line of a value, not a key
+        "]\n"
+        'output-format = "concise"\n'
+        "\n"
+        "[rules.skill-md-too-long]\n"  # a rule by its name
+        "max-lines = 400\n"
+        "\n"
+        "[catalog]\n"
+        "context-window = 200000\n"
+    )
+    work = repo(tmp_path, text)
+    code, out, err = run_cli("config", "--show", "--extend-select", "SL1", "--fail-on", "warning", cwd=work)
+    assert code == 0, err
+    rows = _shown(out)
+    assert rows["ignore"] == ('["SL131"]', "skilllint.toml:2")
+    assert rows["extend-select"] == ('["SL203", "SL1"]', "skilllint.toml:3 + command line")
+    assert rows["exclude"] == ('["a = b"]', "skilllint.toml:4")
+    assert rows["output-format"] == ('"concise"', "skilllint.toml:7")
+    assert rows["fail-on"] == ('"warning"', "command line")
+    assert rows["select"][1] == "default" and rows["targets"][1] == "default"
+    assert rows["rules.SL201.max-lines"] == ("400", "skilllint.toml:10")
+    assert rows["catalog.context-window"] == ("200000", "skilllint.toml:13")
+    assert "# configuration: skilllint.toml" in out
+
+
+def test_config_show_reads_pyproject_lines_and_keys_in_strings_are_not_keys(tmp_path):
+    text = '[project]\nname = "x"\ndescription = """\nignore = 3\n"""\n\n[tool.skilllint]\nignore = ["SL131"]\nrules = { SL201 = { max-lines = 10 } }\n'
+    work = repo(tmp_path, text, name="pyproject.toml")
+    rows = _shown(run_cli("config", "--show", cwd=work)[1])
+    assert rows["ignore"] == ('["SL131"]', "pyproject.toml:8")
+    assert rows["rules.SL201.max-lines"] == ("10", "pyproject.toml:9")  # an inline table: its key's line
+
+
+def test_config_show_for_a_tree_elsewhere(two):
+    work, other = two
+    code, out, _ = run_cli("config", "--show", "../other", cwd=work)
+    assert code == 0
+    assert _shown(out)["ignore"] == ('["SL122"]', "../other/skilllint.toml:1")
+    assert "came with the linted tree" in out
+    code, out, _ = run_cli("config", "--show", ".", "../other", cwd=work)
+    assert out.count("# configuration:") == 2
+
+
+def test_config_show_with_a_bad_configuration_is_an_error(tmp_path):
+    work = repo(tmp_path, "ignore = [\n")
+    code, out, err = run_cli("config", "--show", cwd=work)
+    assert code == 2 and "invalid TOML" in err and "Traceback" not in err
+
+
+# -- check --show-files ----------------------------------------------------------------------------
+
+
+def test_show_files_lists_each_skill_with_its_targets(two):
+    work, other = two
+    write_skill(work, ".claude/skills/c", SKILL.format(name="c"))
+    write_skill(work, "drafts/d", SKILL.format(name="d"))
+    (work / "skilllint.toml").write_text('exclude = ["drafts/"]\n', encoding="utf-8")
+    code, out, err = run_cli("check", "--show-files", ".", "../other", cwd=work)
+    assert code == 0, err
+    assert out.splitlines() == ["../other/skills/o\tagentskills", ".claude/skills/c\tclaude-code", "skills/w\tagentskills"]
+    assert lint_json(".", "../other", cwd=work)["summary"]["packages"] == 3  # what check lints
+    code, out, _ = run_cli("check", "--show-files", "--target", "codex,copilot", "skills", cwd=work)
+    assert out == "skills/w\tcodex,copilot\n"
+
+
+# -- init ----------------------------------------------------------------------------------------
+
+
+def _settings_fields(settings) -> dict:
+    return {
+        name: getattr(settings, name)
+        for name in ("targets", "select", "extend_select", "ignore", "per_file_ignores", "exclude", "respect_gitignore",
+                     "fail_on", "output_format", "rule_config", "catalog", "cache", "cache_dir", "max_findings_per_rule_per_file")
+    }
+
+
+def test_init_writes_a_configuration_that_loads_back(tmp_path):
+    work = repo(tmp_path / "work")
+    write_skill(work, ".claude/skills/a", SKILL.format(name="a"))
+    write_skill(work, ".claude/skills/b", SKILL.format(name="b"))
+    without = lint_json(".", cwd=work)
+    code, out, err = run_cli("init", cwd=work)
+    assert code == 0, err
+    written = (work / "skilllint.toml").read_text(encoding="utf-8")
+    assert written.startswith("#:schema https://raw.githubusercontent.com/skilllint/skilllint/main/skilllint/schemas/config.schema.json\n")
+    assert 'targets = ["claude-code"]' in written
+    loaded = load_settings(registry(), work)
+    assert loaded.config_path == work / "skilllint.toml"
+    expected = _settings_fields(load_settings(registry(), tmp_path / "nowhere", overrides={"targets": ["claude-code"]}))
+    assert _settings_fields(loaded) == expected
+    assert lint_json(".", cwd=work)["diagnostics"] == without["diagnostics"]  # the same run as without it
+
+
+def test_init_leaves_inference_on_where_skills_imply_different_targets(tmp_path):
+    work = repo(tmp_path / "work")
+    write_skill(work, ".claude/skills/a", SKILL.format(name="a"))
+    write_skill(work, "skills/b", SKILL.format(name="b"))
+    sub = work / "sub"
+    sub.mkdir()
+    assert run_cli("init", "sub", cwd=work)[0] == 0  # the folder given
+    assert (sub / "skilllint.toml").is_file()
+    assert run_cli("init", cwd=work)[0] == 0
+    written = (work / "skilllint.toml").read_text(encoding="utf-8")
+    assert "\ntargets =" not in written and "claude-code: .claude/skills/a" in written
+    assert load_settings(registry(), work).targets is None
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [("skilllint.toml", "ignore = []\n"), (".skilllint.toml", ""), ("pyproject.toml", "[tool.skilllint]\nignore = []\n")],
+)
+def test_init_never_overwrites_nor_shadows_a_configuration(tmp_path, name, text):
+    work = repo(tmp_path / "work", text, name=name)
+    code, out, err = run_cli("init", cwd=work)
+    assert code == 2 and f"{name} exists already" in err
+    assert (work / name).read_text(encoding="utf-8") == text
+    assert (name == "skilllint.toml") == (work / "skilllint.toml").exists()
+
+
+def test_init_beside_a_pyproject_without_a_section_and_into_no_folder(tmp_path):
+    work = repo(tmp_path / "work", '[project]\nname = "x"\n', name="pyproject.toml")
+    assert run_cli("init", cwd=work)[0] == 0 and (work / "skilllint.toml").is_file()
+    code, _, err = run_cli("init", "missing", cwd=work)
+    assert code == 2 and "not a folder" in err
+
+
+def test_init_never_writes_through_a_link(tmp_path):
+    work = repo(tmp_path / "work")
+    (work / "skilllint.toml").symlink_to(tmp_path / "elsewhere.toml")  # dangling
+    code, _, err = run_cli("init", cwd=work)
+    assert code == 2 and "exists already" in err
+    assert not (tmp_path / "elsewhere.toml").exists()
