@@ -29,20 +29,22 @@ class StdinFile:
     data: bytes
     fixed: bytes | None = None  # the text as ``--fix`` left it (set by skilllint.fixes.fix_paths)
 
+    def __post_init__(self) -> None:
+        from .fsafe import real_path_or_given
+
+        # a file reached through a linked folder, or a linked SKILL.md, is read at its real path
+        self.aliases = frozenset((self.key, real_path_or_given(self.key)))
+
     def contents(self) -> dict[str, bytes]:
-        """What the overlay serves: the text by the file's path and by its real path (a file
-        reached through a linked folder, or a linked SKILL.md, is read there)."""
-        contents = {self.key: self.data}
-        contents[os.path.realpath(self.key)] = self.data
-        return contents
+        """What the overlay serves: the text by the file's path and by its real path."""
+        return {alias: self.data for alias in self.aliases}
 
     def new_files(self) -> tuple[str, ...]:
         """The file, when nothing is on disk there yet (an unsaved new file)."""
         return () if os.path.lexists(self.key) else (self.key,)
 
     def owns(self, path: Path) -> bool:
-        key = os.path.normpath(os.path.abspath(path))
-        return key == self.key or key in self.contents()
+        return os.path.normpath(os.path.abspath(path)) in self.aliases
 
     def keep_own(self, result) -> None:
         """Leave in ``result`` only the findings on the file (those elsewhere in its skill
