@@ -194,7 +194,7 @@ def config_schema(registry: Registry) -> dict:
             "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
             "cache-dir": {
                 "type": "string",
-                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
+                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one; its own folder when it came with a tree linted from elsewhere); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
             },
             "rules": {
                 "type": "object",
@@ -217,7 +217,8 @@ def config_schema(registry: Registry) -> dict:
                     "roots": {
                         "type": "array",
                         "description": "folders of installed skills that join the catalogs, with the scope a surface "
-                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on",
+                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on; from a configuration that "
+                        "came with a tree linted from elsewhere, only folders inside its own folder",
                         "items": {
                             "type": "object",
                             "properties": {
