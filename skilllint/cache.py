@@ -708,7 +708,8 @@ def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache 
 
     A folder named on the command line or in the environment is the user's choice, links and
     all. One from a configuration file (which may come with the linted tree) must lie inside
-    that file's project (its repository, else its folder): a ``ConfigError`` otherwise. Below
+    that file's project (its repository, else its folder; its own folder when it came with a
+    linted tree elsewhere: :attr:`skilllint.config.Settings.project`): a ``ConfigError`` otherwise. Below
     the trusted folder, no level may be a link (:class:`CacheFolder`); when one is, the run
     goes on without a cache and says why (:attr:`ResultCache.problem`)."""
     from .config import ConfigError, repository_root
@@ -718,7 +719,7 @@ def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache 
         directory = Path(os.path.expanduser(override or from_env))
         folder = CacheFolder(directory if directory.is_absolute() else cwd / directory)
     elif settings.cache_dir:
-        project = repository_root(settings.base) or settings.base
+        project = settings.project  # its repository or folder; its own folder when it came with a linted tree
         target = os.path.normpath(os.path.join(settings.base, os.path.expanduser(settings.cache_dir)))
         if not is_within(Path(project), Path(target)):
             raise ConfigError(

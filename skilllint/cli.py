@@ -12,8 +12,10 @@ from pathlib import Path
 from . import DISTRIBUTION, __version__
 from .output import CHOICES, printable_lines, safe_json_text, tell
 
-VERBS = ("check", "rule", "config", "catalog", "server")
+VERBS = ("check", "rule", "config", "init", "catalog", "server")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# check's options that are settings (`config --show` takes them too)
+SETTING_FLAGS = ("config", "target", "select", "extend_select", "ignore", "fail_on", "output_format", "no_respect_gitignore", "catalog_root")
 
 
 class UsageError(Exception):
@@ -93,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalogs; repeatable")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("-q", "--quiet", action="store_true", help="print nothing but findings")
+    check.add_argument("--stdin-filename", metavar="PATH", help="lint standard input as the file PATH of its skill (give `-` as the path); --fix prints the fixed text")
+    check.add_argument("--show-files", action="store_true", help="list the skills that would be linted, with their targets, and exit")
+    check.set_defaults(stdin_file=None)
 
     rule = verbs.add_parser("rule", help="print the rule book page of a rule")
     rule.add_argument("code", nargs="?", help="rule code (SL106) or name (name-folder-mismatch)")
@@ -112,6 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
+    config.add_argument("--show", action="store_true", help="print the settings that apply to PATHS and where each comes from")
+    config.add_argument("paths", nargs="*", metavar="PATH", help="with --show: the paths whose settings to print (default: .)")
+    for action in check._actions:  # the settings check takes on its command line, for --show
+        if action.dest in SETTING_FLAGS:
+            config._add_action(action)
+
+    init = verbs.add_parser("init", help="write a commented starting configuration (skilllint.toml)")
+    init.add_argument("folder", nargs="?", default=".", help="where to write it (default: .)")
 
     verbs.add_parser("server", help="run the language server on stdio (needs the `lsp` extra)")
     return parser
@@ -146,6 +159,14 @@ def main(argv: list[str] | None = None) -> int:
             return _catalog(args)
         if args.verb == "server":
             return _server()
+        if args.verb == "init":
+            from .configinit import init
+
+            return init(args.folder, Path(os.getcwd()))
+        if args.stdin_filename is not None or "-" in args.paths:
+            from .stdin import check_stdin
+
+            return check_stdin(args, _check, UsageError)
         return _check(args)
     except UsageError as exc:
         tell("error", str(exc))
@@ -165,6 +186,19 @@ def _split(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _overrides(args: argparse.Namespace) -> dict:
+    """The settings given on the command line (None: not given)."""
+    return {
+        "targets": args.target,
+        "select": _split(args.select),
+        "extend-select": _split(args.extend_select),
+        "ignore": _split(args.ignore),
+        "fail-on": args.fail_on,
+        "output-format": args.output_format,
+        "respect-gitignore": False if args.no_respect_gitignore else None,
+    }
+
+
 def _job_count(text: str) -> int:
     try:
         value = int(text)
@@ -176,46 +210,36 @@ def _job_count(text: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .config import ConfigError, load_settings
+    from .config import ConfigError
     from .discovery import DiscoveryError
-    from .catalog.context import add_command_line_roots
-    from .engine import lint_paths
     from .output import display_path, render, resolve_format
     from .registry import registry
+    from .trees import fix_trees, lint_trees, plan_trees, run_settings
 
     cwd = Path(os.getcwd())
     reports = _reports(args.report, args.output_file)
     reg = registry()
-    overrides = {
-        "targets": args.target,
-        "select": _split(args.select),
-        "extend-select": _split(args.extend_select),
-        "ignore": _split(args.ignore),
-        "fail-on": args.fail_on,
-        "output-format": args.output_format,
-        "respect-gitignore": False if args.no_respect_gitignore else None,
-    }
+    overrides = _overrides(args)
     try:
-        settings = load_settings(reg, cwd, args.config, overrides)
-        add_command_line_roots(settings, args.catalog_root, cwd)
+        trees = plan_trees(reg, args.paths, cwd, args.config, overrides, args.catalog_root)
+        settings = run_settings(trees)
+        if args.show_files:
+            from .configshow import show_files
+
+            return show_files(trees, cwd, args.force_exclude)
         run = None
         if args.fix or args.diff:
-            from .fixes import fix_paths
-
-            run = fix_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff)
+            run = fix_trees(trees, cwd, args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
             result = run.result
             result.fixed = dict(run.fixed) if not args.diff else {}
         else:
-            cache = None
-            if settings.cache and not args.no_cache:
-                from .cache import open_cache
-
-                cache = open_cache(settings, cwd, args.cache_dir)
-            result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache, jobs=args.jobs)
+            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
+    if args.stdin_file is not None:
+        args.stdin_file.keep_own(result)
 
     for problem in reg.plugin_errors:
         tell("warning", str(problem))
@@ -399,11 +423,11 @@ def _rule(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from .catalog.context import add_command_line_roots
     from .catalog.preview import catalog_report, report_text
-    from .config import ConfigError, load_settings
+    from .config import ConfigError
     from .discovery import DiscoveryError
     from .registry import registry
+    from .trees import plan_trees
 
     for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
         if value is not None and value <= 0:
@@ -414,8 +438,12 @@ def _catalog(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     cwd = Path(os.getcwd())
     try:
-        settings = load_settings(registry(), cwd, args.config, {"targets": [args.target]})
-        add_command_line_roots(settings, args.catalog_root, cwd)
+        trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
+        if len(trees) > 1:
+            raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); render them in separate runs, or choose one with --config")
+        settings = trees[0].settings
+        for warning in trees[0].warnings:
+            tell("warning", warning)
         options = dict(settings.catalog)
         if args.context_window or args.budget_chars or args.budget_tokens:  # the command line replaces the configured budget
             for key in ("context-window", "budget-chars", "budget-tokens"):
@@ -437,13 +465,25 @@ def _catalog(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from .config import config_schema
+    from .config import ConfigError, config_schema
     from .registry import registry
 
     if args.schema:
         print(json.dumps(config_schema(registry()), indent=2))
         return EXIT_OK
-    print("skilllint: error: nothing to show; try `skilllint config --schema`", file=sys.stderr)
+    if args.show:
+        from .configshow import show_settings
+        from .trees import plan_trees
+
+        cwd = Path(os.getcwd())
+        try:
+            trees = plan_trees(registry(), args.paths, cwd, args.config, _overrides(args), args.catalog_root)
+        except ConfigError as exc:
+            tell("error", str(exc))
+            return EXIT_ERROR
+        sys.stdout.write(show_settings(trees, cwd))
+        return EXIT_OK
+    print("skilllint: error: nothing to show; try `skilllint config --show` or `skilllint config --schema`", file=sys.stderr)
     return EXIT_ERROR
 
 

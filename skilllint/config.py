@@ -1,15 +1,20 @@
 """Configuration: discovery, JSON Schema validation, and the resolved settings.
 
-Discovery walks up from the working directory to the root of its git repository
-and takes the first of ``.skilllint.toml``, ``skilllint.toml`` and a
-``pyproject.toml`` holding ``[tool.skilllint]`` (``--config`` overrides).
-Outside a repository only the working directory is searched: a configuration in
-a folder above a downloaded skill (``/tmp``, a shared folder) is not the user's
-and must not silence findings or place the cache. (ruff climbs to the file
-system's root, yamllint to the home folder or the root; both then fall back on
-a user configuration, which skilllint does not have.) Every key is validated
-against a JSON Schema built from the rules' option schemas, so a typo is a
-clear exit-2 error rather than a silently ignored setting.
+Discovery walks up from a folder (the working directory, or a linted path:
+:mod:`skilllint.trees`) to the root of its git repository and takes the first of
+``.skilllint.toml``, ``skilllint.toml`` and a ``pyproject.toml`` holding
+``[tool.skilllint]`` (``--config`` overrides). Outside a repository only that
+folder is searched: a configuration in a folder above a downloaded skill
+(``/tmp``, a shared folder) is not the user's and must not silence findings or
+place the cache. (ruff climbs to the file system's root, yamllint to the home
+folder or the root; both then fall back on a user configuration, which skilllint
+does not have.) Every key is validated against a JSON Schema built from the
+rules' option schemas, so a typo is a clear exit-2 error rather than a silently
+ignored setting.
+
+A configuration found from a linted path rather than from the working folder came
+with the linted tree: the folders it names (``cache-dir``, catalog roots) must lie
+in its own folder (:attr:`Settings.project`).
 """
 
 from __future__ import annotations
@@ -63,37 +68,77 @@ def _load_toml(path: Path, follow_links: bool = False) -> dict:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
-def repository_root(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``.git`` (a folder, or a worktree's file), or None."""
-    for folder in (start, *start.parents):
-        if os.path.lexists(folder / ".git"):  # lstat only: a planted link is not followed
-            return folder
-    return None
+def repository_root(start: Path, memo: dict | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``.git`` (a folder, or a worktree's file), or None.
+    ``memo`` (shared by the calls of one run) keeps each folder's answer."""
+    if memo is None:
+        memo = {}
+    seen = []
+    root = None
+    folder = str(start)  # strings: a run with a path per changed file asks for thousands
+    while True:
+        key = ("repository", folder)
+        if key in memo:
+            root = memo[key]
+            break
+        seen.append(key)
+        if os.path.lexists(os.path.join(folder, ".git")):  # lstat only: a planted link is not followed
+            root = Path(folder)
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for key in seen:
+        memo[key] = root
+    return root
 
 
-def find_config(start: Path) -> tuple[Path, dict] | None:
+def find_config(start: Path, memo: dict | None = None) -> tuple[Path, dict] | None:
     """The nearest config file at or above ``start``, up to the root of its git repository;
-    outside a repository, in ``start`` only.
+    outside a repository, in ``start`` only. ``memo`` (shared by the calls of one run, from
+    many paths) keeps each folder's answer, so that each folder is looked at once.
 
     A config name that exists but is no regular file (a FIFO, a device, a
     folder, a link) or cannot be read is an error, as ruff treats an unreadable
     config: passing over it would lint with settings the user did not choose."""
-    root = repository_root(start)
-    folders = [start]
-    while root is not None and folders[-1] != root:
-        folders.append(folders[-1].parent)
-    for folder in folders:
-        for name in CONFIG_NAMES:
-            candidate = folder / name
-            if not os.path.lexists(candidate):  # lstat only: nothing is opened, no link followed
+    if memo is None:
+        memo = {}
+    root = repository_root(start, memo)
+    top = str(root) if root is not None else None
+    seen = []
+    found = None
+    folder = str(start)
+    while True:
+        key = ("config", folder, top)  # the nearest from ``folder`` up to ``top``
+        if key in memo:
+            found = memo[key]
+            break
+        seen.append(key)
+        found = _config_in(folder)
+        parent = os.path.dirname(folder)
+        if found is not None or top is None or folder == top or parent == folder:
+            break
+        folder = parent
+    for key in seen:
+        memo[key] = found
+    return found
+
+
+def _config_in(folder: str) -> tuple[Path, dict] | None:
+    """The configuration file of ``folder`` itself, if any: its path and skilllint keys."""
+    for name in CONFIG_NAMES:
+        candidate = os.path.join(folder, name)
+        if not os.path.lexists(candidate):  # lstat only: nothing is opened, no link followed
+            continue
+        candidate = Path(candidate)
+        data = _load_toml(candidate)
+        if name == "pyproject.toml":
+            section = data.get("tool", {}).get("skilllint")
+            if section is None:
                 continue
-            data = _load_toml(candidate)
-            if name == "pyproject.toml":
-                section = data.get("tool", {}).get("skilllint")
-                if section is None:
-                    continue
-                return candidate, section
-            return candidate, data
+            return candidate, section
+        return candidate, data
     return None
 
 
@@ -149,7 +194,7 @@ def config_schema(registry: Registry) -> dict:
             "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
             "cache-dir": {
                 "type": "string",
-                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
+                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one; its own folder when it came with a tree linted from elsewhere); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
             },
             "rules": {
                 "type": "object",
@@ -172,7 +217,8 @@ def config_schema(registry: Registry) -> dict:
                     "roots": {
                         "type": "array",
                         "description": "folders of installed skills that join the catalogs, with the scope a surface "
-                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on",
+                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on; from a configuration that "
+                        "came with a tree linted from elsewhere, only folders inside its own folder",
                         "items": {
                             "type": "object",
                             "properties": {
@@ -237,6 +283,11 @@ class Settings:
     cache: bool = True
     cache_dir: str | None = None
     max_findings_per_rule_per_file: int = DEFAULT_LIMIT
+    # Found from a linted path, not from the working folder nor given with --config: it came
+    # with the linted tree, and the folders it names must lie in it (``project``).
+    from_tree: bool = False
+    loaded: dict[str, Any] = field(default_factory=dict)  # the configuration's keys as read
+    given: dict[str, Any] = field(default_factory=dict)  # the command line's settings that were set
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -245,6 +296,14 @@ class Settings:
     _not_listing_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: engine._plan
     _rule_plans: dict[tuple, list] = field(default_factory=dict)
+
+    @property
+    def project(self) -> Path:
+        """The folder the paths this configuration names (``cache-dir``, catalog roots) must
+        lie in: its repository, else its folder; its own folder when it came with a linted tree."""
+        if self.from_tree:
+            return Path(os.path.normpath(self.base))
+        return repository_root(self.base) or self.base
 
     # -- selection -------------------------------------------------------------
 
@@ -380,25 +439,45 @@ def load_settings(
 ) -> Settings:
     """Find and validate the configuration, then apply command-line overrides."""
     if config_path:
-        path = Path(config_path)
-        if not path.is_absolute():
-            path = cwd / path
-        if not os.path.exists(path):  # stat only: a FIFO is not opened here
-            raise ConfigError(f"{config_path}: config file not found")
-        data = _load_toml(path, follow_links=True)
-        if path.name == "pyproject.toml":
-            data = data.get("tool", {}).get("skilllint", {})
-        found: tuple[Path, dict] | None = (path, data)
+        found: tuple[Path, dict] | None = read_config_file(config_path, cwd)
     else:
         found = find_config(cwd)
+    return settings_from(registry, found, cwd, overrides)
+
+
+def read_config_file(config_path: str, cwd: Path) -> tuple[Path, dict]:
+    """``--config FILE``: its path and its skilllint keys."""
+    path = Path(config_path)
+    if not path.is_absolute():
+        path = cwd / path
+    if not os.path.exists(path):  # stat only: a FIFO is not opened here
+        raise ConfigError(f"{config_path}: config file not found")
+    data = _load_toml(path, follow_links=True)
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("skilllint", {})
+    return path, data
+
+
+def settings_from(
+    registry: Registry,
+    found: tuple[Path, dict] | None,
+    cwd: Path,
+    overrides: dict[str, Any] | None = None,
+    from_tree: bool = False,
+) -> Settings:
+    """Validate a configuration (path, keys) found or given (None: none; the working folder is
+    the base), then apply command-line overrides."""
     data = found[1] if found else {}
     source = str(found[0]) if found else "configuration"
     if data:  # nothing to validate in an absent or empty configuration
         validate_config(data, registry, source)
     settings = Settings(registry=registry, base=found[0].parent if found else cwd, config_path=found[0] if found else None)
+    settings.from_tree = from_tree and found is not None
+    settings.loaded = data
     _apply(settings, data, source)
     if overrides:
-        _apply(settings, {k: v for k, v in overrides.items() if v is not None}, "command line")
+        settings.given = {k: v for k, v in overrides.items() if v is not None}
+        _apply(settings, settings.given, "command line")
     return settings
 
 

@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, is_fix_temp_name, is_within, real_path, real_path_or_given
+from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, added_entry, is_fix_temp_name, is_within, list_folder, real_path, real_path_or_given
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
 DEFAULT_EXCLUDE = (
@@ -278,8 +278,10 @@ def discover(
         try:
             info = os.stat(path)
         except OSError as exc:
-            raise DiscoveryError(f"{raw}: {_reason(exc)}") from None
-        if stat.S_ISDIR(info.st_mode):
+            if added_entry(path) is None:
+                raise DiscoveryError(f"{raw}: {_reason(exc)}") from None
+            info = None  # a new file an overlay adds (standard input): nothing on disk yet
+        if info is not None and stat.S_ISDIR(info.st_mode):
             if ignore.ignored(path, True):
                 if force_exclude:
                     continue
@@ -293,7 +295,7 @@ def discover(
                     _add(result, packaged, Found(path, path, explicit=True, missing_skill_md=True))
                 else:
                     result.warnings.append(f"{raw}: no skills found (no folder holds a SKILL.md)")
-        elif stat.S_ISREG(info.st_mode):
+        elif info is None or stat.S_ISREG(info.st_mode):
             if force_exclude and ignore.ignored(path, False):
                 continue
             owner = package_of_file(path)
@@ -376,7 +378,7 @@ def package_of_file(path: Path) -> Path | None:
         return folder
     for candidate in (folder, *folder.parents):
         try:
-            names = os.listdir(candidate)
+            names = list_folder(candidate)  # with the folders of a new file an overlay adds (standard input)
         except OSError:
             return None
         if _has_skill_md(names):

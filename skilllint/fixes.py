@@ -212,6 +212,7 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     given, or for a file the skill folder holding it. Nothing outside them is
     ever written."""
     from .discovery import package_of_file
+    from .fsafe import added_entry
 
     roots = []
     for raw in paths or ["."]:
@@ -219,7 +220,7 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
         path = Path(os.path.normpath(path if path.is_absolute() else cwd / path))
         if os.path.isdir(path):  # False where it cannot be looked at: discovery says why
             roots.append(path)
-        elif os.path.isfile(path):
+        elif os.path.isfile(path) or added_entry(path) is not None:  # a file, or a new one standard input stands for
             owner = package_of_file(path)
             if owner is not None:
                 roots.append(owner)
@@ -249,24 +250,28 @@ def refusal(path: Path, roots: list[Path]) -> str | None:
 
 
 class _Files:
-    """The current text of every file being fixed, original and fixed."""
+    """The current text of every file being fixed, original and fixed; with ``stdin``
+    (:class:`skilllint.stdin.StdinFile`) only standard input's text is fixed."""
 
-    def __init__(self, roots: list[Path], max_bytes: int) -> None:
+    def __init__(self, roots: list[Path], max_bytes: int, stdin=None) -> None:
         self.roots = roots
         self.max_bytes = max_bytes
         self.original: dict[str, tuple[Path, bytes, str]] = {}  # key -> (path, bytes, text)
-        self.current: dict[str, bytes] = {}  # what the overlay serves
+        self.current: dict[str, bytes] = dict(stdin.contents()) if stdin is not None else {}  # what the overlay serves
         self.refused: dict[Path, str] = {}
+        self.stdin = stdin
 
     def text(self, path: Path) -> str | None:
         """The file's current text, or None (refused; the reason is recorded)."""
         from .fsafe import UnsafeFile, read_capped
 
         key = _key(path)
-        if key in self.current:
+        if key in self.original:
             return self.current[key].decode("utf-8")
         if path in self.refused:
             return None
+        if self.stdin is not None:
+            return self._stdin_text(path, key)
         why = refusal(path, self.roots)
         if why is None:
             try:
@@ -285,8 +290,31 @@ class _Files:
         self.refused[path] = why
         return None
 
+    def _stdin_text(self, path: Path, key: str) -> str | None:
+        """Standard input's text, when ``path`` is its file and may be fixed as a file there
+        could be (a new file may); any other file None, unrecorded: nothing is written."""
+        if key != self.stdin.key:
+            return None
+        why = refusal(path, self.roots) if os.path.lexists(path) else None
+        data = self.current[key]
+        if why is None and len(data) > self.max_bytes:
+            why = "is larger than the size cap; it was not read whole"
+        if why is None:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                why = "is not valid UTF-8"
+            else:
+                self.original[key] = (path, data, text)
+                return text
+        self.refused[path] = why
+        return None
+
     def set(self, path: Path, text: str) -> None:
-        self.current[_key(path)] = text.encode("utf-8")
+        key = _key(path)
+        keys = self.stdin.contents() if self.stdin is not None and key == self.stdin.key else (key,)
+        for alias in keys:  # standard input's file by its path and its real path
+            self.current[alias] = text.encode("utf-8")
 
 
 def fix_paths(
@@ -297,17 +325,21 @@ def fix_paths(
     unsafe: bool = False,
     write: bool = True,
     max_passes: int = MAX_PASSES,
+    stdin=None,
 ) -> FixRun:
     """Lint ``paths`` and apply every applicable fix until none applies.
 
     ``write=False`` (``--diff``) leaves the disk alone: ``changed`` holds what
-    would be written."""
+    would be written. ``stdin`` (:class:`skilllint.stdin.StdinFile`): its text stands
+    for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
+    gets the text as fixed."""
     from .engine import _max_bytes, lint_paths
     from .fsafe import overlay
 
-    files = _Files(lint_roots(paths, cwd), _max_bytes(settings))
+    files = _Files(lint_roots(paths, cwd), _max_bytes(settings), stdin)
+    write = write and stdin is None
     run = FixRun(result=None)
-    with overlay(files.current):
+    with overlay(files.current, stdin.new_files() if stdin is not None else ()):
         result = lint_paths(paths, settings, cwd, force_exclude=force_exclude)
         if write and result.abandoned_fix_temps:
             _remove_abandoned_temps(result, run)
@@ -326,6 +358,8 @@ def fix_paths(
     for key, (path, data, text) in files.original.items():
         if files.current[key] != data:
             run.changed[path] = (text, files.current[key].decode("utf-8"))
+    if stdin is not None:
+        stdin.fixed = files.current[stdin.key]
     if write:
         for path, (old, new) in sorted(run.changed.items()):
             try:

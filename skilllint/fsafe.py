@@ -6,6 +6,8 @@ never block us, a final ``fstat`` to insist on a regular file, and a byte cap.
 
 The language server lints unsaved editor buffers through :func:`overlay`: a
 file that passes the same checks is read from the buffer instead of the disk.
+``check --stdin-filename`` lints standard input through it too, as a file that
+may not exist yet (:func:`list_folder`, :func:`added_entry` show it in listings).
 
 What skilllint writes in a tree (the result cache) goes through
 :class:`SafeFolder`: every level below a trusted folder is opened with
@@ -23,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
 MAX_READ_BYTES = 16 * 1024 * 1024  # the most any configuration raises that cap to
@@ -43,18 +45,74 @@ class ReadResult:
 
 
 _OVERLAY: ContextVar[Mapping[str, bytes] | None] = ContextVar("skilllint_overlay", default=None)
+# folder -> {name: "file" or "dir"}: the entries an overlay adds where nothing is on disk
+_ADDED: ContextVar[Mapping[str, Mapping[str, str]] | None] = ContextVar("skilllint_overlay_added", default=None)
 
 
 @contextmanager
-def overlay(contents: Mapping[str, bytes]) -> Iterator[None]:
+def overlay(contents: Mapping[str, bytes], new_files: Iterable[str] = ()) -> Iterator[None]:
     """Within the block, :func:`read_capped` returns ``contents[path]`` (keys:
     normalised absolute paths) for a file that is still a regular file on disk:
-    the editor's text replaces what is on disk, never what kind of file it is."""
+    the editor's text replaces what is on disk, never what kind of file it is.
+
+    ``new_files`` (keys of ``contents``) may be absent on disk: an unsaved new file.
+    While nothing is there, each is read from ``contents`` and listed in its folder, as
+    are the folders on the way to it that are absent too (:func:`list_folder`,
+    :func:`added_entry`); anything on disk in its place is read as it is."""
+    added: dict[str, dict[str, str]] = {}
+    for path in new_files:
+        kind = "file"
+        while not os.path.lexists(path):
+            folder, name = os.path.split(path)
+            if not name or folder == path:
+                break
+            added.setdefault(folder, {})[name] = kind
+            path, kind = folder, "dir"
     token = _OVERLAY.set(contents)
+    added_token = _ADDED.set(added or None)
     try:
         yield
     finally:
+        _ADDED.reset(added_token)
         _OVERLAY.reset(token)
+
+
+def added_entry(path: Path | str) -> tuple[str, int] | None:
+    """(kind, size) of an entry the overlay adds at ``path`` (absent on disk), else None."""
+    added = _ADDED.get()
+    if not added:
+        return None
+    folder, name = os.path.split(os.path.normpath(os.path.abspath(path)))
+    kind = added.get(folder, {}).get(name)
+    if kind is None:
+        return None
+    contents = _OVERLAY.get() or {}
+    return kind, len(contents.get(os.path.join(folder, name), b"")) if kind == "file" else 0
+
+
+def overlaid_size(path: Path | str, size: int) -> int:
+    """The size of a regular file as its overlaid text has it (``size``: on disk)."""
+    contents = _OVERLAY.get()
+    if not contents:
+        return size
+    text = contents.get(os.path.normpath(os.path.abspath(path)))
+    return size if text is None else len(text)
+
+
+def list_folder(path: Path | str) -> list[str]:
+    """``os.listdir(path)`` with the entries an overlay adds there (an ``OSError`` as
+    ``listdir`` raises it, unless the overlay adds the folder itself)."""
+    added = _ADDED.get()
+    extra = added.get(os.path.normpath(os.path.abspath(path))) if added else None
+    if not extra:
+        return os.listdir(path)
+    try:
+        names = os.listdir(path)
+    except (FileNotFoundError, NotADirectoryError):
+        if added_entry(path) is None:
+            raise
+        names = []
+    return names + [name for name in extra if name not in names]
 
 
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -67,6 +125,12 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES, *, dir_fd: int |
     try:
         info = os.lstat(path, dir_fd=dir_fd)
     except OSError as exc:
+        added = added_entry(path) if dir_fd is None and exc.errno in (errno.ENOENT, errno.ENOTDIR) else None
+        if added is not None and added[0] == "file":  # a new file of the overlay: nothing on disk yet
+            text = _OVERLAY.get()[os.path.normpath(os.path.abspath(path))]  # type: ignore[index]
+            if whole and len(text) > cap:
+                raise UnsafeFile(f"is larger than {cap:,} bytes") from None
+            return ReadResult(text[:cap], len(text), len(text) > cap)
         raise UnsafeFile(f"cannot stat: {exc.strerror or exc}") from None
     if stat.S_ISLNK(info.st_mode):
         raise UnsafeFile("is a symbolic link")

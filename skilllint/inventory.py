@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from pathlib import Path
 
-from .fsafe import real_path_or_given
+from .fsafe import added_entry, list_folder, overlaid_size, real_path_or_given
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
@@ -96,7 +96,7 @@ class PackageInventory:
             folder = stack.pop()
             absolute = os.path.join(root, folder) if folder else str(root)
             try:
-                names = sorted(os.listdir(absolute))
+                names = sorted(list_folder(absolute))
             except OSError:
                 inventory.unreadable.append(folder or ".")
                 continue
@@ -111,10 +111,19 @@ class PackageInventory:
                 try:
                     info = os.lstat(prefix + name)
                 except OSError:
+                    added = added_entry(prefix + name)  # a new file an overlay adds (standard input)
+                    if added is None:
+                        continue
+                    kind, size = added
+                    mode = (stat.S_IFREG | 0o644) if kind == "file" else (stat.S_IFDIR | 0o755)
+                    inventory.entries[rel] = Entry(rel, kind, size, mode=mode)
+                    if kind == "dir":
+                        stack.append(rel)
                     continue
                 kind = kind_of_mode(info.st_mode)
                 inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino))
-                inventory.entries[rel] = Entry(rel, kind, info.st_size if kind == "file" else 0, mode=info.st_mode)
+                size = overlaid_size(prefix + name, info.st_size) if kind == "file" else 0  # an editor's text counts
+                inventory.entries[rel] = Entry(rel, kind, size, mode=info.st_mode)
                 if kind == "dir":
                     if name in skip:
                         inventory.skipped.add(rel)

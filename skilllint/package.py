@@ -18,7 +18,7 @@ from typing import Any
 
 from . import frontmatter, yamltree
 from .diagnostics import Span
-from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, plain_entry, plain_file, read_capped, real_path, real_path_or_given
+from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, list_folder, plain_entry, plain_file, read_capped, real_path, real_path_or_given
 from .targets import Target
 
 SKILL_MD = "SKILL.md"
@@ -160,7 +160,7 @@ class SkillPackage:
     @cached_property
     def listing(self) -> list[str]:
         try:
-            return sorted(os.listdir(self.root))
+            return sorted(list_folder(self.root))  # with a new file an overlay adds (standard input)
         except OSError:
             return []
 

@@ -117,7 +117,12 @@ def _size(n: int) -> str:
 
 
 def _package_bytes(package: SkillPackage, stop_after: int) -> int:
-    """Bytes of regular files in the package, links not followed, stopping early."""
+    """Bytes of regular files in the package, links not followed: as its inventory lists
+    them (an editor's buffer or standard input at its own size, a new file too), else,
+    when the listing was cut at its bound, walking the folders until past ``stop_after``."""
+    inventory = package.inventory
+    if not inventory.truncated:
+        return sum(entry.size for entry in inventory.entries.values() if entry.kind == "file")
     total = 0
     stack = [package.root]
     while stack:
