@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff also apply unsafe fixes; alone, show them as available")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
     check.add_argument("--statistics", action="store_true", help="print the count per rule instead of each finding")
+    baseline = check.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE, a baseline written by --write-baseline (default: `baseline` in the configuration)")
+    baseline.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline: report every finding")
+    check.add_argument("--write-baseline", metavar="FILE", help="record every finding of this run in FILE as accepted (paths relative to its folder), print no report, and exit 0")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
     check.add_argument("--force-exclude", action="store_true", help="apply exclude patterns to paths given explicitly too")
     check.add_argument("--no-respect-gitignore", action="store_true", help="do not skip files ignored by .gitignore")
@@ -140,6 +144,7 @@ def _job_count(text: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .baseline import BaselineError
     from .config import ConfigError, load_settings
     from .discovery import DiscoveryError
     from .catalog.context import add_command_line_roots
@@ -162,6 +167,7 @@ def _check(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(reg, cwd, args.config, overrides)
         add_command_line_roots(settings, args.catalog_root, cwd)
+        baseline = _open_baseline(args, settings, cwd)  # before linting: a bad baseline fails at once
         run = None
         if args.fix or args.diff:
             from .fixes import fix_paths
@@ -177,7 +183,7 @@ def _check(args: argparse.Namespace) -> int:
                 cache = open_cache(settings, cwd, args.cache_dir)
             result = lint_paths(args.paths, settings, cwd, force_exclude=args.force_exclude, cache=cache, jobs=args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
-    except (ConfigError, DiscoveryError) as exc:
+    except (ConfigError, DiscoveryError, BaselineError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
 
@@ -200,6 +206,10 @@ def _check(args: argparse.Namespace) -> int:
         if args.diff:
             return status
         fix_failed = status == EXIT_ERROR
+    if baseline is not None and baseline.writes:
+        return _write_baseline(baseline, result, args, fix_failed)
+    if baseline is not None:  # one filter before every output: reports, statistics and the exit code
+        baseline.apply(result)
     if args.statistics:
         text = _statistics(result, reg)
     else:
@@ -230,10 +240,11 @@ def _check(args: argparse.Namespace) -> int:
         if note:
             print(f"skilllint: warning: {note}", file=sys.stderr)
 
+    if result.baseline is not None and result.baseline.unmatched and not args.quiet:
+        tell(None, result.baseline.unmatched_note())
+
     if result.internal_errors:
-        for error in result.internal_errors:
-            print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
-        print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+        _internal_errors(result)
         return EXIT_ERROR
     if fix_failed:
         return EXIT_ERROR
@@ -241,6 +252,74 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in result.diagnostics)
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _internal_errors(result) -> None:
+    for error in result.internal_errors:
+        print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
+    print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+
+
+class _Baseline:
+    """The run's baseline: one to write (``--write-baseline``) or one read to filter the findings.
+
+    Either way the run lints with the highest cap on findings per rule and file, so that
+    the baseline records them all, and findings in it take no room from those that are
+    not; the configured cap applies to what is reported."""
+
+    def __init__(self, location, counts, settings) -> None:
+        from .findingcap import HARD_LIMIT
+
+        self.location, self.counts = location, counts
+        self.writes = counts is None
+        self.limit = settings.max_findings_per_rule_per_file
+        self.lint_limit = settings.max_findings_per_rule_per_file = max(self.limit, HARD_LIMIT)
+
+    def apply(self, result) -> None:
+        from .baseline import apply
+
+        apply(result, self.counts, self.location, self.limit, self.lint_limit)
+
+
+def _open_baseline(args: argparse.Namespace, settings, cwd: Path) -> _Baseline | None:
+    from .baseline import locate, output_location, read
+
+    if args.write_baseline:
+        if args.diff:
+            raise UsageError("--write-baseline records the findings of a run; --diff only shows fixes: use one of them")
+        return _Baseline(output_location(args.write_baseline, cwd), None, settings)
+    if args.no_baseline:
+        return None
+    location = locate(settings, cwd, args.baseline)
+    return _Baseline(location, read(location), settings) if location is not None else None
+
+
+def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool) -> int:
+    """``--write-baseline``: record the run's findings, unless the run did not complete."""
+    from .baseline import BaselineError, write
+
+    if result.internal_errors:
+        _internal_errors(result)
+        tell("error", f"{baseline.location.shown} not written: a rule failed, so its findings are unknown")
+        return EXIT_ERROR
+    if fix_failed:
+        tell("error", f"{baseline.location.shown} not written: a fix could not be written")
+        return EXIT_ERROR
+    try:
+        count = write(baseline.location, result.diagnostics)
+    except BaselineError as exc:
+        tell("error", str(exc))
+        return EXIT_ERROR
+    if not args.quiet:
+        tell(None, f"wrote {count} baseline entr{'y' if count == 1 else 'ies'} to {baseline.location.shown}")
+        left_out = sum(result.left_out.values())
+        if left_out:
+            tell(
+                "warning",
+                f"{left_out} finding{'s' if left_out != 1 else ''} past {baseline.lint_limit} of one rule in one file "
+                "could not be recorded; they will be reported",
+            )
+    return EXIT_OK
 
 
 def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[str, Path]]:
@@ -276,6 +355,8 @@ def _statistics(result, reg) -> str:
     note = left_out_note(result)
     if note:
         lines.append(note)
+    if result.baseline is not None:
+        lines.extend(result.baseline.notes())
     return "\n".join(lines) + "\n"
 
 

@@ -8,6 +8,7 @@ import traceback
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from . import suppress, tokens
 from .catalog.context import CatalogContext, complete_catalogs
@@ -38,6 +39,7 @@ class LintResult:
     # Findings left out by the cap per rule and file (skilllint.findingcap), per code: the
     # reported diagnostics' ``left_out`` added up; formats that cut further start from it.
     left_out: dict[str, int] = field(default_factory=dict)
+    baseline: Any = None  # a skilllint.baseline.Outcome when a baseline took out the findings it holds
 
 
 def lint_paths(
