@@ -140,29 +140,54 @@ class Suppressions:
     def empty(self) -> bool:
         return not (self.file_codes or self.line_codes or self.ranges)
 
-    def silenced(self, index: int, written: str, by_code: dict[str, list[int]]) -> bool:
-        """Whether directive ``index``'s code ``written`` covers a finding of ``by_code``
-        (code -> sorted lines: :func:`hits_by_code` of what was silenced)."""
+    def silenced(self, index: int, written: str, hits: Hits) -> bool:
+        """Whether directive ``index``'s code ``written`` covers one of ``hits``."""
         span = self.covers.get((index, written))
-        if span is None:
-            return False
-        first, last = span
-        for code, lines in by_code.items():
-            if covers_code(written, code):
+        return span is not None and hits.any_within(written, *span)
+
+
+class Hits:
+    """(code, line) pairs of silenced findings, asked by a written code and a range of lines."""
+
+    def __init__(self, pairs) -> None:
+        by_code: dict[str, list[int]] = {}
+        for code, line in pairs:
+            by_code.setdefault(code, []).append(line)
+        for lines in by_code.values():
+            lines.sort()
+        self._by_code = by_code
+        self._codes = Prefixes(by_code)
+        self._answers: dict[tuple[str, int, int], bool] = {}  # a comment may repeat one code many times
+
+    def any_within(self, written: str, first: int, last: int) -> bool:
+        key = (written, first, last)
+        answer = self._answers.get(key)
+        if answer is None:
+            answer = False
+            for code in self._codes.covered_by(written):
+                lines = self._by_code[code]
                 at = bisect.bisect_left(lines, first)
                 if at < len(lines) and lines[at] <= last:
-                    return True
-        return False
+                    answer = True
+                    break
+            self._answers[key] = answer
+        return answer
 
 
-def hits_by_code(hits) -> dict[str, list[int]]:
-    """(code, line) pairs as code -> sorted lines."""
-    by_code: dict[str, list[int]] = {}
-    for code, line in hits:
-        by_code.setdefault(code, []).append(line)
-    for lines in by_code.values():
-        lines.sort()
-    return by_code
+class Prefixes:
+    """Codes, looked up by a written code that covers them (a code, a prefix or ``ALL``)."""
+
+    def __init__(self, codes) -> None:
+        self._covered: dict[str, list[str]] = {}
+        for code in codes:
+            for key in _keys(code):
+                self._covered.setdefault(key, []).append(code)
+
+    def covered_by(self, written: str) -> list[str]:
+        return self._covered.get(written, [])
+
+    def covers_any(self, written: str) -> bool:
+        return written in self._covered
 
 
 def _keys(code: str) -> list[str]:
@@ -170,11 +195,6 @@ def _keys(code: str) -> list[str]:
     prefixes (``SL1`` covers ``SL101``)."""
     prefixes = [code[:end] for end in range(1, len(code) + 1)]
     return prefixes if code == UNUSED_SUPPRESSION else [ALL, *prefixes]
-
-
-def covers_code(written: str, code: str) -> bool:
-    """Whether the written code ``written`` (a code, a prefix or ``ALL``) covers ``code``."""
-    return code.startswith(written) if written != ALL else code != UNUSED_SUPPRESSION
 
 
 def _matches(keys: list[str], codes) -> bool:
