@@ -263,10 +263,26 @@ def _entries(document, shown: str) -> Counter:
 # -- filtering -----------------------------------------------------------------------------
 
 
-def apply(result, counts: Counter, location: Location, limit: int, lint_limit: int) -> Outcome:
+def _inside(path: str, roots: set[str]) -> bool:
+    """Whether ``path`` (normalised here) is one of ``roots`` or below one."""
+    path = os.path.normpath(path)
+    while True:
+        if path in roots:
+            return True
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+
+
+def apply(result, counts: Counter, location: Location, limit: int, lint_limit: int, searched: set[str] = frozenset()) -> Outcome:
     """Drop from ``result`` the findings ``counts`` holds (each entry absorbs one), then cap
     what is left at ``limit`` per rule and file: the run linted with ``lint_limit``, so that
-    findings in the baseline did not take the room of those that are not."""
+    findings in the baseline did not take the room of those that are not.
+
+    An entry that matched nothing counts as gone only if its file lies in a tree the run
+    searched (``searched`` and ``result.lint_roots``, normalised absolute paths): a run on
+    a few skills (pre-commit) says nothing of the others' entries."""
     from .engine import left_out_by_code
     from .findingcap import cap, left_out_summary
 
@@ -278,6 +294,8 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
         else:
             kept.append(diag)
     matched = len(result.diagnostics) - len(kept)
+    roots = set(searched) | set(getattr(result, "lint_roots", ()))
+    gone = sum(n for (_, path, _), n in remaining.items() if n > 0 and _inside(os.path.join(location.folder, path), roots))
     if limit < lint_limit:
         kept = cap(kept, limit)
         kept.sort(key=Diagnostic.sort_key)
@@ -289,6 +307,6 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
     note = left_out_summary(result.left_out, limit)
     if note:
         result.warnings.append(note)
-    outcome = Outcome(location.shown, matched, sum(remaining.values()))
+    outcome = Outcome(location.shown, matched, gone)
     result.baseline = outcome
     return outcome

@@ -209,7 +209,9 @@ def _check(args: argparse.Namespace) -> int:
     if baseline is not None and baseline.writes:
         return _write_baseline(baseline, result, args, fix_failed)
     if baseline is not None:  # one filter before every output: reports, statistics and the exit code
-        baseline.apply(result)
+        # the folders named (a folder that holds no skill any more still holds its entries)
+        searched = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)}
+        baseline.apply(result, searched)
     if args.statistics:
         text = _statistics(result, reg)
     else:
@@ -275,10 +277,10 @@ class _Baseline:
         self.limit = settings.max_findings_per_rule_per_file
         self.lint_limit = settings.max_findings_per_rule_per_file = max(self.limit, HARD_LIMIT)
 
-    def apply(self, result) -> None:
+    def apply(self, result, searched: set[str]) -> None:
         from .baseline import apply
 
-        apply(result, self.counts, self.location, self.limit, self.lint_limit)
+        apply(result, self.counts, self.location, self.limit, self.lint_limit, searched)
 
 
 def _open_baseline(args: argparse.Namespace, settings, cwd: Path) -> _Baseline | None:

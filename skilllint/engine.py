@@ -4,6 +4,7 @@ suppression, per-file ignores and sorting."""
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,6 +41,7 @@ class LintResult:
     # reported diagnostics' ``left_out`` added up; formats that cut further start from it.
     left_out: dict[str, int] = field(default_factory=dict)
     baseline: Any = None  # a skilllint.baseline.Outcome when a baseline took out the findings it holds
+    lint_roots: set[str] = field(default_factory=set)  # the trees searched (a file's skill folder), normalised
 
 
 def lint_paths(
@@ -130,19 +132,20 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
             add_usage(usage, str(package.skill_md_path), hits=hits)
     if catalog_rules:
         if background is not None:
-            diagnostics, warnings, errors, found = _FromPlainData()(background.result())
+            diagnostics, warnings, errors, elsewhere = _FromPlainData()(background.result())
         else:
-            diagnostics, warnings, errors, found = catalogs(known=known)
+            diagnostics, warnings, errors, elsewhere = catalogs(known=known)
         result.diagnostics.extend(diagnostics)
         result.warnings.extend(warnings)
         result.internal_errors.extend(errors)
-        for path, (hits, ran) in found.items():
+        for path, (hits, ran) in elsewhere.items():
             add_usage(usage, path, hits, ran)
         if background is not None and background.failure:
             result.internal_errors.append(background.failure)
     result.internal_errors.extend(pending.failures)
     result.diagnostics = settle(result.diagnostics, rules, packages, usage, settings)
     result.packages = len(packages)
+    result.lint_roots = {os.path.normpath(item.lint_root) for item in found.packages}
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.left_out = left_out_by_code(result.diagnostics)
     note = left_out_summary(result.left_out, settings.max_findings_per_rule_per_file)

@@ -360,3 +360,18 @@ def test_a_name_that_is_not_utf8_or_hides_characters_round_trips(repo):
     assert b"\\udce9" in raw and b"\\u202e" in raw and "\u202e".encode() not in raw
     code, out, err = check("--baseline", "b.json", ".", cwd=repo)
     assert code == 0 and "All checks passed" in out, out + err
+
+
+def test_only_entries_in_the_trees_searched_can_be_gone(repo):
+    write_skill(repo, "skills/Other_Name", "---\nname: Other_Name\ndescription: Drafts. Use when asked.\n---\n")
+    assert "wrote 3 baseline entries" in check("--write-baseline", "b.json", ".", cwd=repo)[2]
+    # a pre-commit run names the changed files of one skill: the other skill's entry is not gone
+    code, out, err = check("--baseline", "b.json", "skills/notes/SKILL.md", cwd=repo)
+    assert code == 0 and "no longer occur" not in out + err, out + err
+    code, out, err = check("--baseline", "b.json", "skills/notes", cwd=repo)
+    assert code == 0 and "no longer occur" not in out + err, out + err
+    # a skill deleted whole: a run over the folder that held it says its entry is gone
+    shutil.rmtree(repo / "skills" / "Other_Name")
+    assert "no longer occur" not in "".join(check("--baseline", "b.json", "skills/notes", cwd=repo)[1:])
+    code, out, err = check("--baseline", "b.json", "skills", cwd=repo)
+    assert "1 baseline entry no longer occurs" in out and "1 baseline entry no longer occurs" in err
