@@ -152,9 +152,13 @@ def keyed(diagnostics: list[Diagnostic], folder: Path) -> list[tuple[tuple[str, 
 # -- writing -------------------------------------------------------------------------------
 
 
-def render(diagnostics: list[Diagnostic], folder: Path) -> str:
-    """The baseline file holding ``diagnostics``, for a file in ``folder``."""
-    entries = []
+def render(diagnostics: list[Diagnostic], folder: Path, kept: list[dict] = ()) -> str:
+    """The baseline file holding ``diagnostics`` and the entries ``kept`` of an earlier one,
+    for a file in ``folder``."""
+    entries = [
+        {name: entry[name] for name in ("code", "path", "fingerprint", "message", "text") if isinstance(entry.get(name), str)}
+        for entry in kept
+    ]
     for diag, ((code, rel, fingerprint), text) in zip(diagnostics, keyed(diagnostics, folder)):
         entries.append(
             {
@@ -165,17 +169,26 @@ def render(diagnostics: list[Diagnostic], folder: Path) -> str:
                 "text": clipped(text, _EXCERPT_CHARS),
             }
         )
-    entries.sort(key=lambda e: (e["path"], e["code"], e["text"], e["fingerprint"], e["message"]))
+    entries.sort(key=lambda e: (e["path"], e["code"], e.get("text", ""), e["fingerprint"], e.get("message", "")))
     document = {"version": FORMAT_VERSION, "entries": entries}
     text = json.dumps(document, indent=2, ensure_ascii=False)
     return _HIDDEN.sub(lambda m: json.dumps(m.group())[1:-1], text) + "\n"
 
 
-def write(location: Location, diagnostics: list[Diagnostic]) -> int:
-    """Write the baseline of ``diagnostics`` at ``location``, atomically; the number of entries."""
+def write(location: Location, diagnostics: list[Diagnostic], searched: set[str] | None = None) -> tuple[int, int]:
+    """Write the baseline of ``diagnostics`` at ``location``, atomically: (entries written,
+    entries kept). With ``searched`` (the trees the run linted), the entries of an earlier
+    baseline there for files outside them are kept: a run on some skills rewrites theirs only."""
     from .fsafe import SafeFolder, UnsafeFile
 
-    data = render(diagnostics, location.folder).encode("utf-8")
+    kept: list[dict] = []
+    if searched is not None and os.path.lexists(location.path):
+        try:
+            earlier = _load(location)
+        except BaselineError:
+            earlier = []  # not a baseline: replaced whole
+        kept = [e for e in earlier if not _inside(os.path.join(location.folder, e["path"]), searched)]
+    data = render(diagnostics, location.folder, kept).encode("utf-8")
     try:
         with SafeFolder.trusted(str(location.folder)) as folder:
             folder.write_atomic(location.path.name, data, mode=0o666)  # as any new file: the umask decides
@@ -183,7 +196,7 @@ def write(location: Location, diagnostics: list[Diagnostic]) -> int:
         raise BaselineError(f"cannot write {location.shown}: no folder {location.folder}") from None
     except (OSError, UnsafeFile) as exc:
         raise BaselineError(f"cannot write {location.shown}: {getattr(exc, 'strerror', None) or exc}") from None
-    return len(diagnostics)
+    return len(diagnostics) + len(kept), len(kept)
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -223,6 +236,11 @@ def _read_bytes(location: Location) -> bytes:
 
 def read(location: Location) -> Counter:
     """The entries of the baseline at ``location``, counted by (code, path, fingerprint)."""
+    return Counter((entry["code"], entry["path"], entry["fingerprint"]) for entry in _load(location))
+
+
+def _load(location: Location) -> list[dict]:
+    """The entries of the baseline at ``location``, checked."""
     data = _read_bytes(location)
     try:
         document = json.loads(data.decode("utf-8-sig"))
@@ -235,7 +253,7 @@ def read(location: Location) -> Counter:
     return _entries(document, location.shown)
 
 
-def _entries(document, shown: str) -> Counter:
+def _entries(document, shown: str) -> list[dict]:
     def wrong(what: str) -> BaselineError:
         return BaselineError(f"{shown}: not a skilllint baseline ({what}); `skilllint check --write-baseline` writes one")
 
@@ -249,15 +267,13 @@ def _entries(document, shown: str) -> Counter:
     entries = document.get("entries")
     if not isinstance(entries, list):
         raise wrong("`entries` is not a list")
-    counts: Counter = Counter()
     for number, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise wrong(f"entries[{number}] is not an object")
         for name in ("code", "path", "fingerprint"):
             if not isinstance(entry.get(name), str) or not entry[name]:
                 raise wrong(f"entries[{number}]: `{name}` is not a non-empty string")
-        counts[(entry["code"], entry["path"], entry["fingerprint"])] += 1
-    return counts
+    return entries
 
 
 # -- filtering -----------------------------------------------------------------------------
@@ -281,8 +297,8 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
     findings in the baseline did not take the room of those that are not.
 
     An entry that matched nothing counts as gone only if its file lies in a tree the run
-    searched (``searched`` and ``result.lint_roots``, normalised absolute paths): a run on
-    a few skills (pre-commit) says nothing of the others' entries."""
+    searched (``searched``: normalised absolute paths): a run on a few skills (pre-commit)
+    says nothing of the others' entries."""
     from .engine import left_out_by_code
     from .findingcap import cap, left_out_summary
 
@@ -294,8 +310,7 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
         else:
             kept.append(diag)
     matched = len(result.diagnostics) - len(kept)
-    roots = set(searched) | set(getattr(result, "lint_roots", ()))
-    gone = sum(n for (_, path, _), n in remaining.items() if n > 0 and _inside(os.path.join(location.folder, path), roots))
+    gone = sum(n for (_, path, _), n in remaining.items() if n > 0 and _inside(os.path.join(location.folder, path), searched))
     if limit < lint_limit:
         kept = cap(kept, limit)
         kept.sort(key=Diagnostic.sort_key)

@@ -206,11 +206,12 @@ def _check(args: argparse.Namespace) -> int:
         if args.diff:
             return status
         fix_failed = status == EXIT_ERROR
+    # the trees this run searched: the folders named (one that holds no skill any more still
+    # holds its entries) and the skills linted
+    searched = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)} | result.lint_roots
     if baseline is not None and baseline.writes:
-        return _write_baseline(baseline, result, args, fix_failed)
+        return _write_baseline(baseline, result, args, fix_failed, searched)
     if baseline is not None:  # one filter before every output: reports, statistics and the exit code
-        # the folders named (a folder that holds no skill any more still holds its entries)
-        searched = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)}
         baseline.apply(result, searched)
     if args.statistics:
         text = _statistics(result, reg)
@@ -296,7 +297,7 @@ def _open_baseline(args: argparse.Namespace, settings, cwd: Path) -> _Baseline |
     return _Baseline(location, read(location), settings) if location is not None else None
 
 
-def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool) -> int:
+def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool, searched: set[str]) -> int:
     """``--write-baseline``: record the run's findings, unless the run did not complete."""
     from .baseline import BaselineError, write
 
@@ -308,12 +309,13 @@ def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_f
         tell("error", f"{baseline.location.shown} not written: a fix could not be written")
         return EXIT_ERROR
     try:
-        count = write(baseline.location, result.diagnostics)
+        count, kept = write(baseline.location, result.diagnostics, searched)
     except BaselineError as exc:
         tell("error", str(exc))
         return EXIT_ERROR
     if not args.quiet:
-        tell(None, f"wrote {count} baseline entr{'y' if count == 1 else 'ies'} to {baseline.location.shown}")
+        also = f" ({kept} kept for files this run did not lint)" if kept else ""
+        tell(None, f"wrote {count} baseline entr{'y' if count == 1 else 'ies'} to {baseline.location.shown}{also}")
         left_out = sum(result.left_out.values())
         if left_out:
             tell(

@@ -375,3 +375,19 @@ def test_only_entries_in_the_trees_searched_can_be_gone(repo):
     assert "no longer occur" not in "".join(check("--baseline", "b.json", "skills/notes", cwd=repo)[1:])
     code, out, err = check("--baseline", "b.json", "skills", cwd=repo)
     assert "1 baseline entry no longer occurs" in out and "1 baseline entry no longer occurs" in err
+
+
+def test_writing_from_a_run_on_some_skills_keeps_the_others_entries(repo):
+    write_skill(repo, "skills/Other_Name", "---\nname: Other_Name\ndescription: Drafts. Use when asked.\n---\n")
+    check("--write-baseline", "b.json", ".", cwd=repo)
+    before = json.loads((repo / "b.json").read_text(encoding="utf-8"))["entries"]
+    assert len(before) == 3
+    skill_md(repo).write_text(body("Read `references/missing-a.md` first."), encoding="utf-8")
+    code, _, err = check("--write-baseline", "b.json", "skills/notes/SKILL.md", cwd=repo)
+    assert code == 0 and "wrote 2 baseline entries to b.json (1 kept for files this run did not lint)" in err
+    after = json.loads((repo / "b.json").read_text(encoding="utf-8"))["entries"]
+    assert [e for e in after if "Other_Name" in e["path"]] == [e for e in before if "Other_Name" in e["path"]]
+    assert len(after) == 2
+    # a full run rewrites it whole
+    shutil.rmtree(repo / "skills" / "Other_Name")
+    assert "wrote 1 baseline entry to b.json\n" in check("--write-baseline", "b.json", ".", cwd=repo)[2]
