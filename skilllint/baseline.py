@@ -175,19 +175,20 @@ def render(diagnostics: list[Diagnostic], folder: Path, kept: list[dict] = ()) -
     return _HIDDEN.sub(lambda m: json.dumps(m.group())[1:-1], text) + "\n"
 
 
-def write(location: Location, diagnostics: list[Diagnostic], searched: set[str] | None = None) -> tuple[int, int]:
+def write(location: Location, diagnostics: list[Diagnostic], scope: Scope | None = None) -> tuple[int, int]:
     """Write the baseline of ``diagnostics`` at ``location``, atomically: (entries written,
-    entries kept). With ``searched`` (the trees the run linted), the entries of an earlier
-    baseline there for files outside them are kept: a run on some skills rewrites theirs only."""
+    entries kept). With ``scope`` (what the run judged), the entries of an earlier baseline
+    that it did not judge are kept: a run on some skills, or with some rules, rewrites
+    theirs only."""
     from .fsafe import SafeFolder, UnsafeFile
 
     kept: list[dict] = []
-    if searched is not None and os.path.lexists(location.path):
+    if scope is not None and os.path.lexists(location.path):
         try:
             earlier = _load(location)
         except BaselineError:
             earlier = []  # not a baseline: replaced whole
-        kept = [e for e in earlier if not _inside(os.path.join(location.folder, e["path"]), searched)]
+        kept = [e for e in earlier if not scope.judges(location.folder, e["code"], e["path"])]
     data = render(diagnostics, location.folder, kept).encode("utf-8")
     try:
         with SafeFolder.trusted(str(location.folder)) as folder:
@@ -279,7 +280,20 @@ def _entries(document, shown: str) -> list[dict]:
 # -- filtering -----------------------------------------------------------------------------
 
 
-def _inside(path: str, roots: set[str]) -> bool:
+@dataclass(frozen=True)
+class Scope:
+    """What a run judged: the trees it searched (normalised absolute paths: the folders it
+    was given, and the skills it linted) and the rules it ran."""
+
+    roots: frozenset[str]
+    codes: frozenset[str]
+
+    def judges(self, folder: Path, code: str, path: str) -> bool:
+        """Whether the run judged an entry of ``code`` at ``path`` (from ``folder``)."""
+        return code in self.codes and _inside(os.path.join(folder, path), self.roots)
+
+
+def _inside(path: str, roots) -> bool:
     """Whether ``path`` (normalised here) is one of ``roots`` or below one."""
     path = os.path.normpath(path)
     while True:
@@ -291,14 +305,13 @@ def _inside(path: str, roots: set[str]) -> bool:
         path = parent
 
 
-def apply(result, counts: Counter, location: Location, limit: int, lint_limit: int, searched: set[str] = frozenset()) -> Outcome:
+def apply(result, counts: Counter, location: Location, limit: int, lint_limit: int, scope: Scope) -> Outcome:
     """Drop from ``result`` the findings ``counts`` holds (each entry absorbs one), then cap
     what is left at ``limit`` per rule and file: the run linted with ``lint_limit``, so that
     findings in the baseline did not take the room of those that are not.
 
-    An entry that matched nothing counts as gone only if its file lies in a tree the run
-    searched (``searched``: normalised absolute paths): a run on a few skills (pre-commit)
-    says nothing of the others' entries."""
+    An entry that matched nothing counts as gone only if the run judged it (``scope``): a
+    run on a few skills (pre-commit), or with a few rules, says nothing of the others."""
     from .engine import left_out_by_code
     from .findingcap import cap, left_out_summary
 
@@ -310,7 +323,7 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
         else:
             kept.append(diag)
     matched = len(result.diagnostics) - len(kept)
-    gone = sum(n for (_, path, _), n in remaining.items() if n > 0 and _inside(os.path.join(location.folder, path), searched))
+    gone = sum(n for (code, path, _), n in remaining.items() if n > 0 and scope.judges(location.folder, code, path))
     if limit < lint_limit:
         kept = cap(kept, limit)
         kept.sort(key=Diagnostic.sort_key)

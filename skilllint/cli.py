@@ -206,13 +206,10 @@ def _check(args: argparse.Namespace) -> int:
         if args.diff:
             return status
         fix_failed = status == EXIT_ERROR
-    # the trees this run searched: the folders named (one that holds no skill any more still
-    # holds its entries) and the skills linted
-    searched = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)} | result.lint_roots
     if baseline is not None and baseline.writes:
-        return _write_baseline(baseline, result, args, fix_failed, searched)
+        return _write_baseline(baseline, result, args, fix_failed, _judged(args, settings, result, cwd))
     if baseline is not None:  # one filter before every output: reports, statistics and the exit code
-        baseline.apply(result, searched)
+        baseline.apply(result, _judged(args, settings, result, cwd))
     if args.statistics:
         text = _statistics(result, reg)
     else:
@@ -278,10 +275,19 @@ class _Baseline:
         self.limit = settings.max_findings_per_rule_per_file
         self.lint_limit = settings.max_findings_per_rule_per_file = max(self.limit, HARD_LIMIT)
 
-    def apply(self, result, searched: set[str]) -> None:
+    def apply(self, result, scope) -> None:
         from .baseline import apply
 
-        apply(result, self.counts, self.location, self.limit, self.lint_limit, searched)
+        apply(result, self.counts, self.location, self.limit, self.lint_limit, scope)
+
+
+def _judged(args: argparse.Namespace, settings, result, cwd: Path):
+    """The run's :class:`skilllint.baseline.Scope`: the folders named (one that holds no skill
+    any more still holds its entries), the skills linted, and the rules enabled."""
+    from .baseline import Scope
+
+    named = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)}
+    return Scope(frozenset(named | result.lint_roots), frozenset(rule.code for rule in settings.enabled_rules()))
 
 
 def _open_baseline(args: argparse.Namespace, settings, cwd: Path) -> _Baseline | None:
@@ -297,7 +303,7 @@ def _open_baseline(args: argparse.Namespace, settings, cwd: Path) -> _Baseline |
     return _Baseline(location, read(location), settings) if location is not None else None
 
 
-def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool, searched: set[str]) -> int:
+def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool, scope) -> int:
     """``--write-baseline``: record the run's findings, unless the run did not complete."""
     from .baseline import BaselineError, write
 
@@ -309,12 +315,12 @@ def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_f
         tell("error", f"{baseline.location.shown} not written: a fix could not be written")
         return EXIT_ERROR
     try:
-        count, kept = write(baseline.location, result.diagnostics, searched)
+        count, kept = write(baseline.location, result.diagnostics, scope)
     except BaselineError as exc:
         tell("error", str(exc))
         return EXIT_ERROR
     if not args.quiet:
-        also = f" ({kept} kept for files this run did not lint)" if kept else ""
+        also = f" ({kept} kept for files or rules this run did not lint)" if kept else ""
         tell(None, f"wrote {count} baseline entr{'y' if count == 1 else 'ies'} to {baseline.location.shown}{also}")
         left_out = sum(result.left_out.values())
         if left_out:

@@ -384,10 +384,22 @@ def test_writing_from_a_run_on_some_skills_keeps_the_others_entries(repo):
     assert len(before) == 3
     skill_md(repo).write_text(body("Read `references/missing-a.md` first."), encoding="utf-8")
     code, _, err = check("--write-baseline", "b.json", "skills/notes/SKILL.md", cwd=repo)
-    assert code == 0 and "wrote 2 baseline entries to b.json (1 kept for files this run did not lint)" in err
+    assert code == 0 and "wrote 2 baseline entries to b.json (1 kept for files or rules this run did not lint)" in err
     after = json.loads((repo / "b.json").read_text(encoding="utf-8"))["entries"]
     assert [e for e in after if "Other_Name" in e["path"]] == [e for e in before if "Other_Name" in e["path"]]
     assert len(after) == 2
     # a full run rewrites it whole
     shutil.rmtree(repo / "skills" / "Other_Name")
     assert "wrote 1 baseline entry to b.json\n" in check("--write-baseline", "b.json", ".", cwd=repo)[2]
+
+
+def test_a_run_with_fewer_rules_neither_loses_nor_drops_the_others_entries(repo):
+    write_skill(repo, "skills/Other_Name", "---\nname: Other_Name\ndescription: Drafts. Use when asked.\n---\n")
+    check("--write-baseline", "b.json", ".", cwd=repo)  # SL301 twice, SL104
+    code, out, err = check("--baseline", "b.json", "--select", "SL1", ".", cwd=repo)
+    assert code == 0 and "no longer occur" not in out + err, out + err
+    code, out, err = check("--baseline", "b.json", "--ignore", "SL104", ".", cwd=repo)
+    assert code == 0 and "no longer occur" not in out + err, out + err
+    code, _, err = check("--write-baseline", "b.json", "--select", "SL1", ".", cwd=repo)
+    assert "wrote 3 baseline entries to b.json (2 kept for files or rules this run did not lint)" in err
+    assert sorted(e["code"] for e in json.loads((repo / "b.json").read_text(encoding="utf-8"))["entries"]) == ["SL104", "SL301", "SL301"]
