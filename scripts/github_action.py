@@ -151,6 +151,8 @@ def command(sarif: Path, json_report: Path) -> list[str]:
         argv += ["--fail-on", _env("SKILLLINT_ACTION_FAIL_ON")]
     if _env("SKILLLINT_ACTION_CONFIG"):
         argv += ["--config", _env("SKILLLINT_ACTION_CONFIG")]
+    if _env("SKILLLINT_ACTION_BASELINE"):
+        argv += ["--baseline", _env("SKILLLINT_ACTION_BASELINE")]
     argv += shlex.split(_env("SKILLLINT_ACTION_ARGS"))
     # Paths: shell-like words (quote a path with spaces), never run by a shell; after `--`,
     # so a path that starts with `-` is a path.
@@ -310,6 +312,16 @@ def _summary_markdown(code: int, summary: dict | None, results: int | None = Non
         ]
         by_code = summary.get("by_code", {})
         lines += [f"| `{rule}` | {count} |" for rule, count in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))]
+    baseline = summary.get("baseline")
+    if isinstance(baseline, dict) and all(isinstance(baseline.get(k), int) for k in ("matched", "no_longer_occurring")):
+        matched, gone = baseline["matched"], baseline["no_longer_occurring"]
+        name = re.sub(r"[`\x00-\x1f\x7f]", "", str(baseline.get("file", "")))  # stays one code span
+        lines += ["", f"The baseline `{name}` holds {matched:,} more finding{'s' if matched != 1 else ''} (not reported)."]
+        if gone:
+            lines.append(
+                f"{gone:,} of its entries no longer occur{'s' if gone == 1 else ''}: "
+                f"`skilllint check --write-baseline FILE` drops {'it' if gone == 1 else 'them'}."
+            )
     if results is not None and results < summary["total"]:
         lines += [
             "",

@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff also apply unsafe fixes; alone, show them as available")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing (exit 1 when there is a diff)")
     check.add_argument("--statistics", action="store_true", help="print the count per rule instead of each finding")
+    baseline = check.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE, a baseline written by --write-baseline (default: `baseline` in the configuration)")
+    baseline.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline: report every finding")
+    check.add_argument("--write-baseline", metavar="FILE", help="record every finding of this run in FILE as accepted (paths relative to its folder), print no report, and exit 0")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
     check.add_argument("--force-exclude", action="store_true", help="apply exclude patterns to paths given explicitly too")
     check.add_argument("--no-respect-gitignore", action="store_true", help="do not skip files ignored by .gitignore")
@@ -210,6 +214,7 @@ def _job_count(text: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .baseline import BaselineError
     from .config import ConfigError
     from .discovery import DiscoveryError
     from .output import display_path, render, resolve_format
@@ -227,6 +232,8 @@ def _check(args: argparse.Namespace) -> int:
             from .configshow import show_files
 
             return show_files(trees, cwd, args.force_exclude)
+        # before linting: a bad baseline fails at once
+        baseline = _open_baseline(args, settings, [tree.settings for tree in trees], cwd)
         run = None
         if args.fix or args.diff:
             run = fix_trees(trees, cwd, args.force_exclude, unsafe=args.unsafe_fixes, write=not args.diff, stdin=args.stdin_file)
@@ -235,7 +242,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
-    except (ConfigError, DiscoveryError) as exc:
+    except (ConfigError, DiscoveryError, BaselineError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
     if args.stdin_file is not None:
@@ -260,6 +267,10 @@ def _check(args: argparse.Namespace) -> int:
         if args.diff:
             return status
         fix_failed = status == EXIT_ERROR
+    if baseline is not None and baseline.writes:
+        return _write_baseline(baseline, result, args, fix_failed, _judged(args, settings, result, cwd))
+    if baseline is not None:  # one filter before every output: reports, statistics and the exit code
+        baseline.apply(result, _judged(args, settings, result, cwd))
     if args.statistics:
         text = _statistics(result, reg)
     else:
@@ -289,10 +300,11 @@ def _check(args: argparse.Namespace) -> int:
         if note:
             print(f"skilllint: warning: {note}", file=sys.stderr)
 
+    if result.baseline is not None and result.baseline.unmatched and not args.quiet:
+        tell(None, result.baseline.unmatched_note())
+
     if result.internal_errors:
-        for error in result.internal_errors:
-            print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
-        print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+        _internal_errors(result)
         return EXIT_ERROR
     if fix_failed:
         return EXIT_ERROR
@@ -343,6 +355,88 @@ def write_report(path: Path, text: str) -> None:
         raise
 
 
+def _internal_errors(result) -> None:
+    for error in result.internal_errors:
+        print(f"skilllint: {printable_lines(error)}", file=sys.stderr)
+    print("skilllint: please report this bug with the skill that triggered it", file=sys.stderr)
+
+
+class _Baseline:
+    """The run's baseline: one to write (``--write-baseline``) or one read to filter the findings.
+
+    Either way the run lints with the highest cap on findings per rule and file, so that
+    the baseline records them all, and findings in it take no room from those that are
+    not; the configured cap applies to what is reported."""
+
+    def __init__(self, location, counts, settings, linted: list) -> None:
+        from .findingcap import HARD_LIMIT
+
+        self.location, self.counts = location, counts
+        self.writes = counts is None
+        self.limit = settings.max_findings_per_rule_per_file
+        self.lint_limit = max(self.limit, HARD_LIMIT)
+        for each in (settings, *linted):  # the run's settings, and each linted tree's
+            each.max_findings_per_rule_per_file = max(each.max_findings_per_rule_per_file, HARD_LIMIT)
+
+    def apply(self, result, scope) -> None:
+        from .baseline import apply
+
+        apply(result, self.counts, self.location, self.limit, self.lint_limit, scope)
+
+
+def _judged(args: argparse.Namespace, settings, result, cwd: Path):
+    """The run's :class:`skilllint.baseline.Scope`: the folders named (one that holds no skill
+    any more still holds its entries), the skills linted, and the rules enabled."""
+    from .baseline import Scope
+
+    named = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)}
+    return Scope(frozenset(named | result.lint_roots), frozenset(rule.code for rule in settings.enabled_rules()))
+
+
+def _open_baseline(args: argparse.Namespace, settings, linted: list, cwd: Path) -> _Baseline | None:
+    """The baseline to write or read; ``settings`` the run's, ``linted`` each tree's (the cap
+    on findings is raised in all of them)."""
+    from .baseline import locate, output_location, read
+
+    if args.write_baseline:
+        if args.diff:
+            raise UsageError("--write-baseline records the findings of a run; --diff only shows fixes: use one of them")
+        return _Baseline(output_location(args.write_baseline, cwd), None, settings, linted)
+    if args.no_baseline:
+        return None
+    location = locate(settings, cwd, args.baseline)
+    return _Baseline(location, read(location), settings, linted) if location is not None else None
+
+
+def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool, scope) -> int:
+    """``--write-baseline``: record the run's findings, unless the run did not complete."""
+    from .baseline import BaselineError, write
+
+    if result.internal_errors:
+        _internal_errors(result)
+        tell("error", f"{baseline.location.shown} not written: a rule failed, so its findings are unknown")
+        return EXIT_ERROR
+    if fix_failed:
+        tell("error", f"{baseline.location.shown} not written: a fix could not be written")
+        return EXIT_ERROR
+    try:
+        count, kept = write(baseline.location, result.diagnostics, scope)
+    except BaselineError as exc:
+        tell("error", str(exc))
+        return EXIT_ERROR
+    if not args.quiet:
+        also = f" ({kept} kept for files or rules this run did not lint)" if kept else ""
+        tell(None, f"wrote {count} baseline entr{'y' if count == 1 else 'ies'} to {baseline.location.shown}{also}")
+        left_out = sum(result.left_out.values())
+        if left_out:
+            tell(
+                "warning",
+                f"{left_out} finding{'s' if left_out != 1 else ''} past {baseline.lint_limit} of one rule in one file "
+                "could not be recorded; they will be reported",
+            )
+    return EXIT_OK
+
+
 def _reports(values: list[str] | None, output_file: str | None) -> list[tuple[str, Path]]:
     """``--report FORMAT=FILE`` values, checked before any linting."""
     reports: list[tuple[str, Path]] = []
@@ -378,6 +472,8 @@ def _statistics(result, reg) -> str:
     note = left_out_note(result)
     if note:
         lines.append(note)
+    if result.baseline is not None:
+        lines.extend(result.baseline.notes())
     return "\n".join(lines) + "\n"
 
 

@@ -196,6 +196,11 @@ def config_schema(registry: Registry) -> dict:
                 "type": "string",
                 "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one; its own folder when it came with a tree linted from elsewhere); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
             },
+            "baseline": {
+                "type": "string",
+                "minLength": 1,
+                "description": "a baseline file written by `skilllint check --write-baseline`: only findings not in it are reported; relative to this file and inside its repository (or its folder outside one); elsewhere only with --baseline",
+            },
             "rules": {
                 "type": "object",
                 "properties": rule_tables,
@@ -282,6 +287,7 @@ class Settings:
     catalog: dict[str, Any] = field(default_factory=dict)
     cache: bool = True
     cache_dir: str | None = None
+    baseline: str | None = None  # as written in the configuration: relative to its file (skilllint.baseline)
     max_findings_per_rule_per_file: int = DEFAULT_LIMIT
     # Found from a linted path, not from the working folder nor given with --config: it came
     # with the linted tree, and the folders it names must lie in it (``project``).
@@ -519,6 +525,8 @@ def _apply(settings: Settings, data: dict, source: str) -> None:
         settings.max_findings_per_rule_per_file = int(data["max-findings-per-rule-per-file"])
     if "cache-dir" in data:
         settings.cache_dir = data["cache-dir"]
+    if "baseline" in data:
+        settings.baseline = data["baseline"]
     for key, table in data.get("rules", {}).items():
         rule = registry.rules.get(key) or registry.by_name(key)
         if rule is None:  # the schema already refuses this; belt and braces

@@ -4,10 +4,12 @@ suppression, per-file ignores and sorting."""
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from . import suppress, tokens
 from .catalog.context import CatalogContext, complete_catalogs
@@ -38,6 +40,8 @@ class LintResult:
     # Findings left out by the cap per rule and file (skilllint.findingcap), per code: the
     # reported diagnostics' ``left_out`` added up; formats that cut further start from it.
     left_out: dict[str, int] = field(default_factory=dict)
+    baseline: Any = None  # a skilllint.baseline.Outcome when a baseline took out the findings it holds
+    lint_roots: set[str] = field(default_factory=set)  # the trees searched (a file's skill folder), normalised
 
 
 def lint_paths(
@@ -93,7 +97,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
     always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
     warm = cache is not None and cache.has_results()
-    catalogs = partial(_catalog_phase, packages, paths, settings, cwd, max_bytes, catalog_rules, store=store)
+    judging = any(_reads_suppressions(r) for r in package_rules)  # SL901 runs: tell it what the catalogs silenced
+    catalogs = partial(_catalog_phase, packages, paths, settings, cwd, max_bytes, catalog_rules, store=store, judging=judging)
     background = None
     if catalog_rules and warm and jobs != 1 and len(packages) >= BACKGROUND_MIN_PACKAGES and can_fork():
         # Most results come from the cache: the catalogs (every skill's entry, the overlap
@@ -120,7 +125,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     pending = PendingMap(lint_one, items, worker_count(misses, jobs), _as_plain_data, _FromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     held: list[tuple[int, list[Diagnostic]]] = []  # (index, diagnostics) of the results in `deferred`
-    for index, (package, (diagnostics, errors, fields, warnings, new_counts)) in enumerate(zip(packages, pending.results())):
+    usage: dict = {}  # what suppressions silenced outside the pass SL901 ran in (see suppression_usage)
+    for index, (package, (diagnostics, errors, fields, warnings, new_counts, hits)) in enumerate(zip(packages, pending.results())):
         if new_counts:  # counted in a worker: the main process saves them
             counts.add(new_counts)
         if deferred and id(package) in deferred:
@@ -131,9 +137,11 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         result.warnings.extend(warnings)
         if fields:
             known[id(package)] = fields
+        if hits:
+            add_usage(usage, str(package.skill_md_path), hits=hits)
     if catalog_rules:
         if background is not None:
-            diagnostics, warnings, errors, documents = _FromPlainData()(background.result())
+            diagnostics, warnings, errors, elsewhere, documents = _FromPlainData()(background.result())
             for index, cached in held:
                 package = packages[index]
                 if tuple(documents.get(str(package.root), ())) != deferred[id(package)]:
@@ -142,20 +150,44 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
                     result.internal_errors.extend(fresh_errors)
                 result.diagnostics.extend(cached)
         else:
-            diagnostics, warnings, errors = catalogs(known=known)
+            diagnostics, warnings, errors, elsewhere = catalogs(known=known)
         result.diagnostics.extend(diagnostics)
         result.warnings.extend(warnings)
         result.internal_errors.extend(errors)
+        for path, (hits, ran) in elsewhere.items():
+            add_usage(usage, path, hits, ran)
         if background is not None and background.failure:
             result.internal_errors.append(background.failure)
     result.internal_errors.extend(pending.failures)
+    result.diagnostics = settle(result.diagnostics, rules, packages, usage, settings)
     result.packages = len(packages)
+    result.lint_roots = {os.path.normpath(item.lint_root) for item in found.packages}
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.left_out = left_out_by_code(result.diagnostics)
     note = left_out_summary(result.left_out, settings.max_findings_per_rule_per_file)
     if note:
         result.warnings.append(note)
     return result
+
+
+def add_usage(usage: dict, path: str, hits=(), ran=()) -> None:
+    """Add to ``usage`` (SKILL.md path -> ([(code, line) silenced], [codes run])) what one pass
+    of rules on that file did: plain data, as it comes back from a worker or a forked process."""
+    entry = usage.setdefault(path, ([], []))
+    entry[0].extend(tuple(hit) for hit in hits)
+    entry[1].extend(ran)
+
+
+def settle(diagnostics: list[Diagnostic], rules: list[Rule], packages: list[SkillPackage], usage: dict, settings: Settings) -> list[Diagnostic]:
+    """``diagnostics`` once every pass of the run is done: a rule with ``settle`` (SL901)
+    revises what it found in its own pass with what the other passes silenced (``usage``)
+    and which rules ran on each package."""
+    package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
+    for rule in rules:
+        revise = getattr(rule, "settle", None)
+        if revise is not None:
+            diagnostics = revise(diagnostics, packages, usage, lambda package: package_rules_run(package, package_rules, settings))
+    return diagnostics
 
 
 def left_out_by_code(diagnostics: list[Diagnostic]) -> dict[str, int]:
@@ -191,29 +223,34 @@ def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> l
     return diagnostics
 
 
-def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store) -> tuple[list, list[str], list[str]]:
-    """(diagnostics, warnings, internal errors) of the catalog rules; ``known``: the catalog
-    entries the package linters read, by id(package); the store is saved here."""
+def _catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict, store, judging: bool = False) -> tuple[list, list[str], list[str], dict]:
+    """(diagnostics, warnings, internal errors, suppression usage when ``judging``) of the catalog
+    rules; ``known``: the catalog entries the package linters read, by id(package); the store is saved here."""
     warnings: list[str] = []
     errors: list[str] = []
+    usage: dict = {}
     completion = complete_catalogs(packages, paths, settings, cwd, max_bytes, warnings)
     kept = store.kept if store is not None else None
-    diagnostics = lint_catalogs(packages, rules, settings, errors, completion, _entry_reader(known, store), kept)
+    diagnostics = lint_catalogs(packages, rules, settings, errors, completion, _entry_reader(known, store), kept, usage if judging else None)
     if store is not None:
         store.save()
-    return diagnostics, warnings, errors
+    return diagnostics, warnings, errors, usage
 
 
 def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list[Rule], settings: Settings) -> tuple:
     """A warm run's background work: the catalog phase, and the rules no cache keeps, on every skill;
-    (diagnostics, warnings, errors) as plain data (it runs in a forked process)."""
-    diagnostics, warnings, errors = catalogs(known={})
+    (diagnostics, warnings, errors, suppression usage, the targets that read each unlisted skill as
+    a document) as plain data (it runs in a forked process)."""
+    diagnostics, warnings, errors, usage = catalogs(known={})
     for package in packages:
-        diagnostics.extend(lint_package(package, always_rules, settings, errors))
+        hits: list = []
+        diagnostics.extend(lint_package(package, always_rules, settings, errors, hits))
+        if hits:
+            add_usage(usage, str(package.skill_md_path), hits=hits)
     # For the skills some target never lists, the targets that read them through a link: the
     # main process checks its cached results of those skills against them (SL520 read the links).
     documents = {str(p.root): settings.reads_as_document(p) for p in packages if settings.not_listing(p)}
-    return _as_plain_data((diagnostics, warnings, errors, documents))
+    return _as_plain_data((diagnostics, warnings, errors, usage, documents))
 
 
 def _as_plain_data(result: tuple) -> tuple:
@@ -260,9 +297,10 @@ def _look_up(cache, package: SkillPackage, settings: Settings, deferred: dict | 
 def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
-    entry limit; the cache never keeps such a package) and the token counts made for it
+    entry limit; the cache never keeps such a package), the token counts made for it
     (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None), from the cache
-    where it has them.
+    where it has them, and the (code, line) pairs suppressions silenced of the rules never
+    cached.
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The
@@ -271,6 +309,7 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     package, found = item
     cached_rules, always_rules = rules
     errors: list[str] = []
+    hits: list = []  # what suppressions silenced of the rules never cached (SL901 ran with the others)
     if cache is None:
         diagnostics = lint_package(package, cached_rules, settings, errors)
     else:
@@ -282,10 +321,10 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
                 documents = settings.reads_as_document(package) if settings.not_listing(package) else None
                 cache.put(key, diagnostics, package.tree_probes, documents)
         if always_rules:
-            diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
+            diagnostics = diagnostics + lint_package(package, always_rules, settings, errors, hits)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
     new_counts = (counts.take_new() or None) if counts is not None else None
-    return diagnostics, errors, fields, _truncation_warnings(package), new_counts
+    return diagnostics, errors, fields, _truncation_warnings(package), new_counts, hits
 
 
 def _truncation_warnings(package: SkillPackage) -> list[str]:
@@ -341,13 +380,17 @@ def lint_catalogs(
     completion: CatalogContext | None = None,
     reader=None,
     kept=None,
+    usage: dict | None = None,
 ) -> list[Diagnostic]:
     """Run catalog rules over the catalogs the linted skills form (SL5xx).
 
     Findings land only on linted skills. A catalog-wide rule (a budget) whose
     findings all fall on skills loaded for context, siblings or installed
     skills, still tells each linted member of that catalog what happens, so a
-    pre-commit run on one changed skill says that its catalog now overflows."""
+    pre-commit run on one changed skill says that its catalog now overflows.
+
+    ``usage``, when given, receives per linted SKILL.md what suppressions silenced and which
+    catalog rules judged it (:func:`add_usage`), for SL901."""
     from .catalog.model import build_catalogs
     from .targets import TARGETS
 
@@ -361,6 +404,10 @@ def lint_catalogs(
             if not rule.applies_to(target.id):
                 continue
             ctx = RuleContext((target,), settings.options_for(type(rule)), settings, kept=kept)
+            if usage is not None:
+                for skill in catalog.skills:
+                    if id(skill.package) in linted and skill.package.skill_md_name is not None:
+                        add_usage(usage, str(skill.package.skill_md_path), ran=(rule.code,))
             try:
                 findings = list(rule.check_catalog(catalog, ctx))
                 mine = [(p, f) for p, f in findings if id(p) in linted]
@@ -378,6 +425,10 @@ def lint_catalogs(
                     continue
                 if not _suppressed(diagnostic, package, suppressions):
                     diagnostics.append((diagnostic, finding.effect))
+    if usage is not None:
+        for path, parsed in suppressions.items():
+            if parsed.hits:
+                add_usage(usage, str(path), hits=parsed.hits)
     return cap(_merge_across_targets(diagnostics), settings.max_findings_per_rule_per_file)
 
 
@@ -448,30 +499,20 @@ def lint_package(
     rules: list[Rule],
     settings: Settings,
     internal_errors: list[str] | None = None,
+    hits: list | None = None,
 ) -> list[Diagnostic]:
-    selected = settings.targets_for(package)
+    """The findings of ``rules`` on ``package``. ``hits``, when given, receives the (code,
+    line) of each finding a suppression comment in SKILL.md silenced (for SL901, when it
+    runs apart: see :func:`suppression_usage`)."""
     diagnostics: list[Diagnostic] = []
     suppressions: dict[Path, suppress.Suppressions] = {}
     memo: dict = {}
-    # A surface that does not find the skill file (say `Skill.md`), or never lists the skill
-    # where it lies (nested below `<skills folder>/<name>/` for Claude Code), loads nothing:
-    # for it only the rules about the folder itself apply (SL001, SL002, SL013, SL520). But
-    # when a skill it lists links to that SKILL.md, the model reads it, and the files it links,
-    # as documents of that skill: the rules about what they say apply too (``content_rule``),
-    # judged from the nested SKILL.md, where the model starts reading them. (Walking the listed
-    # skill's reference graph on into the nested folder instead would count every reference
-    # of the nested skill as a hop too deep, and tie the listed skill's cached results to
-    # every file below it.)
-    unlisted = settings.not_listing(package)
-    finds_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames)
-    sees_file = tuple(t for t in finds_file if t.id not in unlisted)
-    if len(sees_file) < len(finds_file):
-        documents = settings.reads_as_document(package)
-        reads_file = tuple(t for t in finds_file if t.id not in unlisted or t.id in documents)
-    else:
-        reads_file = sees_file
+    ran: set[str] = set()  # the rules that ran to the end (SL901 judges suppressions of these)
+    plan = _package_plan(package, rules, settings)
     runnable = None  # _runnable_needs, once a rule needs SKILL.md (reading it is not free)
-    for rule, applicable, options, needs in _plan(rules, settings, selected, sees_file, reads_file):
+    # Rules that judge the suppression comments (SL901) run after the others, on what they silenced.
+    plan = [step for step in plan if not _reads_suppressions(step[0])] + [step for step in plan if _reads_suppressions(step[0])]
+    for rule, applicable, options, needs in plan:
         if needs is not False:
             if runnable is None:
                 runnable = _runnable_needs(package)
@@ -480,6 +521,8 @@ def lint_package(
         tally = RuleTally(settings.max_findings_per_rule_per_file)
         admission = _Admission(rule, applicable, package, settings, suppressions, tally)
         ctx = RuleContext(applicable, dict(options), settings, memo, admission=admission)  # options: a copy, a plugin rule may change its own
+        if _reads_suppressions(rule):
+            ctx.suppressions = _SuppressionRun(_parsed(package, suppressions), frozenset(ran), _elsewhere(rules, settings))
         try:
             for finding in rule.check(package, ctx):
                 graded = _graded(rule, finding.targets, finding.severities, applicable, settings)
@@ -500,8 +543,81 @@ def lint_package(
                     + traceback.format_exc(limit=6)
                 )
             continue
+        if not _reads_suppressions(rule):
+            ran.add(rule.code)
         diagnostics.extend(tally.results())
+    if hits is not None:
+        parsed = suppressions.get(package.skill_md_path) if package.skill_md_name is not None else None
+        if parsed is not None:
+            hits.extend(parsed.hits)
     return diagnostics
+
+
+def _package_plan(package: SkillPackage, rules: list[Rule], settings: Settings) -> list[tuple[Rule, tuple, dict, object]]:
+    """:func:`_plan` for ``package``'s targets."""
+    selected = settings.targets_for(package)
+    # A surface that does not find the skill file (say `Skill.md`), or never lists the skill
+    # where it lies (nested below `<skills folder>/<name>/` for Claude Code), loads nothing:
+    # for it only the rules about the folder itself apply (SL001, SL002, SL013, SL520). But
+    # when a skill it lists links to that SKILL.md, the model reads it, and the files it links,
+    # as documents of that skill: the rules about what they say apply too (``content_rule``),
+    # judged from the nested SKILL.md, where the model starts reading them. (Walking the listed
+    # skill's reference graph on into the nested folder instead would count every reference
+    # of the nested skill as a hop too deep, and tie the listed skill's cached results to
+    # every file below it.)
+    unlisted = settings.not_listing(package)
+    finds_file = tuple(t for t in selected if package.skill_md_name in t.skill_filenames)
+    sees_file = tuple(t for t in finds_file if t.id not in unlisted)
+    if len(sees_file) < len(finds_file):
+        documents = settings.reads_as_document(package)
+        reads_file = tuple(t for t in finds_file if t.id not in unlisted or t.id in documents)
+    else:
+        reads_file = sees_file
+    return _plan(rules, settings, selected, sees_file, reads_file)
+
+
+def package_rules_run(package: SkillPackage, rules: list[Rule], settings: Settings) -> set[str]:
+    """The codes of ``rules`` (package rules) that run on ``package``: those that apply to one
+    of its targets and whose needs of SKILL.md it meets (SL901 judges suppressions of these)."""
+    runnable = _runnable_needs(package)
+    return {
+        rule.code
+        for rule, _, _, needs in _package_plan(package, rules, settings)
+        if needs in runnable and not _reads_suppressions(rule) and not getattr(rule, "catalog_rule", False)
+    }
+
+
+def _reads_suppressions(rule: Rule) -> bool:
+    return getattr(rule, "reads_suppressions", False)
+
+
+@dataclass(frozen=True)
+class _SuppressionRun:
+    """What SL901 sees of one package's run: its SKILL.md's suppressions, with what they
+    silenced; the codes that ran in this pass; the enabled codes that run elsewhere (the
+    catalog rules; with a cache, the rules never cached), judged when the run ends."""
+
+    parsed: suppress.Suppressions | None
+    ran: frozenset[str]
+    elsewhere: frozenset[str]
+
+
+def _elsewhere(rules: list[Rule], settings: Settings) -> frozenset[str]:
+    here = {rule.code for rule in rules}
+    return frozenset(rule.code for rule in settings.enabled_rules() if rule.code not in here and not _reads_suppressions(rule))
+
+
+def _parsed(package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> suppress.Suppressions | None:
+    """The suppressions of ``package``'s SKILL.md (None: it has none that can be read)."""
+    if package.skill_md_name is None or not package.readable:
+        return None
+    path = package.skill_md_path
+    parsed = cache.get(path)
+    if parsed is None:
+        split = package.split("canonical")
+        end = split.close_line + 1 if split.status == "ok" else 0
+        parsed = cache[path] = suppress.parse(package.source.lines, end)
+    return parsed
 
 
 class _Admission:
@@ -621,9 +737,5 @@ def _suppressed(diagnostic: Diagnostic, package: SkillPackage, cache: dict[Path,
 def _suppressed_at(code: str, path: Path, line: int, package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> bool:
     if path != package.skill_md_path or not package.readable:
         return False
-    parsed = cache.get(path)
-    if parsed is None:
-        split = package.split("canonical")
-        end = split.close_line + 1 if split.status == "ok" else 0
-        parsed = cache[path] = suppress.parse(package.source.lines, end)
-    return not parsed.empty and parsed.suppresses(code, line)
+    parsed = _parsed(package, cache)
+    return parsed is not None and not parsed.empty and parsed.suppresses(code, line)

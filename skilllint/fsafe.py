@@ -432,16 +432,24 @@ class SafeFolder:
                 raise UnsafeFile("changed while being opened") from None  # a link swapped in since the lstat
             raise
 
+    def lexists(self, name: str) -> bool:
+        """Whether ``name`` is in this folder (a link counts, and is not followed)."""
+        try:
+            os.lstat(self._name(name), dir_fd=self._fd)
+        except FileNotFoundError:
+            return False
+        return True
+
     def read(self, name: str, cap: int) -> ReadResult:
         """:func:`read_capped` of the file ``name`` in this folder, refused unread when over ``cap``."""
         return read_capped(self._name(name), cap, dir_fd=self._fd, whole=True)
 
-    def write_atomic(self, name: str, data: bytes) -> None:
+    def write_atomic(self, name: str, data: bytes, mode: int = 0o600) -> None:
         """Write ``data`` under a name of its own, then rename it to ``name``: a concurrent reader
         sees the old file or the new one, never half of one, and a link at ``name`` is replaced,
-        never written through."""
+        never written through. ``mode``: the new file's, less the umask."""
         temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
-        fd = os.open(self._name(temporary), _WRITE_FLAGS, 0o600, dir_fd=self._fd)
+        fd = os.open(self._name(temporary), _WRITE_FLAGS, mode, dir_fd=self._fd)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)

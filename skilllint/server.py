@@ -641,7 +641,7 @@ def _lint_in_worker(
     from . import tokens
     from .cache import encode
     from .catalog.context import CatalogContext
-    from .engine import lint_catalogs, lint_package
+    from .engine import lint_catalogs, lint_package, settle
 
     errors: list[str] = []
     catalog = None
@@ -651,12 +651,15 @@ def _lint_in_worker(
         found = project.found[key]
         package = SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes)
         diagnostics = lint_package(package, project.package_rules, project.settings, errors)
+        usage: dict = {}  # what the catalog rules silenced: SL901 judges the suppressions with it
         if project.catalog_rules:
             members = [package if other == key else sibling for other, sibling in packages]
             completion = CatalogContext(boundary=project.root, extra=project.installed)
             reader = _entry_reader(project.entries, contents, learned)
-            catalog = lint_catalogs(members, project.catalog_rules, project.settings, errors, completion, reader, kept)
+            judging = any(getattr(r, "reads_suppressions", False) for r in project.package_rules)
+            catalog = lint_catalogs(members, project.catalog_rules, project.settings, errors, completion, reader, kept, usage if judging else None)
             catalog = [encode(d) for d in catalog]
+        diagnostics = settle(diagnostics, project.package_rules + project.catalog_rules, [package], usage, project.settings)
     return {
         "package": [encode(d) for d in diagnostics],
         "catalog": catalog,

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 ACTION = ROOT / "action.yml"
 SCRIPT = ROOT / "scripts" / "github_action.py"
@@ -313,7 +313,7 @@ def test_action_yml_is_a_composite_action_with_the_documented_inputs():
     action = load_action()
     assert action["runs"]["using"] == "composite"
     inputs = action["inputs"]
-    for name in ("paths", "targets", "fail-on", "config", "sarif-file", "upload-sarif"):
+    for name in ("paths", "targets", "fail-on", "config", "baseline", "sarif-file", "upload-sarif"):
         assert name in inputs and inputs[name].get("description"), name
     assert inputs["paths"]["default"] == "." and inputs["upload-sarif"]["default"] == "true"
     assert all(spec.get("required", False) is False for spec in inputs.values())
@@ -499,6 +499,28 @@ def test_upload_can_be_turned_off_and_working_directory_is_honoured(workspace, r
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(sarif.read_text())["runs"][0]["results"]}
     assert uris == {"packages/agent/skills/bad/SKILL.md"}
     assert run.step("Exit with skilllint's exit code").returncode == 1
+
+
+def test_a_baseline_fails_the_step_only_on_new_findings(workspace, runner_temp):
+    skill(workspace, "skills/Old_Name", "Old_Name")  # SL104: an error, accepted in the baseline
+    (workspace / "ci").mkdir()
+    code, _, err = run_cli("check", "--write-baseline", "ci/skilllint-baseline.json", ".", cwd=workspace)
+    assert code == 0 and "wrote 1 baseline entry" in err
+    run = run_action(workspace, runner_temp, {"baseline": "ci/skilllint-baseline.json"})
+    assert not run.failed and run.outputs["exit-code"] == "0" and run.outputs["findings"] == "0", run.log
+    assert "::error" not in run.log and "SL104" not in run.log
+    assert json.loads(Path(run.outputs["sarif-file"]).read_text(encoding="utf-8"))["runs"][0]["results"] == []
+    assert "The baseline `ci/skilllint-baseline.json` holds 1 more finding (not reported)." in run.summary
+    # a new finding fails the step, alone; one fixed is counted as gone
+    shutil.rmtree(workspace / "skills" / "Old_Name")
+    skill(workspace, "skills/New_Name", "New_Name")
+    run = run_action(workspace, runner_temp, {"baseline": "ci/skilllint-baseline.json"})
+    assert run.outputs["exit-code"] == "1" and run.outputs["findings"] == "1" and run.failed
+    assert "::error file=skills/New_Name/SKILL.md" in run.log and "Old_Name" not in run.log.replace("skilllint check", "")
+    assert "1 of its entries no longer occurs" in run.summary
+    # a baseline that is not there is an error, not a pass
+    run = run_action(workspace, runner_temp, {"baseline": "ci/missing.json"})
+    assert run.outputs["exit-code"] == "2" and "baseline file not found" in run.log
 
 
 def test_a_usage_error_uploads_nothing_and_exits_2(workspace, runner_temp):

@@ -359,7 +359,8 @@ def test_hover_shows_the_rule_book_page(tmp_path):
                 )
             )
             assert hover.contents.kind == lsp.MarkupKind.Markdown
-            assert hover.contents.value == rule_page("SL106").rstrip()
+            # the code's page, then SL901's: `name` matches the folder, so the comment suppresses nothing
+            assert hover.contents.value == rule_page("SL106").rstrip() + "\n\n---\n\n" + rule_page("SL901").rstrip()
             assert hover.range.start == lsp.Position(line=1, character=line.index("SL106"))
 
             # Hover inside a diagnostic's range: that rule's page.

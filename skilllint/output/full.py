@@ -91,13 +91,15 @@ def _summary(result, color: bool) -> list[str]:
     fixed = sum(getattr(result, "fixed", {}).values())
     if fixed:
         out.append(_paint(f"Fixed {fixed} problem{'s' if fixed != 1 else ''}.", _BOLD, color))
+    baseline = [printable(n) for n in result.baseline.notes()] if getattr(result, "baseline", None) is not None else []
     if not c["total"]:
-        return out + [_paint(f"All checks passed ({skills} checked).", _BOLD, color)]
+        return out + [_paint(f"All checks passed ({skills} checked).", _BOLD, color), *baseline]
     parts = [f"{c['errors']} error{'s' if c['errors'] != 1 else ''}", f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}", f"{c['info']} info"]
     out.append(_paint(f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({', '.join(parts)}) in {skills}.", _BOLD, color))
     note = left_out_note(result)
     if note:
         out.append(note)
+    out.extend(baseline)
     fixable = sum(1 for d in result.diagnostics if fix_mark(d, result))
     hidden = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.edits and not fix_mark(d, result))
     if fixable:

@@ -101,11 +101,12 @@ def render_github(result, cwd: Path) -> str:
 def _summary(result) -> str:
     c = counts(result.diagnostics)
     skills = f"{result.packages} skill{'s' if result.packages != 1 else ''}"
+    baseline = [printable(n) for n in result.baseline.notes()] if getattr(result, "baseline", None) is not None else []
     if not c["total"]:
-        return f"All checks passed ({skills} checked)."
+        return " ".join([f"All checks passed ({skills} checked).", *baseline])
     found = (
         f"Found {c['total']} problem{'s' if c['total'] != 1 else ''} ({c['errors']} error{'s' if c['errors'] != 1 else ''}, "
         f"{c['warnings']} warning{'s' if c['warnings'] != 1 else ''}, {c['info']} info) in {skills}."
     )
     note = left_out_note(result)
-    return f"{found} {note}" if note else found
+    return " ".join([found, *([note] if note else []), *baseline])

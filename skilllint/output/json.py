@@ -73,4 +73,7 @@ def render_json(result, cwd: Path) -> str:
             "left_out_by_code": dict(sorted(getattr(result, "left_out", {}).items())),
         },
     }
+    baseline = getattr(result, "baseline", None)
+    if baseline is not None:
+        document["summary"]["baseline"] = {"file": baseline.shown, "matched": baseline.matched, "no_longer_occurring": baseline.unmatched}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

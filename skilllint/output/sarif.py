@@ -96,7 +96,7 @@ def _physical(path: Path, span: Span, root: Path) -> dict:
 # -- fingerprints ----------------------------------------------------------------
 
 
-def _flagged_text(diag: Diagnostic, sources) -> tuple[str, str]:
+def flagged_text(diag: Diagnostic, sources) -> tuple[str, str]:
     """The normalised text of the flagged line and of the flagged snippet
     (whitespace runs collapsed), or empty strings where there is no text line."""
     line = sources.line(diag.path, diag.span.line) if diag.span.line >= 1 else None
@@ -120,7 +120,7 @@ def fingerprints(diagnostics: list[Diagnostic], root: Path) -> list[str]:
     prints = []
     for diag in diagnostics:
         rel = root_relative(diag.path, root) or diag.path.as_posix()
-        key = (diag.code, rel, *_flagged_text(diag, sources))
+        key = (diag.code, rel, *flagged_text(diag, sources))
         index = seen[key]
         seen[key] += 1
         digest = hashlib.sha256("\x00".join((*key, str(index))).encode("utf-8", "surrogatepass")).hexdigest()

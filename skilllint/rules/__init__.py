@@ -14,6 +14,7 @@ from . import (
     scripts,
     size,
     substitution,
+    suppressions,
 )
 
 BUILTIN_RULES = [
@@ -30,4 +31,5 @@ BUILTIN_RULES = [
     *openai_yaml.RULES,
     *scripts.RULES,
     *substitution.RULES,
+    *suppressions.RULES,
 ]
