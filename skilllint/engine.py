@@ -512,14 +512,15 @@ def lint_package(
     runnable = None  # _runnable_needs, once a rule needs SKILL.md (reading it is not free)
     # Rules that judge the suppression comments (SL901) run after the others, on what they silenced.
     plan = [step for step in plan if not _reads_suppressions(step[0])] + [step for step in plan if _reads_suppressions(step[0])]
+    tally = RuleTally(settings.max_findings_per_rule_per_file)  # each rule's in turn, emptied by take()
+    admission = _Admission(package, settings, suppressions, tally)
     for rule, applicable, options, needs in plan:
         if needs is not False:
             if runnable is None:
                 runnable = _runnable_needs(package)
             if needs not in runnable:
                 continue
-        tally = RuleTally(settings.max_findings_per_rule_per_file)
-        admission = _Admission(rule, applicable, package, settings, suppressions, tally)
+        admission.start(rule, applicable)
         ctx = RuleContext(applicable, dict(options), settings, memo, admission=admission)  # options: a copy, a plugin rule may change its own
         if _reads_suppressions(rule):
             ctx.suppressions = _SuppressionRun(_parsed(package, suppressions), frozenset(ran), _elsewhere(rules, settings))
@@ -545,7 +546,7 @@ def lint_package(
             continue
         if not _reads_suppressions(rule):
             ran.add(rule.code)
-        diagnostics.extend(tally.results())
+        diagnostics.extend(tally.take())
     if hits is not None:
         parsed = suppressions.get(package.skill_md_path) if package.skill_md_name is not None else None
         if parsed is not None:
@@ -621,13 +622,20 @@ def _parsed(package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> 
 
 
 class _Admission:
-    """:meth:`RuleContext.admits` for one rule on one package: whether the cap per rule and
-    file leaves room for a finding, counting it as left out when not (unless suppressed)."""
+    """:meth:`RuleContext.admits` for the rule running on one package (:meth:`start` names it):
+    whether the cap per rule and file leaves room for a finding, counting it as left out when
+    not (unless suppressed)."""
 
-    def __init__(self, rule: Rule, applicable: tuple, package: SkillPackage, settings: Settings, suppressions: dict, tally: RuleTally):
-        self.rule, self.applicable, self.package, self.settings = rule, applicable, package, settings
-        self.suppressions, self.tally = suppressions, tally
-        self._ignored: dict[Path, bool] = {}  # per-file ignores, judged once per file
+    def __init__(self, package: SkillPackage, settings: Settings, suppressions: dict, tally: RuleTally):
+        self.package, self.settings, self.suppressions, self.tally = package, settings, suppressions, tally
+        self.rule: Rule | None = None
+        self.applicable: tuple = ()
+        self._ignored: dict[Path, bool] = {}  # the rule's per-file ignores, judged once per file
+
+    def start(self, rule: Rule, applicable: tuple) -> None:
+        self.rule, self.applicable = rule, applicable
+        if self._ignored:
+            self._ignored = {}
 
     def __call__(self, path, line: int, severities, targets) -> bool:
         graded = _graded(self.rule, targets, severities, self.applicable, self.settings)

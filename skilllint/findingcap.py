@@ -59,6 +59,16 @@ class RuleTally:
         bucket.append((self._seq, diagnostic))
         self._seq += 1
 
+    def take(self) -> list[Diagnostic]:
+        """:meth:`results`, leaving the tally empty for the next rule (one tally serves every
+        rule of a package: most rules find nothing, and a tally apiece would cost more than
+        their checks)."""
+        if not self._kept and not self._left_out:
+            return []
+        found = self.results()
+        self._kept, self._left_out, self._seq = {}, {}, 0
+        return found
+
     def results(self) -> list[Diagnostic]:
         """The kept findings, in the order they came; the last one of each file that lost
         some (in report order) says how many."""
