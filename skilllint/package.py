@@ -128,6 +128,7 @@ class SkillPackage:
             self.__dict__["listing"] = listing
         self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
         self._splits: dict[str, frontmatter.Split] = {}
+        self._ancestors: dict[tuple[str, ...], Path | None] = {}  # ancestor_with's answers: several rules ask
         self._views: dict[tuple[str, str], FrontmatterView] = {}
         # Paths beyond the package that rules looked up in the linted tree, and what they found
         # (:meth:`exists_in_tree`): the result cache keeps them to know when such a finding is stale.
@@ -308,13 +309,18 @@ class SkillPackage:
     def ancestor_with(self, *relative: str) -> Path | None:
         """The nearest folder above the skill, inside the linted tree, holding the regular file
         ``relative`` through real folders (:func:`skilllint.fsafe.plain_file`: no link is stat-ed)."""
+        if relative in self._ancestors:
+            return self._ancestors[relative]
+        found = None
         lint_root = Path(os.path.normpath(self.lint_root))
         for folder in self.root.parents:
             if not is_within(lint_root, folder):
-                return None
+                break
             if plain_file(str(folder), *relative) is not None:
-                return folder
-        return None
+                found = folder
+                break
+        self._ancestors[relative] = found
+        return found
 
     def exists_in_tree(self, relative: str) -> bool | None:
         """Whether ``relative`` (a path from the lint root, ``/``-separated) names a file or folder
