@@ -1194,11 +1194,15 @@ class _Document:
         found = self._naming.get(folder)
         if found is None:
             lines = {ref.line for ref in self.refs if self._under(ref, folder)}
-            lines.update(
-                n for n in range(self.offset + 1, self.offset + len(self.lines) + 1)
+            # A line names a file of the folder only in backticks, after the folder's path or in a
+            # link (_bare_names); a line with none of them is passed over without a call.
+            prefix = folder.rstrip("/") + "/" if folder not in (".", "") else None
+            for index, text in enumerate(self.lines, start=self.offset + 1):
                 # fenced code counts too: `node scripts/fetch.js` in a block names the file
-                if n not in lines and self._bare_names(self.text(n), folder)
-            )
+                if index in lines or ("`" not in text and "](" not in text and (prefix is None or prefix not in text)):
+                    continue
+                if self._bare_names(text, folder):
+                    lines.add(index)
             found = self._naming[folder] = sorted(lines)
         return found
 
