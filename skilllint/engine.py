@@ -520,10 +520,15 @@ def lint_package(
                 runnable = _runnable_needs(package)
             if needs not in runnable:
                 continue
+        run = None
+        if _reads_suppressions(rule):
+            parsed = _parsed(package, suppressions)
+            if parsed is None or not parsed.directives:
+                continue  # no suppression comment to judge (most skills)
+            run = _SuppressionRun(parsed, frozenset(ran), _elsewhere(rules, settings))
         admission.start(rule, applicable)
         ctx = RuleContext(applicable, dict(options), settings, memo, admission=admission)  # options: a copy, a plugin rule may change its own
-        if _reads_suppressions(rule):
-            ctx.suppressions = _SuppressionRun(_parsed(package, suppressions), frozenset(ran), _elsewhere(rules, settings))
+        ctx.suppressions = run
         try:
             for finding in rule.check(package, ctx):
                 graded = _graded(rule, finding.targets, finding.severities, applicable, settings)
