@@ -89,7 +89,7 @@ _SEVERITY = {
 }
 _CODE = re.compile(r"\b[A-Z]{1,5}[0-9]{3,4}\b")
 FIX_ALL = "source.fixAll.skilllint"
-MAX_DISABLE_ACTIONS = 32  # "Disable" actions per request: each reads the document over (a whole-file range asks for all)
+MAX_DISABLE_ACTIONS = 16  # "Disable" actions per request: each reads the document over (a whole-file range asks for all)
 WATCHED_CONFIGURATION = ["**/.skilllint.toml", "**/skilllint.toml", "**/pyproject.toml", "**/.gitignore"]
 # The files of a skill a change on disk (git checkout, a generator) can matter to: Markdown
 # anywhere (SKILL.md, what it links), agents/openai.yaml and the folders the spec names.
@@ -613,11 +613,11 @@ class SkillLintServer(LanguageServer):
     def disable_actions(self, uri: str, doc, published: list, wanted: lsp.Range) -> list[lsp.CodeAction]:
         """ "Disable SLxxx for this line" for each finding in ``wanted`` whose file reads
         suppression comments (SKILL.md) and where a comment can silence it."""
-        from .suppress_edit import disable
+        from .suppress_edit import Silencer
 
         actions: list[lsp.CodeAction] = []
         seen: set[tuple[str, int]] = set()
-        index = None
+        silencer = None
         for diagnostic, converted in published:
             where = (diagnostic.code, diagnostic.span.line)
             if where in seen or not _overlaps(converted.range, wanted) or not _reads_suppressions(diagnostic.path):
@@ -625,14 +625,11 @@ class SkillLintServer(LanguageServer):
             seen.add(where)
             if len(seen) > MAX_DISABLE_ACTIONS:
                 break
-            proposal = disable(doc.source, *where)
+            silencer = silencer or Silencer(doc.source)
+            proposal = silencer.disable(*where)
             if proposal is None:
                 continue
-            if index is None:
-                from .fixes import LineIndex
-
-                index = LineIndex(doc.source)
-            edits = [lsp.TextEdit(range=self.offsets_range(index, start, end), new_text=text) for start, end, text in proposal.edits]
+            edits = [lsp.TextEdit(range=self.offsets_range(silencer.index, start, end), new_text=text) for start, end, text in proposal.edits]
             actions.append(
                 lsp.CodeAction(
                     title=proposal.title,

@@ -20,6 +20,7 @@ block scalar, say, where a ``#`` would be part of the value).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -33,6 +34,7 @@ _YAML_DISABLE = re.compile(r"#[ \t]*skilllint:[ \t]*disable=")
 # A code fence as skilllint.suppress tells one (so the two agree where a block starts and ends).
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _INDENT = re.compile(r"[ \t]*")
+CHECK_BUDGET = 8 * 1024 * 1024  # characters the checks of one text's proposals may read: 8 of a 1 MiB SKILL.md
 
 
 @dataclass(frozen=True)
@@ -52,31 +54,72 @@ class _Reading:
     split: frontmatter.Split
     frontmatter_end: int  # 1-based line of the closing fence, 0 when there is no frontmatter
     suppressions: suppress.Suppressions
-    yaml: object
+    _parsed: object = None
 
     @classmethod
     def of(cls, text: str) -> "_Reading":
         source = frontmatter.SourceText.from_text(text)
         split = frontmatter.canonical(source)
         end = split.close_line + 1 if split.status == "ok" else 0
-        return cls(split, end, suppress.parse(source.lines, end), _meaning(split.yaml) if split.status == "ok" else None)
+        return cls(split, end, suppress.parse(source.lines, end))
+
+    @property
+    def meaning(self):
+        """The frontmatter as its parser reads it (parsed on first use: an edit of the body
+        leaves its text as it was, and the same text means the same)."""
+        if self._parsed is None:
+            self._parsed = _meaning(self.split.yaml) if self.split.status == "ok" else ()
+        return self._parsed
+
+
+class Silencer:
+    """The proposals for the findings of one text of SKILL.md (as the editor holds it: any
+    line endings, a byte-order mark); what it reads of that text is read once. Each check
+    reads the whole text as it would be: past ``budget`` characters read so, no more
+    proposals (a request for a whole long file asks for many)."""
+
+    def __init__(self, text: str, budget: int = CHECK_BUDGET) -> None:
+        self.text = text
+        self.index = LineIndex(text)
+        self.before = _Reading.of(text)
+        self.budget = budget
+        self._fences: list[tuple[int, int]] | None = None
+
+    def disable(self, code: str, line: int) -> Proposal | None:
+        """How to silence ``code`` on 1-based ``line``, or None where no comment skilllint reads can
+        (or the budget is spent)."""
+        index, before = self.index, self.before
+        if not 1 <= line <= index.line_count:
+            return None
+        if not before.suppressions.empty and before.suppressions.suppresses(code, line):
+            return None  # silenced already: nothing to add
+        if line <= before.frontmatter_end:
+            candidates = _in_frontmatter(index, code, line)
+        else:
+            candidates = _in_body(index, before.frontmatter_end, code, line, self.fence_around(line))
+        for proposal in candidates:
+            if self.budget < len(self.text):
+                return None
+            self.budget -= len(self.text)
+            after = _Reading.of(apply_edits(self.text, proposal.edits))
+            if after.suppressions.suppresses(code, proposal.shift(line)) and _keeps(before, after, proposal.shift):
+                return proposal
+        return None
+
+    def fence_around(self, line: int) -> tuple[int, int] | None:
+        """(first, last) 1-based lines of the fenced code block holding ``line``, fences
+        included, as :func:`skilllint.suppress.parse` reads fences; None outside one."""
+        if self._fences is None:
+            self._fences = _fences(self.index, self.before.frontmatter_end)
+        at = bisect.bisect_right(self._fences, (line, self.index.line_count + 1)) - 1
+        if at >= 0 and self._fences[at][0] <= line <= self._fences[at][1]:
+            return self._fences[at]
+        return None
 
 
 def disable(text: str, code: str, line: int) -> Proposal | None:
-    """How to silence ``code`` on 1-based ``line`` of SKILL.md's ``text`` (as the editor holds
-    it: any line endings, a byte-order mark), or None where no comment skilllint reads can."""
-    index = LineIndex(text)
-    if not 1 <= line <= index.line_count:
-        return None
-    before = _Reading.of(text)
-    if not before.suppressions.empty and before.suppressions.suppresses(code, line):
-        return None  # silenced already: nothing to add
-    candidates = _in_frontmatter(index, code, line) if line <= before.frontmatter_end else _in_body(index, before, code, line)
-    for proposal in candidates:
-        after = _Reading.of(apply_edits(text, proposal.edits))
-        if after.suppressions.suppresses(code, proposal.shift(line)) and _keeps(before, after, proposal.shift):
-            return proposal
-    return None
+    """:meth:`Silencer.disable` for one finding of ``text``."""
+    return Silencer(text).disable(code, line)
 
 
 def _in_frontmatter(index: LineIndex, code: str, line: int):
@@ -90,19 +133,19 @@ def _in_frontmatter(index: LineIndex, code: str, line: int):
     yield Proposal(title, ((end, end, f"  # skilllint: disable={code}"),), _same)
 
 
-def _in_body(index: LineIndex, before: _Reading, code: str, line: int):
+def _in_body(index: LineIndex, frontmatter_end: int, code: str, line: int, fence: tuple[int, int] | None):
     title = f"Disable {code} for this line"
-    if line - 1 > before.frontmatter_end:
+    if line - 1 > frontmatter_end:
         above = list(_NEXT_LINE.finditer(index.line(line - 2)))
         if above:
             at = index.line_start(line - 2) + above[-1].end()
             yield Proposal(title, ((at, at, f" {code}"),), _same)
-    text = index.line(line - 1)
-    indent = _INDENT.match(text).group()
-    at = index.line_start(line - 1)
-    comment = f"{indent}<!-- skilllint-disable-next-line {code} -->{_ending(index, line)}"
-    yield Proposal(title, ((at, at, comment),), lambda n: n + 1 if n >= line else n)
-    fence = _fence_around(index, before.frontmatter_end, line)
+    if fence is None or fence[0] == line:  # a comment inside a fence is not read (above its opening line is outside)
+        text = index.line(line - 1)
+        indent = _INDENT.match(text).group()
+        at = index.line_start(line - 1)
+        comment = f"{indent}<!-- skilllint-disable-next-line {code} -->{_ending(index, line)}"
+        yield Proposal(title, ((at, at, comment),), lambda n: n + 1 if n >= line else n)
     if fence is not None:
         first, last = fence
         ending = _ending(index, first)
@@ -116,10 +159,10 @@ def _in_body(index: LineIndex, before: _Reading, code: str, line: int):
         )
 
 
-def _fence_around(index: LineIndex, frontmatter_end: int, line: int) -> tuple[int, int] | None:
-    """(first, last) 1-based lines of the fenced code block holding ``line``, fences
-    included, as :func:`skilllint.suppress.parse` reads fences; None outside one."""
-    fence, opened = None, 0
+def _fences(index: LineIndex, frontmatter_end: int) -> list[tuple[int, int]]:
+    """(first, last) 1-based lines of each fenced code block of the body, in order, fences
+    included, as :func:`skilllint.suppress.parse` reads fences (an unclosed one runs to the end)."""
+    blocks, fence, opened = [], None, 0
     for number in range(frontmatter_end + 1, index.line_count + 1):
         match = _FENCE.match(index.line(number - 1))
         if match:
@@ -127,13 +170,11 @@ def _fence_around(index: LineIndex, frontmatter_end: int, line: int) -> tuple[in
             if fence is None:
                 fence, opened = marker[0] * 3, number
             elif marker.startswith(fence):
-                if opened <= line <= number:
-                    return opened, number
+                blocks.append((opened, number))
                 fence = None
-                continue
-        if number > line and fence is None:
-            return None
-    return (opened, index.line_count) if fence is not None and opened <= line else None
+    if fence is not None:
+        blocks.append((opened, index.line_count))
+    return blocks
 
 
 def _ending(index: LineIndex, line: int) -> str:
@@ -153,7 +194,9 @@ def _same(line: int) -> int:
 def _keeps(before: _Reading, after: _Reading, shift: Callable[[int], int]) -> bool:
     """Whether ``after`` reads as ``before`` does, lines moved by ``shift``, but for the
     suppression added."""
-    if before.split.status != after.split.status or before.yaml != after.yaml:
+    if before.split.status != after.split.status:
+        return False
+    if before.split.yaml != after.split.yaml and before.meaning != after.meaning:
         return False
     if before.frontmatter_end and shift(before.frontmatter_end) != after.frontmatter_end:
         return False

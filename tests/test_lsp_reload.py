@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from test_lsp import ALPHA, BETA, ROOT, Session, codes, make_project, run, utf16
 
-from skilllint.suppress_edit import disable
+from skilllint.suppress_edit import CHECK_BUDGET, Silencer, disable
 
 pytestmark = pytest.mark.e2e
 
@@ -393,3 +394,17 @@ def test_fix_all_gives_what_check_fix_writes_for_the_unsaved_text(tmp_path, reso
                 assert not actions
 
     run(scenario)
+
+
+def test_the_checks_of_one_text_read_a_bounded_amount():
+    """Each proposal is checked on the whole text as it would be: a request for every finding
+    of a long SKILL.md (a whole-file range) stops proposing once the budget is read, so that
+    the server's loop answers in time (each check of this text reads 1 MiB)."""
+    text = "---\nname: a\n---\n```\n" + "x\n" * 500_000 + "```\n"
+    silencer = Silencer(text)
+    start = time.perf_counter()
+    proposals = [silencer.disable("SL999", line) for line in range(10, 400_000, 5_000)]
+    took = time.perf_counter() - start
+    made = [p for p in proposals if p is not None]
+    assert len(made) == CHECK_BUDGET // len(text) and all(p.title == "Disable SL999 for this code block" for p in made)
+    assert took < 20, f"{took:.1f} s"  # about 1 s here; unbounded, the 80 checks take 8 times that
