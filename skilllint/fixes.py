@@ -251,13 +251,15 @@ def refusal(path: Path, roots: list[Path]) -> str | None:
 
 class _Files:
     """The current text of every file being fixed, original and fixed; with ``stdin``
-    (:class:`skilllint.stdin.StdinFile`) only standard input's text is fixed."""
+    (:class:`skilllint.stdin.StdinFile`) only standard input's text is fixed, and
+    ``overlaid`` (path -> bytes) stands for other files, read only."""
 
-    def __init__(self, roots: list[Path], max_bytes: int, stdin=None) -> None:
+    def __init__(self, roots: list[Path], max_bytes: int, stdin=None, overlaid=None) -> None:
         self.roots = roots
         self.max_bytes = max_bytes
         self.original: dict[str, tuple[Path, bytes, str]] = {}  # key -> (path, bytes, text)
-        self.current: dict[str, bytes] = dict(stdin.contents()) if stdin is not None else {}  # what the overlay serves
+        # what the overlay serves
+        self.current: dict[str, bytes] = {**(overlaid or {}), **stdin.contents()} if stdin is not None else {}
         self.refused: dict[Path, str] = {}
         self.stdin = stdin
 
@@ -326,17 +328,19 @@ def fix_paths(
     write: bool = True,
     max_passes: int = MAX_PASSES,
     stdin=None,
+    overlaid=None,
 ) -> FixRun:
     """Lint ``paths`` and apply every applicable fix until none applies.
 
     ``write=False`` (``--diff``) leaves the disk alone: ``changed`` holds what
     would be written. ``stdin`` (:class:`skilllint.stdin.StdinFile`): its text stands
     for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
-    gets the text as fixed."""
+    gets the text as fixed. ``overlaid`` (with ``stdin`` only): other files' texts that stand
+    for what is on disk, read only (the language server's other open documents)."""
     from .engine import _max_bytes, lint_paths
     from .fsafe import overlay
 
-    files = _Files(lint_roots(paths, cwd), _max_bytes(settings), stdin)
+    files = _Files(lint_roots(paths, cwd), _max_bytes(settings), stdin, overlaid)
     write = write and stdin is None
     run = FixRun(result=None)
     with overlay(files.current, stdin.new_files() if stdin is not None else ()):

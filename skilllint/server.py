@@ -10,16 +10,27 @@ package, such as ``references/x.md``):
 * re-runs the catalog rules (SL5xx) over the project's skills each time, and
   republishes the open documents of sibling skills whose catalog findings
   changed (a description edited in one skill can overflow the others' budget);
-* offers each safe fix a finding carries as a quick fix code action;
+* offers each safe fix a finding carries as a quick fix code action, and for a
+  finding in SKILL.md "Disable SLxxx for this line": the suppression comment
+  skilllint reads there (:mod:`skilllint.suppress_edit`);
+* offers "Fix all" (``source.fixAll.skilllint``): the safe fixes of the document's
+  text as ``skilllint check --fix`` applies them, pass after pass, as one edit
+  (computed when the client resolves the action, where it can);
 * shows the rule-book page on hover of a rule code in a suppression comment
   (``# skilllint: disable=SL106``, ``<!-- skilllint-disable SL310 -->``) and on
   hover of a diagnostic's range.
 
 The project of a document is the deepest of its workspace folder and its
 repository (the nearest folder with ``.git``), else the skill's own folder:
-the server lints as ``skilllint check .`` run there would, configuration
-discovered the same way, excluded skills left alone. Saving a configuration
-file reloads it. Errors never reach the client as a traceback: they become
+the server lints as ``skilllint check <document>`` run there would: the
+document's configuration is the nearest one from its folder up to its
+repository's root (:func:`skilllint.trees.config_for`), else the project's;
+excluded skills are left alone. A configuration file (or ``.gitignore``) saved
+in the editor, or changed on disk where the client watches files for the server
+(``workspace/didChangeWatchedFiles``, registered when the client can), reloads
+every configuration and relints the open documents; a skill's file changed on
+disk relints the open documents of that skill (and, for a SKILL.md, of its
+project: the catalogs). Errors never reach the client as a traceback: they become
 ``window/logMessage`` (the traceback, when there is one, goes to stderr, which
 editors keep in their language-server log). Reading and writing messages is
 :mod:`skilllint.server_io`.
@@ -40,6 +51,7 @@ read of the skills no editor has open.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import functools
 import os
 import re
@@ -58,12 +70,13 @@ from pygls.uris import from_fs_path, to_fs_path, uri_scheme
 from pygls.workspace import PositionCodec
 
 from . import __version__, fsafe
-from .config import CONFIG_NAMES, ConfigError, Settings, load_settings
+from .config import CONFIG_NAMES, ConfigError, Settings
 from .diagnostics import Diagnostic, Severity, Span
 from .discovery import DiscoveryError, Found, discover, package_of_file
 from .fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
 from .parallel import ForkFailed, Forked, can_fork, usable_cpus
+from .trees import config_for, tree_settings
 
 SOURCE = "skilllint"
 DEBOUNCE_SECONDS = 0.2
@@ -75,6 +88,12 @@ _SEVERITY = {
     Severity.INFO: lsp.DiagnosticSeverity.Information,
 }
 _CODE = re.compile(r"\b[A-Z]{1,5}[0-9]{3,4}\b")
+FIX_ALL = "source.fixAll.skilllint"
+MAX_DISABLE_ACTIONS = 16  # "Disable" actions per request: each reads the document over (a whole-file range asks for all)
+WATCHED_CONFIGURATION = ["**/.skilllint.toml", "**/skilllint.toml", "**/pyproject.toml", "**/.gitignore"]
+# The files of a skill a change on disk (git checkout, a generator) can matter to: Markdown
+# anywhere (SKILL.md, what it links), agents/openai.yaml and the folders the spec names.
+WATCHED_SKILL_FILES = ["**/*.md", "**/agents/openai.yaml", "**/references/**", "**/scripts/**", "**/assets/**"]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -92,6 +111,7 @@ class Project:
     """Where documents are linted from: settings, the skills found, caches."""
 
     root: Path
+    config: str | None = None  # the configuration file (None: the defaults)
     settings: Settings | None = None
     error: str | None = None
     found: dict[str, Found] | None = None  # normalised package root -> discovery entry
@@ -109,6 +129,10 @@ class Project:
     kept: dict = field(default_factory=dict)  # catalog rules' costly answers (RuleContext.kept), the same way
     excluded: set[str] = field(default_factory=set)  # skill folders discovery leaves out (until a reload)
     installed: list | None = None  # skills of configured catalog roots (None: not loaded yet)
+
+    @property
+    def id(self) -> tuple[str, str | None]:
+        return str(self.root), self.config
 
     def discover(self) -> list[str]:
         settings = self.settings
@@ -146,13 +170,17 @@ class Project:
 class SkillLintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("skilllint", __version__)
-        self.projects: dict[str, Project] = {}
+        self.projects: dict[tuple[str, str | None], Project] = {}  # (root, configuration file) -> project
+        # (project root, a document's folder) -> (configuration file, its path and keys, came with the tree),
+        # or the error reading it; and find_config's memo: both dropped when a configuration changes
+        self.configs: dict[tuple[str, str], tuple | ConfigError] = {}
+        self.config_memo: dict = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         # uri -> (document version, [(finding, its LSP diagnostic)]) as last published
         self.published: dict[str, tuple[int | None, list[tuple[Diagnostic, lsp.Diagnostic]]]] = {}
         self._registry = None
-        self.lints: dict[tuple[str, str], asyncio.Task] = {}  # (project root, package) -> its lint under way
-        self.package_of: dict[str, tuple[str, str]] = {}  # uri -> (project root, package), as last linted
+        self.lints: dict[tuple[tuple, str], asyncio.Task] = {}  # (project id, package) -> its lint under way
+        self.package_of: dict[str, tuple[tuple, str]] = {}  # uri -> (project id, package), as last linted
         self.lints_started = 0
         self.shut_down = False
         self._slots = asyncio.Semaphore(max(1, usable_cpus()))  # lints at a time
@@ -218,19 +246,35 @@ class SkillLintServer(LanguageServer):
             return owner
         return max(candidates, key=lambda folder: len(folder.parts))
 
-    def project(self, root: Path) -> Project:
-        key = str(root)
-        project = self.projects.get(key)
-        if project is None:
-            project = self.projects[key] = Project(root)
+    def project(self, root: Path, path: Path) -> Project:
+        """The project of the document at ``path``: its root, and the configuration the
+        document uses (as ``skilllint check <path>`` run at ``root`` would choose it)."""
+        where = (str(root), os.path.dirname(str(path)))
+        chosen = self.configs.get(where)
+        if chosen is None:
             try:
-                settings = load_settings(self.registry, root)
+                found, from_tree = config_for(str(path), root, self.config_memo)
+                chosen = (str(found[0]) if found else None, found, from_tree)
+            except ConfigError as exc:
+                chosen = exc
+                self.log(f"{exc} (fix the configuration and save it)")
+            self.configs[where] = chosen
+        if isinstance(chosen, ConfigError):
+            return Project(root, error=str(chosen))
+        name, found, from_tree = chosen
+        project = self.projects.get((str(root), name))
+        if project is None:
+            project = self.projects[(str(root), name)] = Project(root, name)
+            try:
+                settings, warnings = tree_settings(self.registry, found, from_tree, root)
             except ConfigError as exc:
                 project.error = str(exc)
                 self.log(f"{exc} (fix the configuration and save it)")
                 return project
             from .engine import _max_bytes
 
+            for warning in warnings:
+                self.log(warning, lsp.MessageType.Warning)
             project.settings = settings
             rules = [rule() for rule in settings.enabled_rules()]
             project.package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
@@ -239,9 +283,18 @@ class SkillLintServer(LanguageServer):
         return project
 
     def reset(self) -> None:
-        """Forget settings and discovery (a configuration file was saved)."""
+        """Forget settings, which configuration each folder uses, and discovery (a
+        configuration file was saved, or changed on disk)."""
         self.stop_all_lints()
         self.projects.clear()
+        self.configs.clear()
+        self.config_memo.clear()
+
+    def reload(self) -> None:
+        """A configuration changed: read them all again and relint every open document."""
+        self.reset()
+        for uri in list(self.open_documents()):
+            self.lint_now(uri)
 
     # -- linting -------------------------------------------------------------------
 
@@ -251,7 +304,7 @@ class SkillLintServer(LanguageServer):
         if owner is None:
             return None
         owner = Path(norm(owner))
-        project = self.project(self.project_root(path, owner))
+        project = self.project(self.project_root(path, owner), path)
         if project.settings is None:
             return None
         key = project.key_of(owner)
@@ -281,13 +334,13 @@ class SkillLintServer(LanguageServer):
                 self.publish(uri, [])
             return
         project, key = located
-        job = (str(project.root), key)
+        job = (project.id, key)
         self.package_of[uri] = job
         self.stop_lint(job)
         self.lints[job] = asyncio.get_running_loop().create_task(self.run_lint(project, key, job))
 
-    def stop_lint(self, job: tuple[str, str] | None) -> None:
-        """Stop the lint of a (project root, package) under way, if any: its findings are never published."""
+    def stop_lint(self, job: tuple[tuple, str] | None) -> None:
+        """Stop the lint of a (project id, package) under way, if any: its findings are never published."""
         task = self.lints.pop(job, None) if job is not None else None
         if task is not None:
             task.cancel()  # kills its process: see Forked.result
@@ -296,7 +349,7 @@ class SkillLintServer(LanguageServer):
         for job in list(self.lints):
             self.stop_lint(job)
 
-    async def run_lint(self, project: Project, key: str, job: tuple[str, str]) -> None:
+    async def run_lint(self, project: Project, key: str, job: tuple[tuple, str]) -> None:
         try:
             async with self._slots:
                 await self.warmed()
@@ -375,8 +428,8 @@ class SkillLintServer(LanguageServer):
             owner = package_of_file(Path(doc_path))
             if owner is None:
                 continue
-            if project.key_of(Path(norm(owner))) == key or (
-                (doc_path in changed or os.path.realpath(doc_path) in changed) and self.belongs(doc_path, project)
+            if (project.key_of(Path(norm(owner))) == key or doc_path in changed or os.path.realpath(doc_path) in changed) and self.belongs(
+                doc_path, project
             ):
                 self.publish_document(uri, project)
 
@@ -419,8 +472,13 @@ class SkillLintServer(LanguageServer):
         return owners
 
     def belongs(self, doc_path: str, project: Project) -> bool:
+        """Whether the document at ``doc_path`` is linted in ``project``: a skill of it, and
+        the configuration it uses is the project's."""
         owner = package_of_file(Path(doc_path))
-        return owner is not None and project.key_of(Path(norm(owner))) is not None
+        if owner is None or project.key_of(Path(norm(owner))) is None:
+            return False
+        owner = Path(norm(owner))
+        return self.project(self.project_root(Path(doc_path), owner), Path(doc_path)) is project
 
     def publish_document(self, uri: str, project: Project) -> None:
         """Publish the known findings of one open document (relinting its package if never linted)."""
@@ -431,7 +489,7 @@ class SkillLintServer(LanguageServer):
             self.publish(uri, [])
             return
         if key not in project.package_diagnostics:
-            if (str(project.root), key) not in self.lints:
+            if (project.id, key) not in self.lints:
                 self.lint(uri)
             return
         real = os.path.realpath(doc_path)
@@ -471,6 +529,16 @@ class SkillLintServer(LanguageServer):
         text = lines[line]
         return lsp.Position(line=line, character=self.codec().client_num_units(text[: min(column, len(text))]))
 
+    def offsets_range(self, index, start: int, end: int) -> lsp.Range:
+        """Code-point offsets into a document's text (:class:`skilllint.fixes.LineIndex`
+        of it) as an LSP range in the client's units."""
+        return lsp.Range(start=self.offset_position(index, start), end=self.offset_position(index, end))
+
+    def offset_position(self, index, offset: int) -> lsp.Position:
+        line = bisect.bisect_right(index.starts, offset) - 1
+        offset = min(offset, index.ends[line])  # inside a CRLF: the line's end
+        return lsp.Position(line=line, character=self.codec().client_num_units(index.text[index.starts[line] : offset]))
+
     def lines_of(self, path: Path) -> list[str]:
         """The text of a file as the server sees it: the open buffer, else the disk."""
         for doc in self.open_documents().values():
@@ -503,7 +571,18 @@ class SkillLintServer(LanguageServer):
 
     # -- features -------------------------------------------------------------------
 
-    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    async def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        """The quick fixes of the findings in the range (their safe fixes, "Disable SLxxx")
+        and "Fix all", each where the request's ``only`` asks for its kind."""
+        only = params.context.only
+        actions = self.quick_fixes(params) if _wanted(only, lsp.CodeActionKind.QuickFix) else []
+        if _wanted(only, FIX_ALL):
+            fix_all = await self.fix_all_action(params.text_document.uri, asked=only is not None)
+            if fix_all is not None:
+                actions.append(fix_all)
+        return actions
+
+    def quick_fixes(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
         doc = self.workspace.text_documents.get(uri)
         version, published = self.published.get(uri, (None, []))
@@ -529,7 +608,206 @@ class SkillLintServer(LanguageServer):
                     edit=lsp.WorkspaceEdit(changes=changes),
                 )
             )
+        return actions + self.disable_actions(uri, doc, published, params.range)
+
+    def disable_actions(self, uri: str, doc, published: list, wanted: lsp.Range) -> list[lsp.CodeAction]:
+        """ "Disable SLxxx for this line" for each finding in ``wanted`` whose file reads
+        suppression comments (SKILL.md) and where a comment can silence it."""
+        from .suppress_edit import Silencer
+
+        actions: list[lsp.CodeAction] = []
+        seen: set[tuple[str, int]] = set()
+        silencer = None
+        for diagnostic, converted in published:
+            where = (diagnostic.code, diagnostic.span.line)
+            if where in seen or not _overlaps(converted.range, wanted) or not _reads_suppressions(diagnostic.path):
+                continue
+            seen.add(where)
+            if len(seen) > MAX_DISABLE_ACTIONS:
+                break
+            silencer = silencer or Silencer(doc.source)
+            proposal = silencer.disable(*where)
+            if proposal is None:
+                continue
+            edits = [lsp.TextEdit(range=self.offsets_range(silencer.index, start, end), new_text=text) for start, end, text in proposal.edits]
+            actions.append(
+                lsp.CodeAction(
+                    title=proposal.title,
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[converted],
+                    edit=self.workspace_edit(uri, doc.version, edits),
+                )
+            )
         return actions
+
+    async def fix_all_action(self, uri: str, asked: bool) -> lsp.CodeAction | None:
+        """ "Fix all": when the client ``asked`` for source actions (on save, a menu), or else
+        when the findings published for the document's text carry a safe fix. Its edit is
+        left for ``codeAction/resolve`` where the client resolves edits (a light bulb then
+        costs no lint); else it is computed now."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or uri_scheme(uri) != "file":
+            return None
+        if not asked:
+            version, published = self.published.get(uri, (None, []))
+            if version != doc.version or not any(d.fix is not None and d.fix.applicability == "safe" for d, _ in published):
+                return None
+        action = lsp.CodeAction(title="Fix all auto-fixable skilllint problems", kind=FIX_ALL, data={"uri": uri})
+        if self.resolves_edits():
+            return action
+        action.edit = await self.fix_all_edit(uri)
+        return action if action.edit is not None else None
+
+    async def resolve_code_action(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        data = action.data if isinstance(action.data, dict) else {}
+        if action.kind == FIX_ALL and isinstance(data.get("uri"), str) and action.edit is None:
+            action.edit = await self.fix_all_edit(data["uri"]) or lsp.WorkspaceEdit(changes={})
+        return action
+
+    async def fix_all_edit(self, uri: str) -> lsp.WorkspaceEdit | None:
+        """The edits ``skilllint check --fix`` would make to the document's current text, as
+        one edit of that version (None: nothing to fix, or the text changed meanwhile)."""
+        from .fixes import LineIndex, edits_between
+
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or uri_scheme(uri) != "file":
+            return None
+        path = norm(doc.path)
+        located = self.locate(Path(path))
+        if located is None:
+            return None
+        project, _ = located
+        version = doc.version
+        async with self._slots:
+            await self.warmed()
+            contents = self.overlay()
+            try:
+                found = await self.in_worker(partial(_fix_in_worker, project, path, contents))
+            except ForkFailed as exc:
+                self.log(f"internal error while fixing {path}: {exc} (please report this bug)")
+                return None
+        for error in found["errors"]:
+            first, _, rest = error.partition("\n")
+            self.log(f"{first} (please report this bug)")
+            if rest:
+                print(rest, file=sys.stderr)
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version or found["fixed"] is None:
+            return None  # a newer text: the client asks again for it
+        text = contents[path].decode("utf-8")  # the text fixed: the buffer (any lone surrogate made "?")
+        fixed = found["fixed"].decode("utf-8")
+        if fixed == text:
+            return None
+        index = LineIndex(text)
+        edits = [
+            lsp.TextEdit(range=self.offsets_range(index, item.start, item.end), new_text=item.text)
+            for item in edits_between(Path(path), text, fixed, index)
+        ]
+        return self.workspace_edit(uri, version, edits)
+
+    def resolves_edits(self) -> bool:
+        """Whether the client fills in a code action's edit with ``codeAction/resolve`` (and
+        hands back the action's ``data``, which names the document)."""
+        capability = self.client_capabilities.text_document
+        actions = capability.code_action if capability else None
+        support = actions.resolve_support if actions else None
+        return support is not None and "edit" in support.properties and bool(actions.data_support)
+
+    def workspace_edit(self, uri: str, version: int | None, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
+        """Edits of one document: tied to its version where the client takes versioned edits
+        (it refuses them for a newer text), else plain."""
+        workspace = self.client_capabilities.workspace
+        edit_support = workspace.workspace_edit if workspace else None
+        if version is not None and edit_support is not None and edit_support.document_changes:
+            identifier = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+            return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=identifier, edits=edits)])
+        return lsp.WorkspaceEdit(changes={uri: edits})
+
+    # -- files changed on disk -------------------------------------------------------
+
+    def watch_files(self) -> None:
+        """Ask the client to tell of changes on disk (configurations; the files of skills),
+        where it can watch files for a server. (Not awaited: a client may answer after
+        it sends ``exit``.)"""
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        registrations = [
+            lsp.Registration(
+                id=f"skilllint-{name}",
+                method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[lsp.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns]
+                ),
+            )
+            for name, patterns in (("configuration", WATCHED_CONFIGURATION), ("skill-files", WATCHED_SKILL_FILES))
+        ]
+
+        def answered(future) -> None:
+            if not future.cancelled() and future.exception() is not None:  # configurations reload on save only
+                self.log(
+                    f"the client did not watch files for skilllint ({future.exception()}); "
+                    "a configuration reloads when saved in the editor",
+                    lsp.MessageType.Warning,
+                )
+
+        self.client_register_capability(lsp.RegistrationParams(registrations=registrations)).add_done_callback(answered)
+
+    def files_changed(self, params: lsp.DidChangeWatchedFilesParams) -> None:
+        """Files changed on disk: a configuration reloads them all; a skill's file relints
+        the open documents of that skill (a SKILL.md: of its project, for the catalogs).
+        An open document's own file is left alone: its buffer is what counts."""
+        changes = [(norm(to_fs_path(c.uri)), c.type) for c in params.changes if uri_scheme(c.uri) == "file" and to_fs_path(c.uri)]
+        if any(os.path.basename(path) in CONFIG_NAMES or os.path.basename(path) == ".gitignore" for path, _ in changes):
+            self.reload()
+            return
+        documents = {uri: norm(doc.path) for uri, doc in self.open_documents().items()}
+        owners: dict[str, list[str]] = {}  # skill folder -> its open documents
+        for uri, path in documents.items():
+            owner = package_of_file(Path(path))
+            if owner is not None:
+                owners.setdefault(norm(owner), []).append(uri)
+        if not owners:
+            return
+        opened = set(documents.values())
+        touched: set[str] = set()  # open documents to relint
+        skill_mds: list[str] = []
+        moved = False  # a SKILL.md came or went: the projects' skills are found again
+        for path, kind in changes:
+            if path in opened or f"{os.sep}.git{os.sep}" in path:
+                continue
+            if os.path.basename(path).casefold() == "skill.md":
+                skill_mds.append(path)
+                moved = moved or kind != lsp.FileChangeType.Changed
+            folder = os.path.dirname(path)
+            while True:  # the nearest skill folder with an open document holding the file
+                if folder in owners:
+                    touched.update(owners[folder])
+                    break
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+        if moved:
+            for project in self.projects.values():
+                if project.settings is not None and any(is_within(project.root, Path(p)) for p in skill_mds):
+                    project.excluded.clear()
+                    try:
+                        for warning in project.discover():
+                            self.log(warning, lsp.MessageType.Warning)
+                    except DiscoveryError as exc:
+                        self.log(str(exc))
+        if skill_mds:  # a catalog changed: every open document of the projects holding it
+            for uri, job in self.package_of.items():
+                if uri in documents and any(is_within(Path(job[0][0]), Path(p)) for p in skill_mds):
+                    touched.add(uri)
+        linted: set = set()
+        for uri in sorted(touched):
+            job = self.package_of.get(uri)
+            if job is None or job not in linted:  # one lint per skill
+                linted.add(job)
+                self.schedule(uri)
 
     def hover(self, params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
@@ -670,6 +948,20 @@ def _lint_in_worker(
     }
 
 
+def _fix_in_worker(project: Project, path: str, contents: dict[str, bytes]) -> dict:
+    """``skilllint check --fix`` of one open document where it runs (a forked process, or a
+    thread): the document's text (``contents[path]``) fixed as standard input's is (only that
+    text changes; the other open documents are read from ``contents``). Plain data: ``fixed``,
+    the text as fixed (bytes); ``errors``, internal errors."""
+    from .fixes import fix_paths
+    from .stdin import StdinFile
+
+    stdin = StdinFile(path, contents[path])
+    with fsafe.overlay(contents):
+        run = fix_paths([path], project.settings, project.root, stdin=stdin, overlaid=contents)
+    return {"fixed": stdin.fixed, "errors": list(run.result.internal_errors)}
+
+
 class _Kept(dict):
     """Answers kept from earlier lints, and (``new``) those this one added."""
 
@@ -749,6 +1041,20 @@ def _changed_paths(old: Iterable[Diagnostic], new: Iterable[Diagnostic]) -> set[
     return changed | {os.path.realpath(path) for path in changed}
 
 
+def _wanted(only: list[str] | None, kind: str) -> bool:
+    """Whether a code action request that asks for ``only`` these kinds (None: any) wants ``kind``."""
+    return only is None or any(kind == asked or kind.startswith(asked + ".") for asked in only)
+
+
+def _reads_suppressions(path: Path) -> bool:
+    """Whether skilllint reads suppression comments in the file at ``path``: a skill's
+    SKILL.md (the name the skill's folder lists it by)."""
+    path = Path(norm(path))
+    if path.name.casefold() != "skill.md":
+        return False
+    return SkillPackage(path.parent, path.parent).skill_md_name == path.name
+
+
 def _before(a: lsp.Position, b: lsp.Position) -> bool:
     return (a.line, a.character) < (b.line, b.character)
 
@@ -765,6 +1071,14 @@ def _contains(r: lsp.Range, p: lsp.Position) -> bool:
 def build_server() -> SkillLintServer:
     server = SkillLintServer()
 
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: SkillLintServer, params: lsp.InitializedParams) -> None:
+        ls.safely("asking the client to watch files", ls.watch_files)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: SkillLintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        ls.safely("reading files changed on disk", ls.files_changed, params)
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillLintServer, params: lsp.DidOpenTextDocumentParams) -> None:
         ls.lint_now(params.text_document.uri)
@@ -778,9 +1092,7 @@ def build_server() -> SkillLintServer:
         uri = params.text_document.uri
         name = os.path.basename(to_fs_path(uri) or "")
         if name in CONFIG_NAMES or name == ".gitignore":
-            ls.reset()
-            for other in list(ls.open_documents()):
-                ls.lint_now(other)
+            ls.reload()
             return
         ls.lint_now(uri)
 
@@ -809,10 +1121,22 @@ def build_server() -> SkillLintServer:
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True),
     )
-    def code_action(ls: SkillLintServer, params: lsp.CodeActionParams):
-        return ls.safely("computing code actions", ls.code_actions, params, default=[])
+    async def code_action(ls: SkillLintServer, params: lsp.CodeActionParams):
+        try:
+            return await ls.code_actions(params)
+        except Exception as exc:  # noqa: BLE001 - the editor gets a log line, never a traceback
+            ls.failed("computing code actions", exc)
+            return []
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    async def code_action_resolve(ls: SkillLintServer, params: lsp.CodeAction):
+        try:
+            return await ls.resolve_code_action(params)
+        except Exception as exc:  # noqa: BLE001 - see above
+            ls.failed("resolving a code action", exc)
+            return params
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: SkillLintServer, params: lsp.HoverParams):

@@ -50,18 +50,15 @@ def plan_trees(registry, paths: list[str], cwd: Path, config_path: str | None, o
         groups = {}
         memo: dict = {}  # each folder looked at once (pre-commit gives a path per changed file)
         for raw in paths:
-            found = find_config(Path(_start(raw, cwd)), memo) or find_config(cwd, memo)  # else the working folder's
+            found, from_tree = config_for(raw, cwd, memo)
             key = str(found[0]) if found else None
-            if key not in groups:  # the user's own when its folder holds the working folder
-                from_tree = found is not None and not is_within(Path(os.path.normpath(found[0].parent)), Path(os.path.normpath(cwd)))
+            if key not in groups:
                 groups[key] = (found, from_tree, [])
             groups[key][2].append(raw)
     trees = []
     for found, from_tree, members in groups.values():
-        settings = settings_from(registry, found, cwd, overrides, from_tree=from_tree)
-        tree = Tree(settings, members)
-        if from_tree:
-            tree.warnings = _confine_catalog_roots(settings)
+        settings, warnings = tree_settings(registry, found, from_tree, cwd, overrides)
+        tree = Tree(settings, members, warnings)
         add_command_line_roots(settings, catalog_roots, cwd)
         if catalog_roots:
             settings.given["catalog-roots"] = list(catalog_roots)
@@ -69,6 +66,24 @@ def plan_trees(registry, paths: list[str], cwd: Path, config_path: str | None, o
     if len(trees) > 1:
         _refuse_overlap(trees, cwd)
     return trees
+
+
+def config_for(raw: str, cwd: Path, memo: dict) -> tuple[tuple[Path, dict] | None, bool]:
+    """The configuration path ``raw`` uses, as (its file, its keys), or None (the defaults):
+    the nearest from ``raw`` up to its repository's root, else the working folder's; and
+    whether it came with the linted tree (the user's own when its folder holds the working
+    folder). ``memo`` keeps each folder's answer (:func:`skilllint.config.find_config`): a
+    caller that outlives a run (the language server) drops it when a configuration changes."""
+    found = find_config(Path(_start(raw, cwd)), memo) or find_config(cwd, memo)  # else the working folder's
+    from_tree = found is not None and not is_within(Path(os.path.normpath(found[0].parent)), Path(os.path.normpath(cwd)))
+    return found, from_tree
+
+
+def tree_settings(registry, found: tuple[Path, dict] | None, from_tree: bool, cwd: Path, overrides: dict | None = None) -> tuple[Settings, list[str]]:
+    """The settings of a configuration :func:`config_for` chose, and the warnings about what
+    of it was set aside (catalog roots outside a configuration that came with the tree)."""
+    settings = settings_from(registry, found, cwd, overrides, from_tree=from_tree)
+    return settings, _confine_catalog_roots(settings) if from_tree else []
 
 
 def _start(raw: str, cwd: Path) -> str:
