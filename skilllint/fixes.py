@@ -131,10 +131,22 @@ def edits_between(path: Path, old: str, new: str, index: LineIndex | None = None
     offsets = [0]
     for line in old_lines:
         offsets.append(offsets[-1] + len(line))
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    # The lines both texts open and end with are left out of the comparison: a fix changes a few
+    # lines, and SequenceMatcher's cost grows with the lines it is given (with autojunk off, with
+    # how often each repeats: blank lines, fences) far more than a walk over equal lines costs.
+    shorter = min(len(old_lines), len(new_lines))
+    head = 0
+    while head < shorter and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while tail < shorter - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(
+        None, old_lines[head : len(old_lines) - tail], new_lines[head : len(new_lines) - tail], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
-            edits.append(edit(path, index, offsets[i1], offsets[i2], "".join(new_lines[j1:j2])))
+            edits.append(edit(path, index, offsets[head + i1], offsets[head + i2], "".join(new_lines[head + j1 : head + j2])))
     return tuple(edits)
 
 

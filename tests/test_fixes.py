@@ -10,6 +10,7 @@ property test generates frontmatter with comments and odd quoting.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -394,6 +395,25 @@ def test_edits_between_and_back():
     index = LineIndex(old)
     assert apply_edits(old, [(*offsets(e, index), e.text) for e in edits]) == new
     assert [e.text for e in edits] == ["b", "w\n"]
+
+
+LINES = st.lists(st.sampled_from(["a\n", "b\n", "\n", "```\n", "x: 1\n", "c", "d\r\n"]), max_size=12).map("".join)
+
+
+@given(LINES, LINES)
+def test_edits_between_turn_any_text_into_any_other(old, new):
+    index = LineIndex(old)
+    assert apply_edits(old, [(*offsets(e, index), e.text) for e in edits_between(Path("f"), old, new, index)]) == new
+
+
+def test_edits_between_compares_only_what_changed():
+    # A long file of lines that repeat (blank lines, fences): comparing all of it for a change
+    # in the frontmatter took seconds; the lines both texts open and end with are not compared.
+    body = "".join(f"```\nline {i % 7}\n```\n\n" for i in range(20_000))
+    old, new = "---\nname: a\n---\n" + body, "---\nname: b\n---\n" + body
+    start = time.perf_counter()
+    edits = edits_between(Path("f"), old, new)
+    assert [e.text for e in edits] == ["b"] and time.perf_counter() - start < 5
 
 
 def test_a_span_only_edit_from_a_plugin_applies_by_its_span():
