@@ -511,17 +511,18 @@ def lint_package(
     plan = _package_plan(package, rules, settings)
     runnable = None  # _runnable_needs, once a rule needs SKILL.md (reading it is not free)
     # Rules that judge the suppression comments (SL901) run after the others, on what they silenced.
-    plan = [step for step in plan if not _reads_suppressions(step[0])] + [step for step in plan if _reads_suppressions(step[0])]
+    steps = [(step, _reads_suppressions(step[0])) for step in plan]
+    steps = [item for item in steps if not item[1]] + [item for item in steps if item[1]]
     tally = RuleTally(settings.max_findings_per_rule_per_file)  # each rule's in turn, emptied by take()
     admission = _Admission(package, settings, suppressions, tally)
-    for rule, applicable, options, needs in plan:
+    for (rule, applicable, options, needs), judges in steps:
         if needs is not False:
             if runnable is None:
                 runnable = _runnable_needs(package)
             if needs not in runnable:
                 continue
         run = None
-        if _reads_suppressions(rule):
+        if judges:
             parsed = _parsed(package, suppressions)
             if parsed is None or not parsed.directives:
                 continue  # no suppression comment to judge (most skills)
@@ -549,7 +550,7 @@ def lint_package(
                     + traceback.format_exc(limit=6)
                 )
             continue
-        if not _reads_suppressions(rule):
+        if not judges:
             ran.add(rule.code)
         diagnostics.extend(tally.take())
     if hits is not None:
