@@ -2,11 +2,28 @@
 
 A package's rules see the files of the package, where it lies, and the plugin
 manifests above it (target inference, Codex's plugin namespace). The key hashes
-all of that without reading a file: every entry's ``lstat`` (mode, size,
-mtime, inode) and link text, the package's path, real path and lint root, the
-manifests' ``lstat`` — with the skilllint code, the rule plugins and the run's
-settings. A hit returns the package's diagnostics as they were.
+all of that — with the skilllint code (by content), the rule plugins and the
+run's settings — and a hit returns the package's diagnostics as they were.
 
+* The key hashes what the rules can read: each file's content (its first
+  16 MiB, past any read cap), mode and size; the other entries' kinds; the
+  manifests' contents; and where the package lies as paths below an anchor
+  (the lint root, or the configuration's folder above it) and the anchor's own
+  name, never an absolute path. A cache restored into a checkout elsewhere (CI:
+  every file has a new mtime and inode, the repository another path) finds the
+  same keys, and its entries' paths move to the package's root there
+  (:meth:`ResultCache._placed`).
+* No file is read only to key it while ``lstat`` proves it unchanged: the stat
+  memo (:class:`FileHashes`, ``file-hashes.json``) keeps each file's content
+  hash by its path and ``lstat`` (mode, size, mtime, inode, ctime). A file whose
+  ``lstat`` changed is read and hashed once, and when its content is what it
+  was, its package's result is found all the same.
+* Where a result may depend on where the tree lies beyond that — a link in the
+  package or on the way to it, rule plugins, a tree inside a ``.claude/skills``
+  folder — the key is made of ``lstat`` and absolute paths instead
+  (:meth:`ResultCache._stat_key`), as before: found again in this checkout only.
+  A finding about a path beyond the tree (SL302 names the folder a reference
+  climbs to) keeps its entry in its place too.
 * Rules whose result depends on other folders (SL520 counts a skills root's
   folders) say ``cacheable = False`` and always run; catalog rules are never
   cached (they see the whole catalog). A rule that only asks whether a path
@@ -18,9 +35,12 @@ settings. A hit returns the package's diagnostics as they were.
   skill keeps that answer, and a hit must find it the same again. Only such
   entries hold it (where a skill lies is in the key), so no other skill pays for
   the question, and the links are read once per skills folder.
-* A file changed within the last two seconds makes its package uncacheable for
-  now (as git treats "racily clean" files): two writes of the same size inside
-  one timestamp tick would otherwise look unchanged.
+* A file changed within the last two seconds (as git treats "racily clean"
+  files: two writes of the same size inside one timestamp tick share a stamp)
+  is neither remembered in the memo nor lets its package's result be filed;
+  a content key is still looked up. A result is filed only when the package's
+  entries are, once linted, as ``lstat`` found them when the key was made: one
+  linted from a file written meanwhile would sit under the old content's key.
 * Beside the results, ``token-counts.json`` keeps token counts of long texts'
   parts by content hash (:class:`TokenCounts`), and ``catalog-entries.json``
   each skill's catalog entry (:mod:`skilllint.catalog.entries`).
@@ -34,7 +54,10 @@ settings. A hit returns the package's diagnostics as they were.
   link, regular files only, size-capped) and parsed only when they cannot take
   far more memory than their size (:func:`parse_json`); every entry is checked
   against its shape and bounds, and a finding's paths must lie in the package
-  it belongs to. Anything odd is a miss.
+  it belongs to. Anything odd is a miss. An entry that passes is served as it
+  is: content keys can be computed by anyone who has the tree, so a cache that
+  comes with a tree speaks for it as its configuration does (which can turn
+  rules off).
 """
 
 from __future__ import annotations
@@ -42,13 +65,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from pathlib import Path
 
 from . import __version__
 from .diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
-from .fsafe import SafeFolder, UnsafeFile, is_within, plain_file
-from .targets import TARGET_IDS
+from .fsafe import SafeFolder, UnsafeFile, content_digest, file_stamp, is_within, plain_file
+from .targets import TARGET_IDS, claude_code
 
 FORMAT = "1"
 RACY_SECONDS = 2.0
@@ -148,7 +172,10 @@ class ResultCache:
     def __init__(self, folder: CacheFolder, settings) -> None:
         self.folder = CacheFolder(folder.anchor, (*folder.parts, f"v{FORMAT}"), ignored=len(folder.parts))
         self.directory = self.folder.path
-        self.salt = _settings_salt(settings)
+        self.settings = settings
+        self.hashes = FileHashes(self.folder)
+        self.salt = _settings_salt(settings, self.hashes)
+        self.usable = self.salt is not None  # None: skilllint's code changed since this process loaded it
         # What a cached finding may say: the codes (and names) of the rules whose findings are kept.
         self._names = {
             r.code: r.name
@@ -159,7 +186,13 @@ class ResultCache:
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
         self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
-        self.usable = True
+        # Rule plugins may say anything about where the tree lies: with one, every key is lstat-based.
+        self._plugins = any(not r.__module__.startswith("skilllint.") for r in settings.enabled_rules())
+        self._anchors: dict[str, str] = {}  # lint root -> the folder content keys name places from ("": none)
+        self._keyed: dict[str, tuple] = {}  # package root -> (anchor, what its content key read), for put()
+        self._manifest_digests: dict[tuple, tuple] = {}  # (folder, anchor) -> (its manifests, settled)
+        self.hits = 0  # lookups that found a result (in this process: a warm run looks up here)
+        self.misses = 0
 
     @property
     def problem(self) -> str | None:
@@ -168,11 +201,117 @@ class ResultCache:
 
     # -- keys ----------------------------------------------------------------------
 
-    def key(self, package, targets) -> str | None:
-        """The package's key, or None when it cannot be cached now (racy or truncated)."""
+    def key(self, package, targets) -> tuple[str, bool] | None:
+        """(the package's key, whether a result may be filed under it now: no file changed
+        within the last two seconds), or None when the package cannot be cached (its listing
+        was cut short; a racy change, for a key made of ``lstat``)."""
         inventory = package.inventory
         if inventory.truncated:
             return None
+        place = self._place(package)
+        if place is None:
+            key = self._stat_key(package, targets)
+            return None if key is None else (key, True)
+        return self._content_key(package, targets, *place)
+
+    def _place(self, package) -> tuple[str, tuple] | None:
+        """(the anchor, where the package lies from it) for a content key, or None when its
+        results may depend on where the tree lies: a link in the package or on the way to it
+        (its real path, where links lead), rule plugins, an anchor below a ``.claude/skills``
+        folder (Claude Code's listing, and the skill a nested one is a document of, lie above).
+
+        The anchor is the lint root, or the configuration's folder when that holds it (plugin
+        manifests are looked for up to there) or per-file ignores match paths from there (then
+        the folder holding both). The place names the anchor's own folder and the paths below
+        it, never the absolute path, so the key is the same in a checkout elsewhere (CI). What
+        else the rules learn of the place is in the key too (the targets, the plugin manifests
+        up to the anchor) or kept with the entry (:meth:`put`: a finding about a path beyond
+        the tree)."""
+        root = str(package.root)
+        if self._plugins or package.real_root != root:
+            return None
+        if any(stat.S_ISLNK(stamp[1]) for stamp in package.inventory.stamps):
+            return None
+        lint_root = os.path.normpath(package.lint_root)
+        anchor = self._anchors.get(lint_root)
+        if anchor is None:
+            base = os.path.normpath(self.settings.base)
+            anchor = lint_root
+            if self.settings.per_file_ignores or is_within(Path(base), Path(lint_root)):
+                anchor = os.path.commonpath([lint_root, base])
+            listing = os.sep + os.sep.join(claude_code.SKILLS_LOCATION) + os.sep
+            if listing in anchor + os.sep:
+                anchor = ""  # lies in a skills folder: the place is absolute
+            self._anchors[lint_root] = anchor
+        below = _below(anchor, root) if anchor else None
+        if below is None:
+            return None
+        base = _below(anchor, os.path.normpath(self.settings.base))
+        return anchor, (os.path.basename(anchor), below, _below(anchor, lint_root), base)
+
+    def _content_key(self, package, targets, anchor: str, where: tuple) -> tuple[str, bool]:
+        """The key of what the package's rules read: each file's content hash (by way of the
+        stat memo, :class:`FileHashes`: a file whose ``lstat`` is as remembered is not read),
+        mode and size; the other entries' kinds; the plugin manifests above it; the place."""
+        inventory = package.inventory
+        prefix = str(package.root) + os.sep
+        digest = self.hashes.digest
+        settled = True
+        files = []
+        for rel, mode, size, mtime, ino, ctime in inventory.stamps:
+            if stat.S_ISREG(mode):
+                found, ok = digest(prefix + rel, (mode, size, mtime, ino, ctime))
+                settled = settled and ok
+                files.append((rel, mode, size, found))
+            else:
+                files.append((rel, stat.S_IFMT(mode)))
+        manifests, ok = self._manifests_read(package, anchor, self._manifest_digests)
+        parts = [
+            self.salt,
+            where,
+            files,
+            sorted(inventory.unreadable),
+            sorted(inventory.skipped),
+            manifests,
+            [t.id for t in targets],
+        ]
+        self._keyed[str(package.root)] = (anchor, manifests)
+        key = hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        return key, settled and ok
+
+    def _manifests_read(self, package, anchor: str, memo: dict) -> tuple[tuple, bool]:
+        """The plugin manifests above the package, up to the anchor (rules look up to the lint
+        root, target inference up to the configuration's folder), by content and place from
+        the anchor, and whether none of them changed within the last two seconds (``memo``:
+        per folder, what lies from it up to the anchor: siblings ask for the same)."""
+        folder = os.path.dirname(str(package.root))
+        chain = []  # folders not answered yet, nearest first
+        held = memo.get((folder, anchor))
+        while held is None:
+            where = _below(anchor, folder)
+            if where is None:
+                held = ((), True)
+                break
+            chain.append((folder, where))
+            parent = os.path.dirname(folder)
+            held = memo.get((parent, anchor)) if parent != folder else ((), True)
+            folder = parent
+        for folder, where in reversed(chain):  # from the top down, each on what lies above it
+            here = []
+            settled = held[1]
+            for parts in MANIFESTS:
+                info = plain_file(folder, *parts)  # as the rules find them: no link followed
+                if info is not None:
+                    digest, fresh = self.hashes.digest(os.path.join(folder, *parts), file_stamp(info))
+                    settled = settled and fresh
+                    here.append((where, *parts, info.st_size, digest))
+            held = memo[(folder, anchor)] = (tuple(here) + held[0], settled)
+        return held
+
+    def _stat_key(self, package, targets) -> str | None:
+        """The key made of ``lstat`` and absolute paths, for a package whose results may depend on
+        where it lies (:meth:`_place`); None when a file changed within the last two seconds."""
+        inventory = package.inventory
         now_ns = time.time_ns()
         if any(now_ns - stamp[3] < RACY_SECONDS * 1e9 for stamp in inventory.stamps):
             return None
@@ -185,6 +324,7 @@ class ResultCache:
             str(package.root),
             package.real_root,
             str(package.lint_root),
+            str(self.settings.base),  # per-file ignores match paths from there
             sorted(inventory.stamps),
             links,
             source,
@@ -196,6 +336,23 @@ class ResultCache:
         # repr, not json.dumps: the same text for the same parts (strings, numbers, tuples), a
         # third of the cost, and keys are computed for every skill of a warm run.
         return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def unchanged(self, package) -> bool:
+        """Whether every entry of the package, and every manifest its key read, is as when the
+        key was made: a result linted from a file written meanwhile must not be filed under the
+        key of the file's earlier content (a checkout of that content would find it)."""
+        keyed = self._keyed.get(str(package.root))
+        if keyed is None:
+            return True  # an lstat key: a later write changes the key itself
+        prefix = str(package.root) + os.sep
+        try:
+            for rel, *stamp in package.inventory.stamps:
+                if file_stamp(os.lstat(prefix + rel)) != tuple(stamp):
+                    return False
+        except OSError:
+            return False
+        anchor, manifests = keyed
+        return self._manifests_read(package, anchor, {})[0] == manifests
 
     # -- entries -------------------------------------------------------------------
 
@@ -211,7 +368,15 @@ class ResultCache:
         skilllint could have written for this package and these targets. ``documents_hold``:
         given the targets an entry was made for as reading the skill through a link, whether
         they still do (:meth:`skilllint.config.Settings.reads_as_document`); asked only of
-        an entry that rests on that answer."""
+        an entry that rests on that answer. Counted in :attr:`hits` or :attr:`misses`."""
+        found = self._found(key, package, targets, documents_hold)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def _found(self, key: str, package, targets, documents_hold) -> list[Diagnostic] | None:
         try:
             sub = self._subfolder(key[:2], create=False)
             if sub is None:
@@ -219,10 +384,27 @@ class ResultCache:
             result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
         except (OSError, UnsafeFile):
             return None
-        data = parse_json(result.data)
+        data = self._placed(parse_json(result.data), package)
         if not _probes_hold(data, package) or not _documents_hold(data, documents_hold):
             return None
         return checked_diagnostics(data, package, self._names, {t.id for t in targets})
+
+    def _placed(self, data: object, package) -> object:
+        """The entry as it reads where the package lies now: as it is when it was made there;
+        moved when it was made for the same content elsewhere (a cache restored into another
+        checkout: its paths were below that place's root, now below this one); None when it
+        cannot be moved: made for a key of absolute paths, a finding that named a place above
+        the tree, a text that quotes where it was made."""
+        if type(data) is not dict:
+            return None
+        root = str(package.root)
+        made = data.get("root", root)  # none said: made here (checked against this place as any entry)
+        if made == root:
+            return data
+        anchor = data.get("moves")
+        if type(made) is not str or type(anchor) is not str or root not in self._keyed:  # _keyed: a content key
+            return None
+        return _moved(data, made, root, anchor)
 
     def put(
         self,
@@ -230,14 +412,21 @@ class ResultCache:
         diagnostics: list[Diagnostic],
         probes: dict[str, bool] | None = None,
         documents: tuple[str, ...] | None = None,
+        package=None,
     ) -> None:
-        """Keep a package's findings; ``probes``: the paths beyond the package its rules looked up
+        """Keep ``package``'s findings; ``probes``: the paths beyond the package its rules looked up
         in the linted tree and what they found (a hit must find the same again); ``documents``:
         for a skill some target never lists, the targets that read it through a link all the same
-        (a hit must find the same again), None for a skill every target lists."""
-        if not self.usable:
+        (a hit must find the same again), None for a skill every target lists. Nothing is kept
+        when a file of the package changed since its key was made (:meth:`unchanged`)."""
+        if not self.usable or (package is not None and not self.unchanged(package)):
             return
         entry: dict = {"diagnostics": [encode(d) for d in diagnostics]}
+        if package is not None:
+            entry["root"] = str(package.root)
+            keyed = self._keyed.get(entry["root"])
+            if keyed is not None and not package.beyond_tree:
+                entry["moves"] = keyed[0]  # where it was made from: a hit elsewhere moves its paths
         if probes:
             entry["probes"] = sorted([path, found] for path, found in probes.items())
         if documents is not None:
@@ -277,9 +466,13 @@ class ResultCache:
         from .catalog.entries import CatalogEntries
 
         if self._entries is None:
-            salt = hashlib.sha256(json.dumps([FORMAT, __version__, _CODE_STAMP]).encode()).hexdigest()
-            self._entries = CatalogEntries(self.folder, salt) if self.usable else None
+            self._entries = CatalogEntries(self.folder, self.salt, self.hashes) if self.usable else None
         return self._entries
+
+    def save(self) -> None:
+        """Keep the stat memo of this run's files (:class:`FileHashes`)."""
+        if self.usable:
+            self.hashes.save()
 
 
 class TokenCounts:
@@ -365,6 +558,121 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
     return kept
 
 
+class FileHashes:
+    """The stat memo: each file's content hash (:func:`skilllint.fsafe.content_digest`) by its
+    path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`), kept in ``file-hashes.json`` beside
+    the results. A file whose ``lstat`` is as remembered is not read again: a warm run reads
+    no file to make its keys. One whose ``lstat`` changed (a checkout elsewhere, a ``touch``,
+    a restored cache) is read and hashed once; when its content is what it was, the keys, and
+    so the results, are the same.
+
+    Paths are absolute: the memo says what a file on this machine holds, and is of no use
+    elsewhere (a restored cache's paths and stats are other files). A file changed within
+    the last two seconds (by its modification time, as the result keys judged it) is hashed
+    every time and not remembered: two writes in one timestamp tick would share a stamp.
+    Worker processes hand their new hashes to the main process (:meth:`take_new`,
+    :meth:`add`), which alone saves; the file is bounded and written whole, this run's files
+    first, as :class:`TokenCounts` is.
+    """
+
+    def __init__(self, folder: CacheFolder | None = None) -> None:
+        self.folder = folder
+        self._stored: dict | None = None
+        self._used: dict[str, list] = {}  # asked for or hashed in this run: kept first
+        self._new: dict[str, list] = {}  # hashed here since the last take_new()
+        self._changed = False
+
+    def digest(self, path: str, stamp: tuple, trusted: bool = False) -> tuple[str | None, bool]:
+        """(the content hash of the file ``path`` whose ``lstat`` is ``stamp``, whether it is
+        settled: unchanged for two seconds); (None, False) when it cannot be read as that file.
+        ``trusted``: skilllint's own code, read through links."""
+        known = self._used.get(path)
+        if known is None:
+            known = self.load().get(path)
+            if known is not None:
+                if _memo_entry(known):
+                    self._used[path] = known
+                else:
+                    known = None
+        if known is not None and tuple(known[:5]) == stamp:
+            return known[5], True
+        digest = content_digest(path, stamp, trusted=trusted)
+        if digest is None:
+            return None, False
+        if time.time_ns() - stamp[2] < RACY_SECONDS * 1e9:
+            return digest, False
+        entry = [*stamp, digest]
+        self._used[path] = self._new[path] = entry
+        self._changed = True
+        return digest, True
+
+    def take_new(self) -> dict[str, list]:
+        """The hashes made in this process since the last call (what a worker sends back)."""
+        new, self._new = self._new, {}
+        return new
+
+    def add(self, hashes: dict[str, list]) -> None:
+        if hashes:
+            self._used.update(hashes)
+            self._changed = True
+
+    def save(self) -> None:
+        if not self._changed or self.folder is None:
+            return
+        stored = {path: entry for path, entry in self.load().items() if len(path) <= MAX_MEMO_PATH and _memo_entry(entry)}
+        kept = used_first(self._used, stored, MAX_FILE_HASHES)
+        data = json.dumps({"format": 1, "files": kept}).encode()  # ASCII: a path's odd bytes escaped
+        if len(data) > MAX_FILE_HASHES_BYTES:
+            return  # it would not be read back
+        try:
+            self.folder.write(FILE_HASHES_FILE, data)
+        except (OSError, UnsafeFile):
+            pass  # a read-only tree: the next run hashes again
+        self._changed = False
+
+    def load(self) -> dict:
+        """The remembered hashes (each entry is checked where it is used: :func:`_memo_entry`)."""
+        if self._stored is None:
+            self._stored = {}
+            data = self.folder.read(FILE_HASHES_FILE, MAX_FILE_HASHES_BYTES) if self.folder is not None else None
+            data = parse_json(data) if data is not None else None  # absent or torn: every file is read again
+            files = data.get("files") if isinstance(data, dict) and data.get("format") == 1 else None
+            if isinstance(files, dict):
+                self._stored = files
+        return self._stored
+
+
+FILE_HASHES_FILE = "file-hashes.json"
+MAX_FILE_HASHES = 200_000  # files remembered (~250 bytes each), this run's first
+MAX_FILE_HASHES_BYTES = 64 * 1024 * 1024
+MAX_MEMO_PATH = 4096  # PATH_MAX
+
+
+def _memo_entry(entry: object) -> bool:
+    """Whether a remembered entry is one :class:`FileHashes` writes: five whole numbers (never
+    bools) and a sha256 in hex."""
+    if type(entry) is not list or len(entry) != 6:
+        return False
+    mode, size, mtime, inode, ctime, digest = entry
+    return (
+        type(mode) is int
+        and type(size) is int
+        and type(mtime) is int
+        and type(inode) is int
+        and type(ctime) is int
+        and type(digest) is str
+        and len(digest) == 64
+    )
+
+
+def _below(anchor: str, path: str) -> str | None:
+    """``path`` from ``anchor`` ("." for itself), None when it does not lie below it (both normalised)."""
+    if path == anchor:
+        return "."
+    prefix = anchor if anchor.endswith(os.sep) else anchor + os.sep
+    return path[len(prefix) :] if path.startswith(prefix) else None
+
+
 def _manifest_stamps(package, memo: dict) -> list:
     """The plugin manifests above the package, inside its lint root (``memo``: per folder, for siblings)."""
     stamps = []
@@ -406,22 +714,39 @@ def _linked_skill_md(package, now_ns: int) -> tuple | None:
 
 
 def _code_stamp() -> list:
-    """The installed skilllint code (an editable checkout changes without a version bump)."""
+    """The installed skilllint code (an editable checkout changes without a version bump):
+    (path from the package, path, :func:`skilllint.fsafe.file_stamp`) of each module."""
     here = Path(__file__).parent
     stamps = []
     for path in sorted(here.rglob("*.py")):
-        info = path.stat()
-        stamps.append((str(path.relative_to(here)), info.st_size, info.st_mtime_ns))
+        stamps.append((path.relative_to(here).as_posix(), str(path), file_stamp(path.stat())))
     return stamps
 
 
 # Stamped once, when this module is imported: a process that loaded older code and runs
 # on after the files change must not file its results under the new code's stamp.
 _CODE_STAMP = _code_stamp()
+_code_digests: dict[str, str | None] = {}  # the digest of the code, once per process
 
 
-def _plugin_stamp(rules) -> list:
-    """The files of rule plugins (third-party code changes without skilllint's)."""
+def code_digest(hashes: FileHashes) -> str | None:
+    """A hash of the contents of skilllint's code as this process loaded it (the same in a fresh
+    install of the same code: CI installs it anew every run), or None when a module changed since."""
+    if "code" not in _code_digests:
+        parts = []
+        for rel, path, stamp in _CODE_STAMP:
+            digest = hashes.digest(path, stamp, trusted=True)[0]
+            if digest is None:
+                _code_digests["code"] = None
+                break
+            parts.append((rel, digest))
+        else:
+            _code_digests["code"] = hashlib.sha256(repr([FORMAT, __version__, parts]).encode()).hexdigest()
+    return _code_digests["code"]
+
+
+def _plugin_stamp(rules, hashes: FileHashes) -> list:
+    """The contents of rule plugins' modules (third-party code changes without skilllint's)."""
     import sys
 
     stamps = []
@@ -431,21 +756,25 @@ def _plugin_stamp(rules) -> list:
             info = os.stat(path) if path else None
         except OSError:
             info = None
-        stamps.append((module, path, info.st_size if info else None, info.st_mtime_ns if info else None))
+        stamps.append((module, hashes.digest(path, file_stamp(info), trusted=True)[0] if info else None))
     return stamps
 
 
-def _settings_salt(settings) -> str:
+def _settings_salt(settings, hashes: FileHashes) -> str | None:
+    """What every key starts from: skilllint's code and version, rule plugins, the run's settings
+    (None when the code changed since this process loaded it: nothing is cached then)."""
+    code = code_digest(hashes)
+    if code is None:
+        return None
     rules = [r for r in settings.enabled_rules()]
     parts = {
         "format": FORMAT,
         "version": __version__,
-        "code": _CODE_STAMP,
-        "plugins": _plugin_stamp(rules),
+        "code": code,
+        "plugins": _plugin_stamp(rules, hashes),
         "rules": [(r.code, r.__module__, settings.options_for(r), str(settings.severity_override(r))) for r in rules],
         "targets": settings.targets,
         "per_file_ignores": settings.per_file_ignores,
-        "base": str(settings.base),
         "max_findings_per_rule_per_file": settings.max_findings_per_rule_per_file,
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
@@ -520,6 +849,48 @@ APPLICABILITIES = ("safe", "unsafe")
 
 class _Refused(Exception):
     """A result file holds something skilllint would not have written: a miss."""
+
+
+def _moved(data: dict, made: str, root: str, anchor: str) -> dict | None:
+    """``data`` with every path below ``made`` (the package's root where the entry was made)
+    moved below ``root``; None when a path lies elsewhere or a text names ``anchor`` (the
+    absolute folder the place was named from there): such a finding is tied to that place."""
+    below = made.rstrip(os.sep) + os.sep
+    here = root.rstrip(os.sep) + os.sep
+
+    def path(text: object) -> str:
+        if type(text) is not str:
+            raise _Refused
+        if text == made:
+            return root
+        if text.startswith(below):
+            return here + text[len(below) :]
+        raise _Refused
+
+    def text(value: object) -> object:
+        if type(value) is str and anchor in value:
+            raise _Refused
+        return value
+
+    items = data.get("diagnostics")
+    if type(items) is not list:
+        return None
+    moved = []
+    try:
+        for item in items:
+            item = dict(item)
+            item["path"] = path(item["path"])
+            item["message"] = text(item["message"])
+            item["related"] = [[text(m), path(p), span] for m, p, span in item["related"]]
+            fix = item.get("fix")
+            if fix is not None:
+                fix = item["fix"] = dict(fix)
+                fix["message"] = text(fix["message"])
+                fix["edits"] = [[path(p), span, text(t), start, end] for p, span, t, start, end in fix["edits"]]
+            moved.append(item)
+    except (_Refused, KeyError, TypeError, ValueError):  # a finding of the wrong shape: a miss anyway
+        return None
+    return {**data, "diagnostics": moved}
 
 
 def _probes_hold(data: object, package) -> bool:
