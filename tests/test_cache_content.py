@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import lint_json, write_skill
 from test_cache import BROKEN, age
+from test_hostile import tree  # noqa: F401 - a fixture
+from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
 from skilllint import cache as cache_module
 from skilllint.cache import FILE_HASHES_FILE, FileHashes, ResultCache, code_digest
@@ -313,3 +315,29 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
     Path(other[0][1]).write_bytes(b"# other code\n")
     other[0] = (*other[0][:2], cache_module.file_stamp(Path(other[0][1]).stat()))
     assert digest(other) not in (None, digest(first))
+
+
+# ----------------------------------------------------------------------------- the memo as a trap
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "3 GB file", "7.5 MB amplifier", "link out of the tree"])
+def test_a_stat_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, kind):
+    """Read as every cache file is (tests/test_hostile_cache.py): no link, regular files only,
+    size-capped, parsed only when it cannot take far more memory than its size."""
+    plant_skills(tree.root)
+    expected = fresh(tree)
+    outside = tree.canary.parent
+    memo = tree.root / ".skilllint_cache" / "v1" / FILE_HASHES_FILE
+    if kind == "link out of the tree":
+        _link_cache_level(tree.root, outside, FILE_HASHES_FILE)
+    else:
+        check_json(tree, ".", label="fill the cache")
+        assert memo.is_file()
+        _plant_trap(memo, kind)
+    before = snapshot(outside)
+    result = check_json(tree, ".", label=f"{FILE_HASHES_FILE} as {kind}")
+    assert findings(result) == expected
+    assert snapshot(outside) == before  # nothing written through a link
+    if kind == "link out of the tree":
+        assert not [e for e in result.events if e[0] == "open" and os.path.basename(e[1]) == FILE_HASHES_FILE]
