@@ -65,6 +65,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -174,7 +175,8 @@ class ResultCache:
         self.directory = self.folder.path
         self.settings = settings
         self.hashes = FileHashes(self.folder)
-        self.salt = _settings_salt(settings, self.hashes)
+        self.stamp_keys = StampKeys(self.folder)
+        self.salt = _settings_salt(settings, self.hashes, self.stamp_keys)
         self.usable = self.salt is not None  # None: skilllint's code changed since this process loaded it
         # What a cached finding may say: the codes (and names) of the rules whose findings are kept.
         self._names = {
@@ -189,8 +191,8 @@ class ResultCache:
         # Rule plugins may say anything about where the tree lies: with one, every key is lstat-based.
         self._plugins = any(not r.__module__.startswith("skilllint.") for r in settings.enabled_rules())
         self._anchors: dict[str, str] = {}  # lint root -> the folder content keys name places from ("": none)
-        self._keyed: dict[str, tuple] = {}  # package root -> (anchor, what its content key read), for put()
-        self._manifest_digests: dict[tuple, tuple] = {}  # (folder, anchor) -> (its manifests, settled)
+        self._keyed: dict[str, tuple] = {}  # package root -> (anchor, its manifests' stamps), for put()
+        self._manifests_up: dict[tuple, tuple] = {}  # (folder, anchor) -> the manifests from it up to the anchor
         self.hits = 0  # lookups that found a result (in this process: a warm run looks up here)
         self.misses = 0
 
@@ -250,12 +252,23 @@ class ResultCache:
         return anchor, (os.path.basename(anchor), below, _below(anchor, lint_root), base)
 
     def _content_key(self, package, targets, anchor: str, where: tuple) -> tuple[str, bool]:
-        """The key of what the package's rules read: each file's content hash (by way of the
-        stat memo, :class:`FileHashes`: a file whose ``lstat`` is as remembered is not read),
-        mode and size; the other entries' kinds; the plugin manifests above it; the place."""
+        """The key of what the package's rules read: each file's content hash, mode and size; the
+        other entries' kinds; the plugin manifests above it; the place. Found in the key memo
+        (:class:`StampKeys`) by the ``lstat`` of all that while none of it changed; else made
+        file by file, each file's hash from the stat memo (:class:`FileHashes`) or read."""
         inventory = package.inventory
-        prefix = str(package.root) + os.sep
+        root = str(package.root)
+        manifests = self._manifests_above(package, anchor, self._manifests_up)
+        self._keyed[root] = (anchor, manifests)
+        ids = [t.id for t in targets]
+        unreadable, skipped = sorted(inventory.unreadable), sorted(inventory.skipped)
+        stamps = [self.salt, root, where, inventory.stamps, unreadable, skipped, manifests, ids]
+        quick = "p" + hashlib.sha256(repr(stamps).encode("utf-8", "surrogatepass")).hexdigest()
+        key = self.stamp_keys.get(quick)
+        if key is not None:
+            return key, True  # kept only when settled, and nothing changed since
         digest = self.hashes.digest
+        prefix = root + os.sep
         settled = True
         files = []
         for rel, mode, size, mtime, ino, ctime in inventory.stamps:
@@ -265,47 +278,41 @@ class ResultCache:
                 files.append((rel, mode, size, found))
             else:
                 files.append((rel, stat.S_IFMT(mode)))
-        manifests, ok = self._manifests_read(package, anchor, self._manifest_digests)
-        parts = [
-            self.salt,
-            where,
-            files,
-            sorted(inventory.unreadable),
-            sorted(inventory.skipped),
-            manifests,
-            [t.id for t in targets],
-        ]
-        self._keyed[str(package.root)] = (anchor, manifests)
-        key = hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
-        return key, settled and ok
+        read = []
+        for folder, place, parts, stamp in manifests:
+            found, ok = digest(os.path.join(folder, *parts), stamp)
+            settled = settled and ok
+            read.append((place, *parts, stamp[1], found))
+        contents = [self.salt, where, files, unreadable, skipped, read, ids]
+        key = hashlib.sha256(repr(contents).encode("utf-8", "surrogatepass")).hexdigest()
+        if settled:
+            self.stamp_keys.put(quick, key)
+        return key, settled
 
-    def _manifests_read(self, package, anchor: str, memo: dict) -> tuple[tuple, bool]:
+    def _manifests_above(self, package, anchor: str, memo: dict) -> tuple:
         """The plugin manifests above the package, up to the anchor (rules look up to the lint
-        root, target inference up to the configuration's folder), by content and place from
-        the anchor, and whether none of them changed within the last two seconds (``memo``:
-        per folder, what lies from it up to the anchor: siblings ask for the same)."""
+        root, target inference up to the configuration's folder): (folder, its place from the
+        anchor, the manifest's path parts, its ``lstat``) each (``memo``: per folder, what lies
+        from it up to the anchor: siblings ask for the same)."""
         folder = os.path.dirname(str(package.root))
         chain = []  # folders not answered yet, nearest first
         held = memo.get((folder, anchor))
         while held is None:
-            where = _below(anchor, folder)
-            if where is None:
-                held = ((), True)
+            place = _below(anchor, folder)
+            if place is None:
+                held = ()
                 break
-            chain.append((folder, where))
+            chain.append((folder, place))
             parent = os.path.dirname(folder)
-            held = memo.get((parent, anchor)) if parent != folder else ((), True)
+            held = memo.get((parent, anchor)) if parent != folder else ()
             folder = parent
-        for folder, where in reversed(chain):  # from the top down, each on what lies above it
+        for folder, place in reversed(chain):  # from the top down, each on what lies above it
             here = []
-            settled = held[1]
             for parts in MANIFESTS:
                 info = plain_file(folder, *parts)  # as the rules find them: no link followed
                 if info is not None:
-                    digest, fresh = self.hashes.digest(os.path.join(folder, *parts), file_stamp(info))
-                    settled = settled and fresh
-                    here.append((where, *parts, info.st_size, digest))
-            held = memo[(folder, anchor)] = (tuple(here) + held[0], settled)
+                    here.append((folder, place, parts, file_stamp(info)))
+            held = memo[(folder, anchor)] = (*here, *held)
         return held
 
     def _stat_key(self, package, targets) -> str | None:
@@ -352,7 +359,7 @@ class ResultCache:
         except OSError:
             return False
         anchor, manifests = keyed
-        return self._manifests_read(package, anchor, {})[0] == manifests
+        return self._manifests_above(package, anchor, {}) == manifests
 
     # -- entries -------------------------------------------------------------------
 
@@ -466,13 +473,24 @@ class ResultCache:
         from .catalog.entries import CatalogEntries
 
         if self._entries is None:
-            self._entries = CatalogEntries(self.folder, self.salt, self.hashes) if self.usable else None
+            self._entries = CatalogEntries(self.folder, self.salt, self.hashes, self.stamp_keys) if self.usable else None
         return self._entries
 
+    def take_new(self) -> tuple | None:
+        """The memos' entries this process made since the last call (what a worker sends back)."""
+        new = (self.hashes.take_new(), self.stamp_keys.take_new())
+        return new if any(new) else None
+
+    def add(self, new: tuple) -> None:
+        """A worker's :meth:`take_new`."""
+        self.hashes.add(new[0])
+        self.stamp_keys.add(new[1])
+
     def save(self) -> None:
-        """Keep the stat memo of this run's files (:class:`FileHashes`)."""
+        """Keep the memos of this run's files and keys (:class:`FileHashes`, :class:`StampKeys`)."""
         if self.usable:
             self.hashes.save()
+            self.stamp_keys.save()
 
 
 class TokenCounts:
@@ -558,42 +576,113 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
     return kept
 
 
-class FileHashes:
+class _Memo:
+    """A bounded map kept in one JSON file beside the results (``FILENAME``), each entry checked
+    where it is used (:meth:`_valid`). Worker processes hand what they added to the main
+    process (:meth:`take_new`, :meth:`add`), which alone saves: the file is written whole,
+    this run's entries first, as :class:`TokenCounts` is; a concurrent run's additions may be
+    lost (the last to save wins), never mixed."""
+
+    FILENAME = ""
+    LIMIT = 0  # entries kept
+    MAX_BYTES = 0  # the largest file read or written
+
+    def __init__(self, folder: CacheFolder | None = None) -> None:
+        self.folder = folder
+        self._stored: dict | None = None
+        self._used: dict = {}  # asked for or made in this run: kept first
+        self._new: dict = {}  # made here since the last take_new()
+        self._changed = False
+
+    @staticmethod
+    def _valid(key: str, value: object) -> bool:
+        raise NotImplementedError
+
+    def _known(self, key: str):
+        value = self._used.get(key)
+        if value is None:
+            value = self.load().get(key)
+            if value is None or not self._valid(key, value):
+                return None
+            self._used[key] = value
+        return value
+
+    def _remember(self, key: str, value) -> None:
+        self._used[key] = self._new[key] = value
+        self._changed = True
+
+    def take_new(self) -> dict:
+        """What this process added since the last call (what a worker sends back)."""
+        new, self._new = self._new, {}
+        return new
+
+    def add(self, entries: dict) -> None:
+        if entries:
+            self._used.update(entries)
+            self._changed = True
+
+    def save(self) -> None:
+        if not self._changed or self.folder is None:
+            return
+        stored = {key: value for key, value in self.load().items() if self._valid(key, value)}
+        data = json.dumps({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)}).encode()  # ASCII
+        if len(data) > self.MAX_BYTES:
+            return  # it would not be read back
+        try:
+            self.folder.write(self.FILENAME, data)
+        except (OSError, UnsafeFile):
+            pass  # a read-only tree: the next run works it out again
+        self._changed = False
+
+    def load(self) -> dict:
+        if self._stored is None:
+            self._stored = {}
+            data = self.folder.read(self.FILENAME, self.MAX_BYTES) if self.folder is not None else None
+            data = parse_json(data) if data is not None else None  # absent or torn: all is worked out again
+            entries = data.get("entries") if isinstance(data, dict) and data.get("format") == 1 else None
+            if isinstance(entries, dict):
+                self._stored = entries
+        return self._stored
+
+
+class FileHashes(_Memo):
     """The stat memo: each file's content hash (:func:`skilllint.fsafe.content_digest`) by its
-    path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`), kept in ``file-hashes.json`` beside
-    the results. A file whose ``lstat`` is as remembered is not read again: a warm run reads
-    no file to make its keys. One whose ``lstat`` changed (a checkout elsewhere, a ``touch``,
-    a restored cache) is read and hashed once; when its content is what it was, the keys, and
-    so the results, are the same.
+    path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`), in ``file-hashes.json``. A file
+    whose ``lstat`` is as remembered is not read again. One whose ``lstat`` changed (a checkout
+    elsewhere, a ``touch``, a restored cache) is read and hashed once; when its content is what
+    it was, the keys, and so the results, are the same.
 
     Paths are absolute: the memo says what a file on this machine holds, and is of no use
     elsewhere (a restored cache's paths and stats are other files). A file changed within
     the last two seconds (by its modification time, as the result keys judged it) is hashed
     every time and not remembered: two writes in one timestamp tick would share a stamp.
-    Worker processes hand their new hashes to the main process (:meth:`take_new`,
-    :meth:`add`), which alone saves; the file is bounded and written whole, this run's files
-    first, as :class:`TokenCounts` is.
     """
 
-    def __init__(self, folder: CacheFolder | None = None) -> None:
-        self.folder = folder
-        self._stored: dict | None = None
-        self._used: dict[str, list] = {}  # asked for or hashed in this run: kept first
-        self._new: dict[str, list] = {}  # hashed here since the last take_new()
-        self._changed = False
+    FILENAME = "file-hashes.json"
+    LIMIT = 200_000  # files (~250 bytes each), this run's first
+    MAX_BYTES = 64 * 1024 * 1024
+
+    @staticmethod
+    def _valid(path: str, entry: object) -> bool:
+        """Five whole numbers (never bools) and a sha256 in hex, for a path no longer than any."""
+        if type(entry) is not list or len(entry) != 6 or len(path) > MAX_MEMO_PATH:
+            return False
+        mode, size, mtime, inode, ctime, digest = entry
+        return (
+            type(mode) is int
+            and type(size) is int
+            and type(mtime) is int
+            and type(inode) is int
+            and type(ctime) is int
+            and type(digest) is str
+            and len(digest) == 64
+        )
 
     def digest(self, path: str, stamp: tuple, trusted: bool = False) -> tuple[str | None, bool]:
         """(the content hash of the file ``path`` whose ``lstat`` is ``stamp``, whether it is
         settled: unchanged for two seconds); (None, False) when it cannot be read as that file.
         ``trusted``: skilllint's own code, read through links."""
-        known = self._used.get(path)
-        if known is None:
-            known = self.load().get(path)
-            if known is not None:
-                if _memo_entry(known):
-                    self._used[path] = known
-                else:
-                    known = None
+        known = self._known(path)
         if known is not None and tuple(known[:5]) == stamp:
             return known[5], True
         digest = content_digest(path, stamp, trusted=trusted)
@@ -601,68 +690,40 @@ class FileHashes:
             return None, False
         if time.time_ns() - stamp[2] < RACY_SECONDS * 1e9:
             return digest, False
-        entry = [*stamp, digest]
-        self._used[path] = self._new[path] = entry
-        self._changed = True
+        self._remember(path, [*stamp, digest])
         return digest, True
 
-    def take_new(self) -> dict[str, list]:
-        """The hashes made in this process since the last call (what a worker sends back)."""
-        new, self._new = self._new, {}
-        return new
 
-    def add(self, hashes: dict[str, list]) -> None:
-        if hashes:
-            self._used.update(hashes)
-            self._changed = True
+class StampKeys(_Memo):
+    """The key memo: a content key (or the hash it is made from) by a hash of the ``lstat`` of
+    everything it was made from, in ``stamp-keys.json``: a package's files and manifests with
+    its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
+    files (:func:`skilllint.catalog.entries.entry_digests`); skilllint's code
+    (:func:`code_digest`). A warm run finds every key here and reads neither any file nor the
+    larger :class:`FileHashes`; only what it misses is worked out file by file. Kept only
+    when nothing it was made from changed within the last two seconds."""
 
-    def save(self) -> None:
-        if not self._changed or self.folder is None:
-            return
-        stored = {path: entry for path, entry in self.load().items() if len(path) <= MAX_MEMO_PATH and _memo_entry(entry)}
-        kept = used_first(self._used, stored, MAX_FILE_HASHES)
-        data = json.dumps({"format": 1, "files": kept}).encode()  # ASCII: a path's odd bytes escaped
-        if len(data) > MAX_FILE_HASHES_BYTES:
-            return  # it would not be read back
-        try:
-            self.folder.write(FILE_HASHES_FILE, data)
-        except (OSError, UnsafeFile):
-            pass  # a read-only tree: the next run hashes again
-        self._changed = False
+    FILENAME = "stamp-keys.json"
+    LIMIT = 100_000  # ~140 bytes each
+    MAX_BYTES = 32 * 1024 * 1024
 
-    def load(self) -> dict:
-        """The remembered hashes (each entry is checked where it is used: :func:`_memo_entry`)."""
-        if self._stored is None:
-            self._stored = {}
-            data = self.folder.read(FILE_HASHES_FILE, MAX_FILE_HASHES_BYTES) if self.folder is not None else None
-            data = parse_json(data) if data is not None else None  # absent or torn: every file is read again
-            files = data.get("files") if isinstance(data, dict) and data.get("format") == 1 else None
-            if isinstance(files, dict):
-                self._stored = files
-        return self._stored
+    @staticmethod
+    def _valid(key: str, value: object) -> bool:
+        # a value names a result file (its first two characters a folder): hex, never a path
+        return len(key) <= 80 and type(value) is str and _HEX64.fullmatch(value) is not None
+
+    def get(self, key: str) -> str | None:
+        return self._known(key)
+
+    def put(self, key: str, value: str) -> None:
+        if self._known(key) != value:
+            self._remember(key, value)
 
 
-FILE_HASHES_FILE = "file-hashes.json"
-MAX_FILE_HASHES = 200_000  # files remembered (~250 bytes each), this run's first
-MAX_FILE_HASHES_BYTES = 64 * 1024 * 1024
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+FILE_HASHES_FILE = FileHashes.FILENAME
+STAMP_KEYS_FILE = StampKeys.FILENAME
 MAX_MEMO_PATH = 4096  # PATH_MAX
-
-
-def _memo_entry(entry: object) -> bool:
-    """Whether a remembered entry is one :class:`FileHashes` writes: five whole numbers (never
-    bools) and a sha256 in hex."""
-    if type(entry) is not list or len(entry) != 6:
-        return False
-    mode, size, mtime, inode, ctime, digest = entry
-    return (
-        type(mode) is int
-        and type(size) is int
-        and type(mtime) is int
-        and type(inode) is int
-        and type(ctime) is int
-        and type(digest) is str
-        and len(digest) == 64
-    )
 
 
 def _below(anchor: str, path: str) -> str | None:
@@ -729,19 +790,26 @@ _CODE_STAMP = _code_stamp()
 _code_digests: dict[str, str | None] = {}  # the digest of the code, once per process
 
 
-def code_digest(hashes: FileHashes) -> str | None:
+def code_digest(hashes: FileHashes, keys: StampKeys | None = None) -> str | None:
     """A hash of the contents of skilllint's code as this process loaded it (the same in a fresh
     install of the same code: CI installs it anew every run), or None when a module changed since."""
     if "code" not in _code_digests:
-        parts = []
-        for rel, path, stamp in _CODE_STAMP:
-            digest = hashes.digest(path, stamp, trusted=True)[0]
-            if digest is None:
-                _code_digests["code"] = None
-                break
-            parts.append((rel, digest))
-        else:
-            _code_digests["code"] = hashlib.sha256(repr([FORMAT, __version__, parts]).encode()).hexdigest()
+        quick = "c" + hashlib.sha256(repr(_CODE_STAMP).encode("utf-8", "surrogatepass")).hexdigest()
+        found = keys.get(quick) if keys is not None else None
+        if found is None:
+            parts = []
+            settled = True
+            for rel, path, stamp in _CODE_STAMP:
+                digest, ok = hashes.digest(path, stamp, trusted=True)
+                if digest is None:
+                    break
+                settled = settled and ok
+                parts.append((rel, digest))
+            else:
+                found = hashlib.sha256(repr([FORMAT, __version__, parts]).encode()).hexdigest()
+                if settled and keys is not None:
+                    keys.put(quick, found)
+        _code_digests["code"] = found
     return _code_digests["code"]
 
 
@@ -760,10 +828,10 @@ def _plugin_stamp(rules, hashes: FileHashes) -> list:
     return stamps
 
 
-def _settings_salt(settings, hashes: FileHashes) -> str | None:
+def _settings_salt(settings, hashes: FileHashes, keys: StampKeys | None = None) -> str | None:
     """What every key starts from: skilllint's code and version, rule plugins, the run's settings
     (None when the code changed since this process loaded it: nothing is cached then)."""
-    code = code_digest(hashes)
+    code = code_digest(hashes, keys)
     if code is None:
         return None
     rules = [r for r in settings.enabled_rules()]

@@ -126,7 +126,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         if new_counts:  # counted in a worker: the main process saves them
             counts.add(new_counts)
         if new_hashes:  # files a worker read to key its skills: the main process remembers them
-            cache.hashes.add(new_hashes)
+            cache.add(new_hashes)
         if deferred and id(package) in deferred:
             held.append((index, diagnostics))
         else:
@@ -292,7 +292,7 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
     new_counts = (counts.take_new() or None) if counts is not None else None
-    new_hashes = (cache.hashes.take_new() or None) if cache is not None else None
+    new_hashes = cache.take_new() if cache is not None else None
     return diagnostics, errors, fields, _truncation_warnings(package), new_counts, new_hashes
 
 

@@ -17,7 +17,7 @@ from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
 from skilllint import cache as cache_module
-from skilllint.cache import FILE_HASHES_FILE, FileHashes, ResultCache, code_digest
+from skilllint.cache import FILE_HASHES_FILE, STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
 
 SKILLS = {
     "bad-name": BROKEN,  # several findings, one with a fix
@@ -244,24 +244,34 @@ def test_restored_entries_are_checked_as_any_entry(tmp_path, caches):
             assert found == expected, label
 
 
-def test_a_forged_or_torn_stat_memo_only_costs_reading_the_files(tmp_path, caches, reads):
+def test_forged_or_torn_memos_only_cost_working_the_keys_out_again(tmp_path, caches, reads):
     repo = make_checkout(tmp_path / "a")
     first = check(repo)
     caches.clear()
-    memo = repo / ".skilllint_cache" / "v1" / FILE_HASHES_FILE
-    files = json.loads(memo.read_text())["files"]
+    folder = repo / ".skilllint_cache" / "v1"
+    files = json.loads((folder / FILE_HASHES_FILE).read_text())["entries"]
+    keys = json.loads((folder / STAMP_KEYS_FILE).read_text())["entries"]
+    assert keys  # the packages' keys, and the code's, by lstat
     skill_md = str(repo / "skills" / "plain" / "SKILL.md")
-    for label, forged in {
-        "torn": "{not json",
-        "wrong shapes": json.dumps({"format": 1, "files": {path: [True, "x", None] for path in files}}),
-        "a wrong hash for a file's stat": json.dumps({"format": 1, "files": {**files, skill_md: [*files[skill_md][:5], "0" * 64]}}),
-    }.items():
-        memo.write_text(forged)
+    cases = {
+        "both torn": ("{not json", "{not json"),
+        "both of the wrong shapes": (
+            json.dumps({"format": 1, "entries": {path: [True, "x", None] for path in files}}),
+            json.dumps({"format": 1, "entries": {key: "../../../../etc/passwd" for key in keys}}),  # never a path
+        ),
+        "a wrong hash for a file's stat": (
+            json.dumps({"format": 1, "entries": {**files, skill_md: [*files[skill_md][:5], "0" * 64]}}),
+            "{}",
+        ),
+    }
+    for label, (forged_files, forged_keys) in cases.items():
+        (folder / FILE_HASHES_FILE).write_text(forged_files)
+        (folder / STAMP_KEYS_FILE).write_text(forged_keys)
         reads.clear()
         assert check(repo) == first, label
         hits, misses = counts(caches)
         if label == "a wrong hash for a file's stat":
-            assert (hits, misses) == (len(SKILLS) - 1, 1) and reads == []  # that skill's key is another's: a miss
+            assert (hits, misses) == (len(SKILLS) - 1, 1) and skill_md not in reads  # that skill's key is another's
         else:
             assert (hits, misses) == (len(SKILLS), 0) and skill_md in reads, label
 
@@ -322,22 +332,23 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "3 GB file", "7.5 MB amplifier", "link out of the tree"])
-def test_a_stat_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, kind):
+@pytest.mark.parametrize("name", [FILE_HASHES_FILE, STAMP_KEYS_FILE])
+def test_a_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, name, kind):
     """Read as every cache file is (tests/test_hostile_cache.py): no link, regular files only,
     size-capped, parsed only when it cannot take far more memory than its size."""
     plant_skills(tree.root)
     expected = fresh(tree)
     outside = tree.canary.parent
-    memo = tree.root / ".skilllint_cache" / "v1" / FILE_HASHES_FILE
+    memo = tree.root / ".skilllint_cache" / "v1" / name
     if kind == "link out of the tree":
-        _link_cache_level(tree.root, outside, FILE_HASHES_FILE)
+        _link_cache_level(tree.root, outside, name)
     else:
         check_json(tree, ".", label="fill the cache")
         assert memo.is_file()
         _plant_trap(memo, kind)
     before = snapshot(outside)
-    result = check_json(tree, ".", label=f"{FILE_HASHES_FILE} as {kind}")
+    result = check_json(tree, ".", label=f"{name} as {kind}")
     assert findings(result) == expected
     assert snapshot(outside) == before  # nothing written through a link
     if kind == "link out of the tree":
-        assert not [e for e in result.events if e[0] == "open" and os.path.basename(e[1]) == FILE_HASHES_FILE]
+        assert not [e for e in result.events if e[0] == "open" and os.path.basename(e[1]) == name]

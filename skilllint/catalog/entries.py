@@ -37,7 +37,7 @@ import stat
 import time
 from pathlib import Path
 
-from ..cache import CacheFolder, FileHashes, parse_json, used_first
+from ..cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
 from ..fsafe import UnsafeFile, file_stamp
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
@@ -54,10 +54,13 @@ class CatalogEntries:
     """Entries of earlier runs in ``folder`` (a :class:`skilllint.cache.CacheFolder`, or a trusted
     path); :meth:`save` writes this run's back."""
 
-    def __init__(self, folder: CacheFolder | Path, salt: str, hashes: FileHashes | None = None) -> None:
+    def __init__(
+        self, folder: CacheFolder | Path, salt: str, hashes: FileHashes | None = None, keys: StampKeys | None = None
+    ) -> None:
         self.folder = folder if isinstance(folder, CacheFolder) else CacheFolder(folder)
         self.salt = salt
-        self.hashes = hashes if hashes is not None else FileHashes()  # the result cache's stat memo
+        self.hashes = hashes if hashes is not None else FileHashes()  # the result cache's memos
+        self.keys = keys if keys is not None else StampKeys()
         self._stored: dict | None = None
         self._used: dict[str, list | None] = {}
         # per skill folder, shared by its targets: (what the key hashes, whether it may be stored)
@@ -149,7 +152,7 @@ class CatalogEntries:
         return hashlib.sha256(f"{text}\0{target_id}".encode("utf-8", "surrogatepass")).hexdigest(), storable
 
     def _stamps_of(self, package: SkillPackage) -> tuple[str, bool] | None:
-        found = entry_digests(package, self.hashes)
+        found = entry_digests(package, self.hashes, self.keys)
         if found is not None:
             text, storable, read = found
             self._read[str(package.root)] = read
@@ -158,11 +161,12 @@ class CatalogEntries:
         return None if stamps is None else (stamps, True)
 
 
-def entry_digests(package: SkillPackage, hashes: FileHashes) -> tuple[str, bool, list] | None:
-    """What an entry depends on, by content, for every target at once; whether it may be stored
-    now (no file changed within the last two seconds) and the (path, lstat) of what was read.
-    None where the content form does not apply: no SKILL.md, or a link at SKILL.md or agents/
-    (:func:`entry_stamps` judges those)."""
+def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) -> tuple[str, bool, list] | None:
+    """What an entry depends on, by content, for every target at once (a hash); whether it may be
+    stored now (no file changed within the last two seconds) and the (path, lstat) of what was
+    read. Found in the key memo by those ``lstat`` while none changed, else made from each
+    file's content hash (the stat memo's, or read). None where the content form does not apply:
+    no SKILL.md, or a link at SKILL.md or agents/ (:func:`entry_stamps` judges those)."""
     if package.skill_md_name is None:
         return None
     root = str(package.root)
@@ -171,30 +175,40 @@ def entry_digests(package: SkillPackage, hashes: FileHashes) -> tuple[str, bool,
     if agents:
         paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
     now_ns = time.time_ns()
-    parts: list = []
     read: list = []
+    stamps: list = []
     storable = True
     for path in paths:
         try:
             info = os.lstat(path)
         except OSError:
-            parts.append(None)
+            stamps.append(None)
             continue
         if stat.S_ISLNK(info.st_mode):
             return None
         stamp = file_stamp(info)
         read.append((path, stamp))
+        stamps.append(stamp)
         if now_ns - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_SECONDS * 1e9:
             storable = False  # may change again within the same timestamp tick
-        if stat.S_ISREG(info.st_mode):
+    if stamps[0] is None:
+        return None
+    quick = "e" + hashlib.sha256(repr((root, package.skill_md_name, package.max_bytes, stamps)).encode("utf-8", "surrogatepass")).hexdigest()
+    text = keys.get(quick)
+    if text is None:
+        parts: list = []
+        for path, stamp in zip(paths, stamps):
+            if stamp is None or not stat.S_ISREG(stamp[0]):
+                parts.append(None if stamp is None else stat.S_IFMT(stamp[0]))
+                continue
             digest, _ = hashes.digest(path, stamp)
             storable = storable and digest is not None
-            parts.append((info.st_size, digest))
-        else:
-            parts.append(stat.S_IFMT(info.st_mode))
-    if parts[0] is None:
-        return None
-    return repr((os.path.basename(root), package.skill_md_name, package.max_bytes, parts)), storable, read
+            parts.append((stamp[1], digest))
+        made = (os.path.basename(root), package.skill_md_name, package.max_bytes, parts)
+        text = hashlib.sha256(repr(made).encode("utf-8", "surrogatepass")).hexdigest()
+        if storable:
+            keys.put(quick, text)
+    return text, storable, read
 
 
 def entry_stamps(package: SkillPackage) -> str | None:
