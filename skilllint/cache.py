@@ -177,6 +177,7 @@ class ResultCache:
         self.hashes = FileHashes(self.folder)
         self.stamp_keys = StampKeys(self.folder)
         self.salt = _settings_salt(settings, self.hashes, self.stamp_keys)
+        self._slot = hashlib.sha256(repr(self.salt).encode()).hexdigest()[:12]  # one key memo slot a package per settings
         self.usable = self.salt is not None  # None: skilllint's code changed since this process loaded it
         # What a cached finding may say: the codes (and names) of the rules whose findings are kept.
         self._names = {
@@ -263,8 +264,9 @@ class ResultCache:
         ids = [t.id for t in targets]
         unreadable, skipped = sorted(inventory.unreadable), sorted(inventory.skipped)
         stamps = [self.salt, root, where, inventory.stamps, unreadable, skipped, manifests, ids]
-        quick = "p" + hashlib.sha256(repr(stamps).encode("utf-8", "surrogatepass")).hexdigest()
-        key = self.stamp_keys.get(quick)
+        quick = hashlib.sha256(repr(stamps).encode("utf-8", "surrogatepass")).hexdigest()
+        slot = f"p{self._slot}:{root}"
+        key = self.stamp_keys.get(slot, quick)
         if key is not None:
             return key, True  # kept only when settled, and nothing changed since
         digest = self.hashes.digest
@@ -286,7 +288,7 @@ class ResultCache:
         contents = [self.salt, where, files, unreadable, skipped, read, ids]
         key = hashlib.sha256(repr(contents).encode("utf-8", "surrogatepass")).hexdigest()
         if settled:
-            self.stamp_keys.put(quick, key)
+            self.stamp_keys.put(slot, quick, key)
         return key, settled
 
     def _manifests_above(self, package, anchor: str, memo: dict) -> tuple:
@@ -695,29 +697,41 @@ class FileHashes(_Memo):
 
 
 class StampKeys(_Memo):
-    """The key memo: a content key (or the hash it is made from) by a hash of the ``lstat`` of
-    everything it was made from, in ``stamp-keys.json``: a package's files and manifests with
-    its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
-    files (:func:`skilllint.catalog.entries.entry_digests`); skilllint's code
-    (:func:`code_digest`). A warm run finds every key here and reads neither any file nor the
-    larger :class:`FileHashes`; only what it misses is worked out file by file. Kept only
-    when nothing it was made from changed within the last two seconds."""
+    """The key memo: per slot (a package with the run's settings, a skill's catalog files,
+    skilllint's code), the hash of the ``lstat`` of all its key was made from and the content
+    key (or the hash it is made from), in ``stamp-keys.json``: a package's files and manifests
+    with its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
+    files (:func:`skilllint.catalog.entries.entry_digests`); the code (:func:`code_digest`). A
+    warm run finds every key here, and reads neither any file nor the larger
+    :class:`FileHashes`; only what it misses is worked out file by file. One entry a slot, so
+    a checkout whose files keep changing (CI) replaces its entries rather than adding ever
+    more. Kept only when nothing it was made from changed within the last two seconds."""
 
     FILENAME = "stamp-keys.json"
-    LIMIT = 100_000  # ~140 bytes each
+    LIMIT = 100_000  # ~250 bytes each
     MAX_BYTES = 32 * 1024 * 1024
 
     @staticmethod
-    def _valid(key: str, value: object) -> bool:
-        # a value names a result file (its first two characters a folder): hex, never a path
-        return len(key) <= 80 and type(value) is str and _HEX64.fullmatch(value) is not None
+    def _valid(slot: str, value: object) -> bool:
+        # the key names a result file (its first two characters a folder): hex, never a path
+        return (
+            len(slot) <= MAX_MEMO_PATH + 40
+            and type(value) is list
+            and len(value) == 2
+            and type(value[0]) is str
+            and _HEX64.fullmatch(value[0]) is not None
+            and type(value[1]) is str
+            and _HEX64.fullmatch(value[1]) is not None
+        )
 
-    def get(self, key: str) -> str | None:
-        return self._known(key)
+    def get(self, slot: str, stamps: str) -> str | None:
+        """The key kept in ``slot`` when it was made from what has the ``lstat`` hash ``stamps``."""
+        known = self._known(slot)
+        return known[1] if known is not None and known[0] == stamps else None
 
-    def put(self, key: str, value: str) -> None:
-        if self._known(key) != value:
-            self._remember(key, value)
+    def put(self, slot: str, stamps: str, key: str) -> None:
+        if self._known(slot) != [stamps, key]:
+            self._remember(slot, [stamps, key])
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -794,8 +808,8 @@ def code_digest(hashes: FileHashes, keys: StampKeys | None = None) -> str | None
     """A hash of the contents of skilllint's code as this process loaded it (the same in a fresh
     install of the same code: CI installs it anew every run), or None when a module changed since."""
     if "code" not in _code_digests:
-        quick = "c" + hashlib.sha256(repr(_CODE_STAMP).encode("utf-8", "surrogatepass")).hexdigest()
-        found = keys.get(quick) if keys is not None else None
+        quick = hashlib.sha256(repr(_CODE_STAMP).encode("utf-8", "surrogatepass")).hexdigest()
+        found = keys.get("code", quick) if keys is not None else None
         if found is None:
             parts = []
             settled = True
@@ -808,7 +822,7 @@ def code_digest(hashes: FileHashes, keys: StampKeys | None = None) -> str | None
             else:
                 found = hashlib.sha256(repr([FORMAT, __version__, parts]).encode()).hexdigest()
                 if settled and keys is not None:
-                    keys.put(quick, found)
+                    keys.put("code", quick, found)
         _code_digests["code"] = found
     return _code_digests["code"]
 

@@ -182,6 +182,25 @@ def test_a_warm_run_reads_no_file_and_a_touched_one_once(tmp_path, caches, reads
     assert reads == []
 
 
+def test_the_memos_do_not_grow_as_stamps_change(tmp_path, caches):
+    """CI restores the cache into a checkout with new stamps every run: each memo keeps one
+    entry per file or slot, replaced, not one more per run."""
+    repo = make_checkout(tmp_path / "a")
+    folder = repo / ".skilllint_cache" / "v1"
+
+    def sizes() -> tuple[int, int]:
+        return tuple(len(json.loads((folder / name).read_text())["entries"]) for name in (FILE_HASHES_FILE, STAMP_KEYS_FILE))
+
+    check(repo)
+    caches.clear()
+    first = sizes()
+    for seconds in (100, 200, 300):
+        age(repo, seconds)  # every file: another stamp, the same content
+        check(repo)
+        assert counts(caches) == (len(SKILLS), 0)
+    assert sizes() == first
+
+
 def test_a_result_is_not_filed_when_a_file_changed_while_it_was_linted(tmp_path):
     from skilllint.config import load_settings
     from skilllint.package import SkillPackage
@@ -257,7 +276,7 @@ def test_forged_or_torn_memos_only_cost_working_the_keys_out_again(tmp_path, cac
         "both torn": ("{not json", "{not json"),
         "both of the wrong shapes": (
             json.dumps({"format": 1, "entries": {path: [True, "x", None] for path in files}}),
-            json.dumps({"format": 1, "entries": {key: "../../../../etc/passwd" for key in keys}}),  # never a path
+            json.dumps({"format": 1, "entries": {slot: [stamps, "../../../../etc/passwd"] for slot, (stamps, _) in keys.items()}}),
         ),
         "a wrong hash for a file's stat": (
             json.dumps({"format": 1, "entries": {**files, skill_md: [*files[skill_md][:5], "0" * 64]}}),

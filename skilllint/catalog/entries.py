@@ -193,8 +193,9 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
             storable = False  # may change again within the same timestamp tick
     if stamps[0] is None:
         return None
-    quick = "e" + hashlib.sha256(repr((root, package.skill_md_name, package.max_bytes, stamps)).encode("utf-8", "surrogatepass")).hexdigest()
-    text = keys.get(quick)
+    quick = hashlib.sha256(repr((root, package.skill_md_name, package.max_bytes, stamps)).encode("utf-8", "surrogatepass")).hexdigest()
+    slot = f"e:{root}"
+    text = keys.get(slot, quick)
     if text is None:
         parts: list = []
         for path, stamp in zip(paths, stamps):
@@ -207,7 +208,7 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
         made = (os.path.basename(root), package.skill_md_name, package.max_bytes, parts)
         text = hashlib.sha256(repr(made).encode("utf-8", "surrogatepass")).hexdigest()
         if storable:
-            keys.put(quick, text)
+            keys.put(slot, quick, text)
     return text, storable, read
 
 
