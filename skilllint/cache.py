@@ -5,9 +5,9 @@ manifests above it (target inference, Codex's plugin namespace). The key hashes
 all of that — with the skilllint code (by content), the rule plugins and the
 run's settings — and a hit returns the package's diagnostics as they were.
 
-* The key hashes what the rules can read: each file's content (its first
-  16 MiB, past any read cap), mode and size; the other entries' kinds; the
-  manifests' contents; and where the package lies as paths below an anchor
+* The key hashes what the rules can read: each file's content, mode and size;
+  the other entries' kinds; the manifests' contents; and where the package lies
+  as paths below an anchor
   (the lint root, or the configuration's folder above it) and the anchor's own
   name, never an absolute path. A cache restored into a checkout elsewhere (CI:
   every file has a new mtime and inode, the repository another path) finds the
@@ -20,7 +20,8 @@ run's settings — and a hit returns the package's diagnostics as they were.
   was, its package's result is found all the same.
 * Where a result may depend on where the tree lies beyond that — a link in the
   package or on the way to it, rule plugins, a tree inside a ``.claude/skills``
-  folder — the key is made of ``lstat`` and absolute paths instead
+  folder — or a file is larger than the read cap (hashing it would read more of
+  it than the rules do), the key is made of ``lstat`` and absolute paths instead
   (:meth:`ResultCache._stat_key`), as before: found again in this checkout only.
   A finding about a path beyond the tree (SL302 names the folder a reference
   climbs to) keeps its entry in its place too.
@@ -221,7 +222,9 @@ class ResultCache:
         """(the anchor, where the package lies from it) for a content key, or None when its
         results may depend on where the tree lies: a link in the package or on the way to it
         (its real path, where links lead), rule plugins, an anchor below a ``.claude/skills``
-        folder (Claude Code's listing, and the skill a nested one is a document of, lie above).
+        folder (Claude Code's listing, and the skill a nested one is a document of, lie above);
+        or when a file is larger than the read cap (SL011's ``max-bytes``): keyed on content, it
+        would be read past what the rules may read of it.
 
         The anchor is the lint root, or the configuration's folder when that holds it (plugin
         manifests are looked for up to there) or per-file ignores match paths from there (then
@@ -233,7 +236,8 @@ class ResultCache:
         root = str(package.root)
         if self._plugins or package.real_root != root:
             return None
-        if any(stat.S_ISLNK(stamp[1]) for stamp in package.inventory.stamps):
+        cap = package.max_bytes  # no file is read to key it past what a rule may read of it
+        if any(stat.S_ISLNK(mode) or (size > cap and stat.S_ISREG(mode)) for _, mode, size, *_ in package.inventory.stamps):
             return None
         lint_root = os.path.normpath(package.lint_root)
         anchor = self._anchors.get(lint_root)
@@ -282,7 +286,7 @@ class ResultCache:
                 files.append((rel, stat.S_IFMT(mode)))
         read = []
         for folder, place, parts, stamp in manifests:
-            found, ok = digest(os.path.join(folder, *parts), stamp)
+            found, ok = digest(os.path.join(folder, *parts), stamp) if stamp[1] <= package.max_bytes else (None, False)
             settled = settled and ok
             read.append((place, *parts, stamp[1], found))
         contents = [self.salt, where, files, unreadable, skipped, read, ids]

@@ -178,9 +178,9 @@ def file_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
 
 
 def content_digest(path: Path | str, stamp: tuple, *, trusted: bool = False) -> str | None:
-    """The sha256 (hex) of the first :data:`MAX_READ_BYTES` bytes of the regular file ``path``
-    (as much as any rule may read of it: the result cache keys on what rules can see), or
-    None when it is not the file ``stamp`` (:func:`file_stamp`) describes once open: changed
+    """The sha256 (hex) of the regular file ``path`` (its first :data:`MAX_READ_BYTES` bytes at
+    most: the result cache hashes no file larger than the read cap), or None when it is not
+    the file ``stamp`` (:func:`file_stamp`) describes once open: changed
     since it was listed, a link, a FIFO, gone (a write while it is read changes its stamp,
     which the cache checks again before it files a result). Opened as :func:`read_capped`
     opens (no link followed, never blocking), unless ``trusted`` (skilllint's own code). With

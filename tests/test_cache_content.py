@@ -201,6 +201,23 @@ def test_the_memos_do_not_grow_as_stamps_change(tmp_path, caches):
     assert sizes() == first
 
 
+def test_a_file_over_the_read_cap_is_never_read_to_key_its_skill(tmp_path, caches, reads):
+    """Rules read at most SL011's max-bytes of a file: hashing more would read past that (a
+    100 MB file read whole to key it). Its skill is keyed on lstat, found again only here."""
+    local = make_checkout(tmp_path / "a")
+    (local / "skilllint.toml").write_text("[rules.SL011]\nmax-bytes = 4096\n")
+    big = local / "skills" / "refs" / "references" / "guide.md"
+    big.write_text("# Guide\n\n" + "A step of the guide, read up to the cap only.\n" * 200)
+    age(local)
+    first = check(local)
+    assert not [path for path in reads if path == str(big)]
+    caches.clear()
+    ci = fresh_checkout(local, tmp_path / "b")
+    assert check(ci) == first
+    assert counts(caches) == (len(SKILLS) - 1, 1)
+    assert not [path for path in reads if path.endswith("guide.md")]
+
+
 def test_a_result_is_not_filed_when_a_file_changed_while_it_was_linted(tmp_path):
     from skilllint.config import load_settings
     from skilllint.package import SkillPackage

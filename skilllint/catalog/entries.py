@@ -166,7 +166,8 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
     stored now (no file changed within the last two seconds) and the (path, lstat) of what was
     read. Found in the key memo by those ``lstat`` while none changed, else made from each
     file's content hash (the stat memo's, or read). None where the content form does not apply:
-    no SKILL.md, or a link at SKILL.md or agents/ (:func:`entry_stamps` judges those)."""
+    no SKILL.md, a link at SKILL.md or agents/, a file over the read cap (:func:`entry_stamps`
+    judges those)."""
     if package.skill_md_name is None:
         return None
     root = str(package.root)
@@ -184,8 +185,8 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
         except OSError:
             stamps.append(None)
             continue
-        if stat.S_ISLNK(info.st_mode):
-            return None
+        if stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size > package.max_bytes):
+            return None  # never read past the read cap to key it
         stamp = file_stamp(info)
         read.append((path, stamp))
         stamps.append(stamp)
