@@ -14,10 +14,14 @@ run's settings — and a hit returns the package's diagnostics as they were.
   same keys, and its entries' paths move to the package's root there
   (:meth:`ResultCache._placed`).
 * No file is read only to key it while ``lstat`` proves it unchanged: the stat
-  memo (:class:`FileHashes`, ``file-hashes.json``) keeps each file's content
-  hash by its path and ``lstat`` (mode, size, mtime, inode, ctime). A file whose
-  ``lstat`` changed is read and hashed once, and when its content is what it
-  was, its package's result is found all the same.
+  memo (:class:`StampKeys`, ``stamp-keys.json``) keeps each package's content key
+  by the ``lstat`` (mode, size, mtime, inode, ctime) of all it was made from, so
+  a warm run reads no file. When one of them changed (an edit, a ``touch``, a
+  fresh checkout), the package's files are read and hashed; when their content
+  is what it was, its result is found all the same, and the memo learns the new
+  stamps. (A memo per file would spare reading an edited skill's other files,
+  which the rules read anyway, at the price of loading and rewriting a far
+  larger file on every run after an edit.)
 * Where a result may depend on where the tree lies beyond that — a link in the
   package or on the way to it, rule plugins, a tree inside a ``.claude/skills``
   folder — or a file is larger than the read cap (hashing it would read more of
@@ -175,7 +179,7 @@ class ResultCache:
         self.folder = CacheFolder(folder.anchor, (*folder.parts, f"v{FORMAT}"), ignored=len(folder.parts))
         self.directory = self.folder.path
         self.settings = settings
-        self.hashes = FileHashes(self.folder)
+        self.hashes = FileHashes()
         self.stamp_keys = StampKeys(self.folder)
         self.salt = _settings_salt(settings, self.hashes, self.stamp_keys)
         self._slot = hashlib.sha256(repr(self.salt).encode()).hexdigest()[:12]  # one key memo slot a package per settings
@@ -260,7 +264,7 @@ class ResultCache:
         """The key of what the package's rules read: each file's content hash, mode and size; the
         other entries' kinds; the plugin manifests above it; the place. Found in the key memo
         (:class:`StampKeys`) by the ``lstat`` of all that while none of it changed; else made
-        file by file, each file's hash from the stat memo (:class:`FileHashes`) or read."""
+        from the files read and hashed (:class:`FileHashes`)."""
         inventory = package.inventory
         root = str(package.root)
         manifests = self._manifests_above(package, anchor, self._manifests_up)
@@ -482,20 +486,17 @@ class ResultCache:
             self._entries = CatalogEntries(self.folder, self.salt, self.hashes, self.stamp_keys) if self.usable else None
         return self._entries
 
-    def take_new(self) -> tuple | None:
-        """The memos' entries this process made since the last call (what a worker sends back)."""
-        new = (self.hashes.take_new(), self.stamp_keys.take_new())
-        return new if any(new) else None
+    def take_new(self) -> dict | None:
+        """The stat memo's entries this process made since the last call (what a worker sends back)."""
+        return self.stamp_keys.take_new() or None
 
-    def add(self, new: tuple) -> None:
+    def add(self, new: dict) -> None:
         """A worker's :meth:`take_new`."""
-        self.hashes.add(new[0])
-        self.stamp_keys.add(new[1])
+        self.stamp_keys.add(new)
 
     def save(self) -> None:
-        """Keep the memos of this run's files and keys (:class:`FileHashes`, :class:`StampKeys`)."""
+        """Keep the stat memo (:class:`StampKeys`)."""
         if self.usable:
-            self.hashes.save()
             self.stamp_keys.save()
 
 
@@ -582,144 +583,64 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
     return kept
 
 
-class _Memo:
-    """A bounded map kept in one JSON file beside the results (``FILENAME``), each entry checked
-    where it is used (:meth:`_valid`). Worker processes hand what they added to the main
-    process (:meth:`take_new`, :meth:`add`), which alone saves: the file is written whole,
-    this run's entries first, as :class:`TokenCounts` is; a concurrent run's additions may be
-    lost (the last to save wins), never mixed."""
+class FileHashes:
+    """Content hashes of the files read to make keys in this process (:func:`skilllint.fsafe.content_digest`),
+    by path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`): a skill's SKILL.md keys both its
+    result and its catalog entry, and is read once. Kept for the run only (see :class:`StampKeys`)."""
 
-    FILENAME = ""
-    LIMIT = 0  # entries kept
-    MAX_BYTES = 0  # the largest file read or written
+    def __init__(self) -> None:
+        self._known: dict[str, tuple] = {}
+
+    def digest(self, path: str, stamp: tuple, trusted: bool = False) -> tuple[str | None, bool]:
+        """(the content hash of the file ``path`` whose ``lstat`` is ``stamp``, whether it is
+        settled: unchanged for two seconds, by its modification time as the lstat keys judge
+        it); (None, False) when it cannot be read as that file. ``trusted``: skilllint's own
+        code, read through links."""
+        known = self._known.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1], known[2]
+        digest = content_digest(path, stamp, trusted=trusted)
+        if digest is None:
+            return None, False
+        settled = time.time_ns() - stamp[2] >= RACY_SECONDS * 1e9
+        self._known[path] = (stamp, digest, settled)
+        return digest, settled
+
+
+class StampKeys:
+    """The stat memo: per slot (a package with the run's settings, a skill's catalog files,
+    skilllint's code), the hash of the ``lstat`` of all its key was made from, and the content
+    key (or the hash it is made from), in ``stamp-keys.json``: a package's files and manifests
+    with its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
+    files (:func:`skilllint.catalog.entries.entry_digests`); the code (:func:`code_digest`). A
+    warm run finds every key here and reads no file; what it misses is read and hashed
+    (:class:`FileHashes`). One entry a slot, so a checkout whose files keep changing (CI)
+    replaces its entries rather than adding ever more. Kept only when nothing it was made
+    from changed within the last two seconds (two writes in one timestamp tick would share
+    a stamp). Slots name absolute paths: the memo says what files on this machine hold, and
+    is of no use elsewhere.
+
+    Each entry is checked where it is used. Worker processes hand what they added to the main
+    process (:meth:`take_new`, :meth:`add`), which alone saves: the file is bounded and written
+    whole, this run's entries first, as :class:`TokenCounts` is; a concurrent run's additions
+    may be lost (the last to save wins), never mixed."""
+
+    FILENAME = "stamp-keys.json"
+    LIMIT = 100_000  # entries (~250 bytes each), this run's first
+    MAX_BYTES = 32 * 1024 * 1024  # the largest file read or written
 
     def __init__(self, folder: CacheFolder | None = None) -> None:
         self.folder = folder
         self._stored: dict | None = None
-        self._used: dict = {}  # asked for or made in this run: kept first
-        self._new: dict = {}  # made here since the last take_new()
+        self._used: dict[str, list] = {}  # asked for or made in this run: kept first
+        self._new: dict[str, list] = {}  # made here since the last take_new()
         self._changed = False
-
-    @staticmethod
-    def _valid(key: str, value: object) -> bool:
-        raise NotImplementedError
-
-    def _known(self, key: str):
-        value = self._used.get(key)
-        if value is None:
-            value = self.load().get(key)
-            if value is None or not self._valid(key, value):
-                return None
-            self._used[key] = value
-        return value
-
-    def _remember(self, key: str, value) -> None:
-        self._used[key] = self._new[key] = value
-        self._changed = True
-
-    def take_new(self) -> dict:
-        """What this process added since the last call (what a worker sends back)."""
-        new, self._new = self._new, {}
-        return new
-
-    def add(self, entries: dict) -> None:
-        if entries:
-            self._used.update(entries)
-            self._changed = True
-
-    def save(self) -> None:
-        if not self._changed or self.folder is None:
-            return
-        stored = {key: value for key, value in self.load().items() if self._valid(key, value)}
-        data = json.dumps({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)}).encode()  # ASCII
-        if len(data) > self.MAX_BYTES:
-            return  # it would not be read back
-        try:
-            self.folder.write(self.FILENAME, data)
-        except (OSError, UnsafeFile):
-            pass  # a read-only tree: the next run works it out again
-        self._changed = False
-
-    def load(self) -> dict:
-        if self._stored is None:
-            self._stored = {}
-            data = self.folder.read(self.FILENAME, self.MAX_BYTES) if self.folder is not None else None
-            data = parse_json(data) if data is not None else None  # absent or torn: all is worked out again
-            entries = data.get("entries") if isinstance(data, dict) and data.get("format") == 1 else None
-            if isinstance(entries, dict):
-                self._stored = entries
-        return self._stored
-
-
-class FileHashes(_Memo):
-    """The stat memo: each file's content hash (:func:`skilllint.fsafe.content_digest`) by its
-    path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`), in ``file-hashes.json``. A file
-    whose ``lstat`` is as remembered is not read again. One whose ``lstat`` changed (a checkout
-    elsewhere, a ``touch``, a restored cache) is read and hashed once; when its content is what
-    it was, the keys, and so the results, are the same.
-
-    Paths are absolute: the memo says what a file on this machine holds, and is of no use
-    elsewhere (a restored cache's paths and stats are other files). A file changed within
-    the last two seconds (by its modification time, as the result keys judged it) is hashed
-    every time and not remembered: two writes in one timestamp tick would share a stamp.
-    """
-
-    FILENAME = "file-hashes.json"
-    LIMIT = 200_000  # files (~250 bytes each), this run's first
-    MAX_BYTES = 64 * 1024 * 1024
-
-    @staticmethod
-    def _valid(path: str, entry: object) -> bool:
-        """Five whole numbers (never bools) and a sha256 in hex, for a path no longer than any."""
-        if type(entry) is not list or len(entry) != 6 or len(path) > MAX_MEMO_PATH:
-            return False
-        mode, size, mtime, inode, ctime, digest = entry
-        return (
-            type(mode) is int
-            and type(size) is int
-            and type(mtime) is int
-            and type(inode) is int
-            and type(ctime) is int
-            and type(digest) is str
-            and len(digest) == 64
-        )
-
-    def digest(self, path: str, stamp: tuple, trusted: bool = False) -> tuple[str | None, bool]:
-        """(the content hash of the file ``path`` whose ``lstat`` is ``stamp``, whether it is
-        settled: unchanged for two seconds); (None, False) when it cannot be read as that file.
-        ``trusted``: skilllint's own code, read through links."""
-        known = self._known(path)
-        if known is not None and tuple(known[:5]) == stamp:
-            return known[5], True
-        digest = content_digest(path, stamp, trusted=trusted)
-        if digest is None:
-            return None, False
-        if time.time_ns() - stamp[2] < RACY_SECONDS * 1e9:
-            return digest, False
-        self._remember(path, [*stamp, digest])
-        return digest, True
-
-
-class StampKeys(_Memo):
-    """The key memo: per slot (a package with the run's settings, a skill's catalog files,
-    skilllint's code), the hash of the ``lstat`` of all its key was made from and the content
-    key (or the hash it is made from), in ``stamp-keys.json``: a package's files and manifests
-    with its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
-    files (:func:`skilllint.catalog.entries.entry_digests`); the code (:func:`code_digest`). A
-    warm run finds every key here, and reads neither any file nor the larger
-    :class:`FileHashes`; only what it misses is worked out file by file. One entry a slot, so
-    a checkout whose files keep changing (CI) replaces its entries rather than adding ever
-    more. Kept only when nothing it was made from changed within the last two seconds."""
-
-    FILENAME = "stamp-keys.json"
-    LIMIT = 100_000  # ~250 bytes each
-    MAX_BYTES = 32 * 1024 * 1024
 
     @staticmethod
     def _valid(slot: str, value: object) -> bool:
-        # the key names a result file (its first two characters a folder): hex, never a path
+        # a key names a result file (its first two characters a folder): hex, never a path
         return (
-            len(slot) <= MAX_MEMO_PATH + 40
+            len(slot) <= MAX_SLOT
             and type(value) is list
             and len(value) == 2
             and type(value[0]) is str
@@ -735,13 +656,55 @@ class StampKeys(_Memo):
 
     def put(self, slot: str, stamps: str, key: str) -> None:
         if self._known(slot) != [stamps, key]:
-            self._remember(slot, [stamps, key])
+            self._used[slot] = self._new[slot] = [stamps, key]
+            self._changed = True
+
+    def _known(self, slot: str) -> list | None:
+        value = self._used.get(slot)
+        if value is None:
+            value = self.load().get(slot)
+            if value is None or not self._valid(slot, value):
+                return None
+            self._used[slot] = value
+        return value
+
+    def take_new(self) -> dict:
+        """What this process added since the last call (what a worker sends back)."""
+        new, self._new = self._new, {}
+        return new
+
+    def add(self, entries: dict) -> None:
+        if entries:
+            self._used.update(entries)
+            self._changed = True
+
+    def save(self) -> None:
+        if not self._changed or self.folder is None:
+            return
+        stored = {slot: value for slot, value in self.load().items() if self._valid(slot, value)}
+        data = json.dumps({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)}).encode()  # ASCII
+        if len(data) > self.MAX_BYTES:
+            return  # it would not be read back
+        try:
+            self.folder.write(self.FILENAME, data)
+        except (OSError, UnsafeFile):
+            pass  # a read-only tree: the next run hashes again
+        self._changed = False
+
+    def load(self) -> dict:
+        if self._stored is None:
+            self._stored = {}
+            data = self.folder.read(self.FILENAME, self.MAX_BYTES) if self.folder is not None else None
+            data = parse_json(data) if data is not None else None  # absent or torn: every key is made again
+            entries = data.get("entries") if isinstance(data, dict) and data.get("format") == 1 else None
+            if isinstance(entries, dict):
+                self._stored = entries
+        return self._stored
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-FILE_HASHES_FILE = FileHashes.FILENAME
 STAMP_KEYS_FILE = StampKeys.FILENAME
-MAX_MEMO_PATH = 4096  # PATH_MAX
+MAX_SLOT = 4096 + 40  # PATH_MAX and the slot's prefix
 
 
 def _below(anchor: str, path: str) -> str | None:

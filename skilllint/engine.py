@@ -122,11 +122,11 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     pending = PendingMap(lint_one, items, worker_count(misses, jobs), _as_plain_data, _FromPlainData())
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     held: list[tuple[int, list[Diagnostic]]] = []  # (index, diagnostics) of the results in `deferred`
-    for index, (package, (diagnostics, errors, fields, warnings, new_counts, new_hashes)) in enumerate(zip(packages, pending.results())):
+    for index, (package, (diagnostics, errors, fields, warnings, new_counts, new_keys)) in enumerate(zip(packages, pending.results())):
         if new_counts:  # counted in a worker: the main process saves them
             counts.add(new_counts)
-        if new_hashes:  # files a worker read to key its skills: the main process remembers them
-            cache.add(new_hashes)
+        if new_keys:  # keys a worker made from the files it read: the main process remembers them
+            cache.add(new_keys)
         if deferred and id(package) in deferred:
             held.append((index, diagnostics))
         else:
@@ -267,8 +267,8 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
     entry limit; the cache never keeps such a package), the token counts made for it
-    (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None) and the content
-    hashes of the files read to key it (:class:`skilllint.cache.FileHashes`), from the
+    (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None) and the keys
+    made from the files read to key it (:class:`skilllint.cache.StampKeys`), from the
     cache where it has them.
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
@@ -292,8 +292,8 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
     new_counts = (counts.take_new() or None) if counts is not None else None
-    new_hashes = cache.take_new() if cache is not None else None
-    return diagnostics, errors, fields, _truncation_warnings(package), new_counts, new_hashes
+    new_keys = cache.take_new() if cache is not None else None
+    return diagnostics, errors, fields, _truncation_warnings(package), new_counts, new_keys
 
 
 def _truncation_warnings(package: SkillPackage) -> list[str]:

@@ -1,7 +1,7 @@
 """The result cache keyed on content: a cache restored into a fresh checkout elsewhere (CI:
 actions/cache restores ``.skilllint_cache``; the checkout gives every file a new mtime and
 inode, and the repository lies at another absolute path) finds its entries; the stat memo
-(``file-hashes.json``) spares a warm run reading any file to make its keys."""
+(``stamp-keys.json``) spares a warm run reading any file to make its keys."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
 from skilllint import cache as cache_module
-from skilllint.cache import FILE_HASHES_FILE, STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
+from skilllint.cache import STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
 
 SKILLS = {
     "bad-name": BROKEN,  # several findings, one with a fix
@@ -62,6 +62,15 @@ def caches(monkeypatch) -> list[ResultCache]:
 
     monkeypatch.setattr(ResultCache, "__init__", recording)
     return opened
+
+
+@pytest.fixture
+def settled(monkeypatch) -> None:
+    """Catalog entries of files written by the test count as settled (their change time, which
+    cannot be set back, is recent): as a repository's files are."""
+    from skilllint.catalog import entries as entries_module
+
+    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
 
 
 @pytest.fixture
@@ -158,14 +167,14 @@ def test_a_racily_fresh_checkout_is_read_from_the_cache_but_files_nothing(tmp_pa
     for path in ci.rglob("*"):
         if path.is_file() and ".skilllint_cache" not in path.parts:
             os.utime(path)
-    memo = (ci / ".skilllint_cache" / "v1" / FILE_HASHES_FILE).read_bytes()
+    memo = (ci / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE).read_bytes()
     kept = results(ci)
     assert check(ci) == first
     assert counts(caches) == (len(SKILLS), 0)
-    assert results(ci) == kept and (ci / ".skilllint_cache" / "v1" / FILE_HASHES_FILE).read_bytes() == memo
+    assert results(ci) == kept and (ci / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE).read_bytes() == memo
 
 
-def test_a_warm_run_reads_no_file_and_a_touched_one_once(tmp_path, caches, reads):
+def test_a_warm_run_reads_no_file_and_a_touched_one_once(tmp_path, caches, reads, settled):
     repo = make_checkout(tmp_path / "a")
     first = check(repo)
     caches.clear()
@@ -176,20 +185,22 @@ def test_a_warm_run_reads_no_file_and_a_touched_one_once(tmp_path, caches, reads
     guide = repo / "skills" / "refs" / "references" / "guide.md"
     os.utime(guide, (guide.stat().st_atime, guide.stat().st_mtime - 10))  # same content, another stamp
     assert check(repo) == first
-    assert counts(caches) == (len(SKILLS), 0) and reads == [str(guide)]
+    assert counts(caches) == (len(SKILLS), 0)
+    assert sorted(reads) == [str(guide.parent.parent / "SKILL.md"), str(guide)]  # that skill's files, once each
     reads.clear()
     assert check(repo) == first  # the memo learned the new stamp
     assert reads == []
 
 
-def test_the_memos_do_not_grow_as_stamps_change(tmp_path, caches):
-    """CI restores the cache into a checkout with new stamps every run: each memo keeps one
-    entry per file or slot, replaced, not one more per run."""
+def test_the_stat_memo_does_not_grow_as_stamps_change(tmp_path, caches):
+    """CI restores the cache into a checkout with new stamps every run: the memo keeps one
+    entry per slot (a package with the settings, a skill's catalog files, the code), replaced,
+    not one more per run."""
     repo = make_checkout(tmp_path / "a")
     folder = repo / ".skilllint_cache" / "v1"
 
-    def sizes() -> tuple[int, int]:
-        return tuple(len(json.loads((folder / name).read_text())["entries"]) for name in (FILE_HASHES_FILE, STAMP_KEYS_FILE))
+    def sizes() -> int:
+        return len(json.loads((folder / STAMP_KEYS_FILE).read_text())["entries"])
 
     check(repo)
     caches.clear()
@@ -280,43 +291,34 @@ def test_restored_entries_are_checked_as_any_entry(tmp_path, caches):
             assert found == expected, label
 
 
-def test_forged_or_torn_memos_only_cost_working_the_keys_out_again(tmp_path, caches, reads):
+def test_a_forged_or_torn_stat_memo_only_costs_reading_the_files(tmp_path, caches, reads, settled):
     repo = make_checkout(tmp_path / "a")
     first = check(repo)
     caches.clear()
-    folder = repo / ".skilllint_cache" / "v1"
-    files = json.loads((folder / FILE_HASHES_FILE).read_text())["entries"]
-    keys = json.loads((folder / STAMP_KEYS_FILE).read_text())["entries"]
-    assert keys  # the packages' keys, and the code's, by lstat
+    memo = repo / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE
+    keys = json.loads(memo.read_text())["entries"]
+    assert sum(slot.startswith("p") for slot in keys) == sum(slot.startswith("e:") for slot in keys) == len(SKILLS)
+    plain = next(slot for slot in keys if slot.endswith(os.sep + "plain"))
     skill_md = str(repo / "skills" / "plain" / "SKILL.md")
-    cases = {
-        "both torn": ("{not json", "{not json"),
-        "both of the wrong shapes": (
-            json.dumps({"format": 1, "entries": {path: [True, "x", None] for path in files}}),
-            json.dumps({"format": 1, "entries": {slot: [stamps, "../../../../etc/passwd"] for slot, (stamps, _) in keys.items()}}),
-        ),
-        "a wrong hash for a file's stat": (
-            json.dumps({"format": 1, "entries": {**files, skill_md: [*files[skill_md][:5], "0" * 64]}}),
-            "{}",
-        ),
-    }
-    for label, (forged_files, forged_keys) in cases.items():
-        (folder / FILE_HASHES_FILE).write_text(forged_files)
-        (folder / STAMP_KEYS_FILE).write_text(forged_keys)
+    for label, forged in {
+        "torn": "{not json",
+        "of the wrong shapes": json.dumps({"format": 1, "entries": {slot: [stamps, "../../../../etc/passwd"] for slot, (stamps, _) in keys.items()}}),
+        "another content key for a skill's stamps": json.dumps({"format": 1, "entries": {**keys, plain: [keys[plain][0], "0" * 64]}}),
+    }.items():
+        memo.write_text(forged)
         reads.clear()
         assert check(repo) == first, label
         hits, misses = counts(caches)
-        if label == "a wrong hash for a file's stat":
-            assert (hits, misses) == (len(SKILLS) - 1, 1) and skill_md not in reads  # that skill's key is another's
+        if label == "another content key for a skill's stamps":
+            assert (hits, misses) == (len(SKILLS) - 1, 1)  # no result under that key: a miss, linted
         else:
             assert (hits, misses) == (len(SKILLS), 0) and skill_md in reads, label
 
 
-def test_catalog_entries_restored_into_a_fresh_checkout_are_not_read_again(tmp_path, monkeypatch):
+def test_catalog_entries_restored_into_a_fresh_checkout_are_not_read_again(tmp_path, monkeypatch, settled):
     from skilllint.catalog import entries as entries_module
     from skilllint.catalog import model
 
-    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)  # change times cannot be set back
     local = make_checkout(tmp_path / "a")
     first = check(local, "--select", "SL5")
     ci = fresh_checkout(local, tmp_path / "b")
@@ -368,13 +370,13 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "3 GB file", "7.5 MB amplifier", "link out of the tree"])
-@pytest.mark.parametrize("name", [FILE_HASHES_FILE, STAMP_KEYS_FILE])
-def test_a_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, name, kind):
+def test_a_stat_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, kind):
     """Read as every cache file is (tests/test_hostile_cache.py): no link, regular files only,
     size-capped, parsed only when it cannot take far more memory than its size."""
     plant_skills(tree.root)
     expected = fresh(tree)
     outside = tree.canary.parent
+    name = STAMP_KEYS_FILE
     memo = tree.root / ".skilllint_cache" / "v1" / name
     if kind == "link out of the tree":
         _link_cache_level(tree.root, outside, name)

@@ -9,8 +9,8 @@ result cache and read back while those files are unchanged.
 
 The key of an entry hashes the contents of SKILL.md and, when the folder lists an
 ``agents`` entry, of ``agents/openai.yaml`` (the key's shape changes when one
-appears), by way of the result cache's stat memo (:class:`skilllint.cache.FileHashes`:
-a file whose ``lstat`` is as remembered is not read); the skill folder's name (an
+appears), by way of the result cache's stat memo (:class:`skilllint.cache.StampKeys`:
+while their ``lstat`` is as remembered, they are not read); the skill folder's name (an
 entry without a name takes it); the target; the size limit; skilllint's version
 and code. No path: the entry is the same in a checkout elsewhere (a cache restored
 in CI). When SKILL.md is a link, the key is the skill's path and its SKILL.md's real
@@ -164,8 +164,8 @@ class CatalogEntries:
 def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) -> tuple[str, bool, list] | None:
     """What an entry depends on, by content, for every target at once (a hash); whether it may be
     stored now (no file changed within the last two seconds) and the (path, lstat) of what was
-    read. Found in the key memo by those ``lstat`` while none changed, else made from each
-    file's content hash (the stat memo's, or read). None where the content form does not apply:
+    read. Found in the stat memo by those ``lstat`` while none changed, else made from each
+    file's content hash, read. None where the content form does not apply:
     no SKILL.md, a link at SKILL.md or agents/, a file over the read cap (:func:`entry_stamps`
     judges those)."""
     if package.skill_md_name is None:
