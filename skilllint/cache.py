@@ -70,7 +70,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
 import time
 from pathlib import Path
@@ -638,16 +637,12 @@ class StampKeys:
 
     @staticmethod
     def _valid(slot: str, value: object) -> bool:
-        # a key names a result file (its first two characters a folder): hex, never a path
-        return (
-            len(slot) <= MAX_SLOT
-            and type(value) is list
-            and len(value) == 2
-            and type(value[0]) is str
-            and _HEX64.fullmatch(value[0]) is not None
-            and type(value[1]) is str
-            and _HEX64.fullmatch(value[1]) is not None
-        )
+        # the key names a result file (its first two characters a folder): letters and digits,
+        # never a path; the stamps' hash is only ever compared with one made here
+        if len(slot) > MAX_SLOT or type(value) is not list or len(value) != 2:
+            return False
+        stamps, key = value
+        return type(stamps) is str and type(key) is str and len(key) == 64 and key.isascii() and key.isalnum()
 
     def get(self, slot: str, stamps: str) -> str | None:
         """The key kept in ``slot`` when it was made from what has the ``lstat`` hash ``stamps``."""
@@ -702,7 +697,6 @@ class StampKeys:
         return self._stored
 
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 STAMP_KEYS_FILE = StampKeys.FILENAME
 MAX_SLOT = 4096 + 40  # PATH_MAX and the slot's prefix
 
