@@ -7,12 +7,11 @@ run's settings — and a hit returns the package's diagnostics as they were.
 
 * The key hashes what the rules can read: each file's content, mode and size;
   the other entries' kinds; the manifests' contents; and where the package lies
-  as paths below an anchor
-  (the lint root, or the configuration's folder above it) and the anchor's own
-  name, never an absolute path. A cache restored into a checkout elsewhere (CI:
-  every file has a new mtime and inode, the repository another path) finds the
-  same keys, and its entries' paths move to the package's root there
-  (:meth:`ResultCache._placed`).
+  as paths below an anchor (the lint root, or the configuration's folder above
+  it) and the anchor's own name, never an absolute path. A cache restored into
+  a checkout elsewhere (CI: every file has a new mtime and inode, the repository
+  another path) finds the same keys, and its entries' paths move to the
+  package's root there (:meth:`ResultCache._placed`).
 * No file is read only to key it while ``lstat`` proves it unchanged: the stat
   memo (:class:`StampKeys`, ``stamp-keys.json``) keeps each package's content key
   by the ``lstat`` (mode, size, mtime, inode, ctime) of all it was made from, so
