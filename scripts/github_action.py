@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The steps of skilllint's GitHub Action (``action.yml``), kept out of YAML so they can be tested.
 
-    python github_action.py install   # a virtual environment holding skilllint from the action's checkout
+    python github_action.py install   # a virtual environment holding skilllint from the action's checkout,
+                                      # and with the `cache` input, the result cache's folder and keys
     python github_action.py run       # lint once: annotations in the log, a SARIF report, step outputs
     python github_action.py finish    # exit with skilllint's exit code (after the SARIF upload)
 
@@ -134,7 +135,64 @@ def install() -> int:
         return 2
     print(version.stdout.strip(), flush=True)
     set_output("python", str(python))
+    if cache_enabled():
+        prefix = cache_prefix(source)
+        set_output("cache-dir", str(cache_dir()))
+        set_output("cache-key", prefix + (_env("GITHUB_SHA") or _env("GITHUB_RUN_ID") or "local"))
+        set_output("cache-restore-keys", prefix)
     return 0
+
+
+# -- the result cache (the `cache` input) --------------------------------------------------------
+
+CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")  # what skilllint reads settings from
+
+
+def cache_enabled() -> bool:
+    return _env("SKILLLINT_ACTION_CACHE").lower() == "true"
+
+
+def cache_dir() -> Path:
+    """Where skilllint keeps its result cache for actions/cache: in the runner's temporary folder,
+    never in the checkout (nothing to commit or upload by mistake)."""
+    return _runner_temp() / "skilllint-cache"
+
+
+def cache_prefix(source: Path) -> str:
+    """The actions/cache key of the result cache, less the commit: the runner's OS, a hash of
+    skilllint's code (the action's checkout) and one of the configuration files. Each commit
+    saves its own cache and restores the newest with this prefix; other code or another
+    configuration starts afresh (their results would all be misses anyway, and the cache
+    would carry them along)."""
+    code = hashlib.sha256()
+    for path in sorted((source / "skilllint").rglob("*.py")) + [source / "pyproject.toml"]:
+        code.update(path.relative_to(source).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"skilllint-{_env('RUNNER_OS') or sys.platform}-{code.hexdigest()[:16]}-{config_digest()[:16]}-"
+
+
+def config_digest() -> str:
+    """A hash of the configuration files skilllint may read here: the `config` input, and every
+    ``.skilllint.toml``, ``skilllint.toml`` and ``pyproject.toml`` in the working directory and
+    below it (a linted tree's own) or in the folders above it up to the workspace (as
+    ``hashFiles`` would; links are not followed)."""
+    workspace = Path(_env("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+    workdir = (workspace / (_env("SKILLLINT_ACTION_WORKING_DIRECTORY") or ".")).resolve()
+    found: list[Path] = []
+    if _env("SKILLLINT_ACTION_CONFIG"):
+        found.append(workdir / _env("SKILLLINT_ACTION_CONFIG"))
+    for folder in [workdir, *workdir.parents]:
+        found += [folder / name for name in CONFIG_NAMES]
+        if folder == workspace or workspace not in folder.parents:
+            break
+    for folder, names, files in os.walk(workdir):
+        names[:] = sorted(name for name in names if name not in (".git", "node_modules"))
+        found += [Path(folder, name) for name in sorted(files) if name in CONFIG_NAMES]
+    digest = hashlib.sha256()
+    for path in dict.fromkeys(found):
+        if path.is_file() and not path.is_symlink():
+            digest.update(os.fsencode(path.relative_to(workspace) if workspace in path.parents else path) + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 # -- run ----------------------------------------------------------------------------------
@@ -153,6 +211,8 @@ def command(sarif: Path, json_report: Path) -> list[str]:
         argv += ["--config", _env("SKILLLINT_ACTION_CONFIG")]
     if _env("SKILLLINT_ACTION_BASELINE"):
         argv += ["--baseline", _env("SKILLLINT_ACTION_BASELINE")]
+    if cache_enabled():
+        argv += ["--cache-dir", str(cache_dir())]  # where actions/cache restores it and saves it from
     argv += shlex.split(_env("SKILLLINT_ACTION_ARGS"))
     # Paths: shell-like words (quote a path with spaces), never run by a shell; after `--`,
     # so a path that starts with `-` is a path.

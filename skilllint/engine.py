@@ -64,6 +64,8 @@ def lint_paths(
         tokens.use_count_store(None)
     if counts is not None:
         counts.save()
+    if cache is not None:
+        cache.save()
     if cache is not None and cache.problem:
         result.warnings.append(cache.problem)
     return result
@@ -126,9 +128,11 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     held: list[tuple[int, list[Diagnostic]]] = []  # (index, diagnostics) of the results in `deferred`
     usage: dict = {}  # what suppressions silenced outside the pass SL901 ran in (see suppression_usage)
-    for index, (package, (diagnostics, errors, fields, warnings, new_counts, hits)) in enumerate(zip(packages, pending.results())):
+    for index, (package, (diagnostics, errors, fields, warnings, new_counts, hits, new_keys)) in enumerate(zip(packages, pending.results())):
         if new_counts:  # counted in a worker: the main process saves them
             counts.add(new_counts)
+        if new_keys:  # keys a worker made from the files it read: the main process remembers them
+            cache.add(new_keys)
         if deferred and id(package) in deferred:
             held.append((index, diagnostics))
         else:
@@ -281,9 +285,10 @@ def _look_up(cache, package: SkillPackage, settings: Settings, deferred: dict | 
     checked here, or, given ``deferred``, noted there (id(package) -> the answer the result
     was made for) for the caller to check once the background process has read the links."""
     targets = settings.targets_for(package)
-    key = cache.key(package, targets)
-    if not key:
-        return key, None
+    keyed = cache.key(package, targets)
+    if keyed is None:
+        return None, None
+    key, settled = keyed
 
     def documents_hold(kept: tuple) -> bool:
         if deferred is None:
@@ -291,7 +296,8 @@ def _look_up(cache, package: SkillPackage, settings: Settings, deferred: dict | 
         deferred[id(package)] = kept
         return True
 
-    return key, cache.get(key, package, targets, documents_hold)
+    # looked up even when a file changed just now (the content read is in the key); filed only once settled
+    return (key if settled else None), cache.get(key, package, targets, documents_hold)
 
 
 def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings: Settings, cache, entries, counts=None) -> tuple:
@@ -299,8 +305,8 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
     entry limit; the cache never keeps such a package), the token counts made for it
     (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None), from the cache
-    where it has them, and the (code, line) pairs suppressions silenced of the rules never
-    cached.
+    where it has them, the (code, line) pairs suppressions silenced of the rules never
+    cached, and the keys made from the files read to key it (:class:`skilllint.cache.StampKeys`).
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The
@@ -319,12 +325,13 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
             diagnostics = lint_package(package, cached_rules, settings, errors)
             if key and not errors and not _truncation_warnings(package):  # a cut scan must be told every run
                 documents = settings.reads_as_document(package) if settings.not_listing(package) else None
-                cache.put(key, diagnostics, package.tree_probes, documents)
+                cache.put(key, diagnostics, package.tree_probes, documents, package)
         if always_rules:
             diagnostics = diagnostics + lint_package(package, always_rules, settings, errors, hits)
     fields = None if entries is False else _catalog_fields(package, settings, entries)
     new_counts = (counts.take_new() or None) if counts is not None else None
-    return diagnostics, errors, fields, _truncation_warnings(package), new_counts, hits
+    new_keys = cache.take_new() if cache is not None else None
+    return diagnostics, errors, fields, _truncation_warnings(package), new_counts, hits, new_keys
 
 
 def _truncation_warnings(package: SkillPackage) -> list[str]:
@@ -351,7 +358,8 @@ def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | 
     for target in targets:  # a stored entry spares reading SKILL.md (read_entry says None if it cannot be read)
         key, fields = found[target.id]
         if fields is MISSING:
-            found[target.id] = (key, entry_fields(read_entry(package, target)))
+            fields = entry_fields(read_entry(package, target))
+            found[target.id] = (key if key is None or store.unchanged(package) else None, fields)
     return found
 
 

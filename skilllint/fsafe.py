@@ -171,6 +171,48 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES, *, dir_fd: int |
     return ReadResult(data[:cap] if truncated else data, max(info.st_size, len(data)), truncated)
 
 
+def file_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    """(mode, size, mtime, inode, ctime) of an ``lstat``: what tells a file unchanged
+    without reading it (as git's index does; ctime changes with any write or ``utime``)."""
+    return (info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+def content_digest(path: Path | str, stamp: tuple, *, trusted: bool = False) -> str | None:
+    """The sha256 (hex) of the regular file ``path`` (its first :data:`MAX_READ_BYTES` bytes at
+    most: the result cache hashes no file larger than the read cap), or None when it is not
+    the file ``stamp`` (:func:`file_stamp`) describes once open: changed
+    since it was listed, a link, a FIFO, gone (a write while it is read changes its stamp,
+    which the cache checks again before it files a result). Opened as :func:`read_capped`
+    opens (no link followed, never blocking), unless ``trusted`` (skilllint's own code). With
+    an overlay (an editor's text), None: what is on disk is not what is linted."""
+    if _OVERLAY.get() is not None:
+        return None
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) if trusted else _O_FLAGS)
+    except OSError:
+        return None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or file_stamp(opened) != stamp:
+            return None
+        remaining = MAX_READ_BYTES
+        while remaining > 0:
+            wanted = min(remaining, opened.st_size + 1, 1 << 20)  # one read for a small file: a short one is its end
+            chunk = os.read(fd, wanted)
+            digest.update(chunk)
+            remaining -= len(chunk)
+            if len(chunk) < wanted:
+                break
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
 _HUMAN_KIND = {
     "file": "regular file",
     "dir": "directory",

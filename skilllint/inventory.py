@@ -83,7 +83,7 @@ class PackageInventory:
     truncated: bool = False  # more than MAX_ENTRIES entries: only the first MAX_ENTRIES are recorded
     truncated_in: str | None = None  # the folder being listed when the walk stopped
     unlisted: set[str] = field(default_factory=set)  # when truncated: folders not (wholly) listed
-    # (rel, lstat mode, size, mtime_ns, inode) of every entry: what the result cache keys a package on
+    # (rel, lstat mode, size, mtime_ns, inode, ctime_ns) of every entry: what the result cache keys a package on
     stamps: list[tuple] = field(default_factory=list)
     _folded: dict[str, list[str]] | None = None
 
@@ -121,7 +121,7 @@ class PackageInventory:
                         stack.append(rel)
                     continue
                 kind = kind_of_mode(info.st_mode)
-                inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino))
+                inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
                 size = overlaid_size(prefix + name, info.st_size) if kind == "file" else 0  # an editor's text counts
                 inventory.entries[rel] = Entry(rel, kind, size, mode=info.st_mode)
                 if kind == "dir":

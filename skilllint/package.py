@@ -133,6 +133,10 @@ class SkillPackage:
         # Paths beyond the package that rules looked up in the linted tree, and what they found
         # (:meth:`exists_in_tree`): the result cache keeps them to know when such a finding is stale.
         self.tree_probes: dict[str, bool] = {}
+        # Whether a rule asked about a path beyond the linted tree (a reference that climbs out
+        # of it): its findings may name folders above the tree, which a cache restored into a
+        # checkout elsewhere must not show there (the result stays tied to this place).
+        self.beyond_tree = False
 
     # -- files -------------------------------------------------------------
 
@@ -337,6 +341,7 @@ class SkillPackage:
         """:meth:`exists_in_tree` for a normalised absolute path."""
         lint_root = os.path.normpath(self.lint_root)
         if not is_within(Path(lint_root), Path(target)) or target == lint_root:
+            self.beyond_tree = True
             return None
         return self.exists_in_tree(os.path.relpath(target, lint_root).replace(os.sep, "/"))
 

@@ -337,7 +337,7 @@ def test_no_expression_is_pasted_into_a_script_and_every_input_goes_through_env(
     wired = " ".join(env_uses)
     for name in action["inputs"]:
         if name == "upload-sarif":  # a condition of the upload step, not a value for the script
-            assert f"inputs.{name}" in str(next(s for s in steps if "uses" in s)["if"])
+            assert f"inputs.{name}" in str(next(s for s in steps if "uses" in s and "upload-sarif" in s["uses"])["if"])
             continue
         assert re.search(rf"\$\{{\{{ inputs\.{re.escape(name)} \}}\}}", wired), f"input {name} is not passed through env:"
     # the script reads exactly the variables the steps set
@@ -349,7 +349,7 @@ def test_no_expression_is_pasted_into_a_script_and_every_input_goes_through_env(
 
 def test_upload_sarif_is_pinned_by_commit_and_categorised():
     action = load_action()
-    uses = [step for step in action["runs"]["steps"] if "uses" in step]
+    uses = [step for step in action["runs"]["steps"] if "uses" in step and "upload-sarif" in step["uses"]]
     assert len(uses) == 1
     (upload,) = uses
     ref, _, sha = upload["uses"].partition("@")
@@ -363,14 +363,32 @@ def test_upload_sarif_is_pinned_by_commit_and_categorised():
     assert "finish" in action["runs"]["steps"][-1]["run"]
 
 
+def test_the_cache_steps_are_pinned_by_commit_and_wrap_the_run():
+    steps = load_action()["runs"]["steps"]
+    caching = [step for step in steps if "uses" in step and step["uses"].startswith("actions/cache")]
+    assert [step["uses"].partition("@")[0] for step in caching] == ["actions/cache/restore", "actions/cache/save"]
+    restore, save = caching
+    for step in caching:
+        sha = step["uses"].partition("@")[2]
+        assert SHA.match(sha), step["uses"]
+        line = next(line for line in ACTION.read_text(encoding="utf-8").splitlines() if step["uses"] in line)
+        assert re.search(r"# v5\.\d+\.\d+$", line), line  # v5 runs on Node 24; v4 on Node 20, which GitHub retires
+    assert restore["uses"].partition("@")[2] == save["uses"].partition("@")[2]
+    names = [step.get("id") or step["name"] for step in steps]
+    assert names.index("install") < names.index("restore-cache") < names.index("run") < names.index(save["name"]) < len(names) - 1
+    # saved when skilllint linted, even if its findings fail the job (actions/cache's post step would not)
+    assert "!cancelled()" in save["if"] and "steps.run.outputs.exit-code == '1'" in save["if"]
+
+
 # -- the steps, run ---------------------------------------------------------------------------
 
 
 def test_findings_are_annotated_written_as_sarif_and_fail_the_action(workspace, runner_temp):
     skill(workspace, "skills/bad", "Bad_Name")
     run = run_action(workspace, runner_temp)
-    install, lint, upload, finish = run.steps
+    install, restore, lint, upload, save, finish = run.steps
     assert install.status == "success", install.log
+    assert restore.status == save.status == "skipped"  # no `cache` input
     assert lint.status == "success", lint.log  # the step itself succeeds so that the upload runs
     # annotations for the GitHub log, each finding also printed plainly
     assert "::error file=skills/bad/SKILL.md,line=2,col=7," in lint.log and "title=SL104 name-invalid-chars::" in lint.log
@@ -439,6 +457,40 @@ def test_the_derived_category_names_what_is_linted_and_nothing_else():
     long_a, long_b = _category(paths=" ".join(f"d{i}" for i in range(200))), _category(paths=" ".join(f"d{i}" for i in range(201)))
     assert len(long_a) == len(long_b) == 100 and long_a != long_b
     assert _category(category="  mine \n ") == "mine"
+
+
+def test_the_cache_input_keeps_the_results_in_the_runners_temporary_folder(workspace, runner_temp):
+    from test_cache import age
+
+    folder = runner_temp / "skilllint-cache"
+    shutil.rmtree(folder, ignore_errors=True)
+    age(workspace)  # files written in the last two seconds are not cached
+    job = {"GITHUB_SHA": "a" * 40, "RUNNER_OS": "Linux"}
+    first = run_action(workspace, runner_temp, {"cache": "true", "upload-sarif": "false"}, job_env=job)
+    assert not first.failed, first.log
+    outputs = first.step("Install skilllint").outputs
+    prefix = outputs["cache-restore-keys"]
+    assert re.fullmatch(r"skilllint-Linux-[0-9a-f]{16}-[0-9a-f]{16}-", prefix), prefix
+    assert outputs["cache-key"] == prefix + "a" * 40 and outputs["cache-dir"] == str(folder)
+    restore, save = first.step("Restore skilllint's result cache"), first.step("Save skilllint's result cache")
+    assert restore.with_ == {"path": str(folder), "key": outputs["cache-key"], "restore-keys": prefix}
+    assert save.status == "success" and save.with_ == {"path": str(folder), "key": outputs["cache-key"]}
+    assert f"--cache-dir {folder}" in first.log
+    filed = sorted(folder.rglob("v1/??/*.json"))
+    assert filed and not (workspace / ".skilllint_cache").exists()
+    # the next commit restores it (here: it stayed) and files nothing new for the unchanged skill
+    second = run_action(workspace, runner_temp, {"cache": "true", "upload-sarif": "false"}, job_env={**job, "GITHUB_SHA": "b" * 40})
+    assert second.step("Install skilllint").outputs["cache-restore-keys"] == prefix
+    assert sorted(folder.rglob("v1/??/*.json")) == filed
+    # another configuration starts another cache
+    (workspace / ".skilllint.toml").write_text('ignore = ["SL512"]\n', encoding="utf-8")
+    third = run_action(workspace, runner_temp, {"cache": "true", "upload-sarif": "false"}, job_env=job)
+    assert third.step("Install skilllint").outputs["cache-restore-keys"] not in ("", prefix)
+    # without the input: neither step runs, and skilllint keeps its cache where it always does
+    plain = run_action(workspace, runner_temp, {"upload-sarif": "false"}, job_env=job)
+    assert plain.step("Restore skilllint's result cache").status == "skipped"
+    assert plain.step("Save skilllint's result cache").status == "skipped"
+    assert "--cache-dir" not in plain.log and "cache-key" not in plain.step("Install skilllint").outputs
 
 
 def test_a_clean_repository_passes(workspace, runner_temp):

@@ -5,7 +5,7 @@ import os
 import time
 
 from skilllint import tokens
-from skilllint.cache import MAX_TOKEN_COUNTS, TOKEN_COUNTS_FILE, TokenCounts, decode, encode
+from skilllint.cache import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts, decode, encode
 from skilllint.diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 
 from conftest import run_cli, write_skill
@@ -30,9 +30,9 @@ def check(repo, *args):
 
 def entries(repo):
     """The result files (catalog-entries.json beside them keeps catalog entries and answers,
-    token-counts.json the token counts of long texts' parts)."""
+    token-counts.json the token counts of long texts' parts, stamp-keys.json the stat memo)."""
     folder = repo / ".skilllint_cache"
-    kept = ("catalog-entries.json", TOKEN_COUNTS_FILE)
+    kept = ("catalog-entries.json", TOKEN_COUNTS_FILE, STAMP_KEYS_FILE)
     return sorted(p for p in folder.rglob("*.json") if p.name not in kept) if folder.exists() else []
 
 

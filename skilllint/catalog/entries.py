@@ -7,15 +7,19 @@ what Claude Code's listing shows) depend only on SKILL.md and, for Codex, on
 agents/openai.yaml, so they are kept in ``catalog-entries.json`` beside the
 result cache and read back while those files are unchanged.
 
-The key of an entry hashes, without reading a file: the skill's path and its
-SKILL.md's real path; ``lstat`` (size, mtime, inode, ctime) of SKILL.md and of
-the file read in its place when it is a link (inside the linted tree: one
-leading out is never read, nor stat-ed through) and, when the folder lists an
-``agents`` entry, of ``agents/`` and ``agents/openai.yaml`` (the key's shape
-changes when one appears; a link there makes the entry uncached, as
-``openai.yaml`` is found through the package's links); the target; the size
-limit; skilllint's version and code. A file changed within the last two seconds
-is read afresh and not stored (as :mod:`skilllint.cache` does). One JSON file,
+The key of an entry hashes the contents of SKILL.md and, when the folder lists an
+``agents`` entry, of ``agents/openai.yaml`` (the key's shape changes when one
+appears), by way of the result cache's stat memo (:class:`skilllint.cache.StampKeys`:
+while their ``lstat`` is as remembered, they are not read); the skill folder's name (an
+entry without a name takes it); the target; the size limit; skilllint's version
+and code. No path: the entry is the same in a checkout elsewhere (a cache restored
+in CI). When SKILL.md is a link, the key is the skill's path and its SKILL.md's real
+path and the ``lstat`` (size, mtime, inode, ctime) of SKILL.md and of the file read
+in its place (inside the linted tree: one leading out is never read, nor stat-ed
+through); a link at ``agents/`` or ``openai.yaml`` makes the entry uncached, as
+``openai.yaml`` is found through the package's links. A file changed within the
+last two seconds is not stored (as :mod:`skilllint.cache` does), nor one changed
+while its entry was read. One JSON file,
 read as a cache file is (:class:`skilllint.cache.CacheFolder`: no link, size-capped,
 each entry checked against its shape), written under a temporary name and
 renamed into place: concurrent runs never see half of it; the last one wins.
@@ -33,8 +37,8 @@ import stat
 import time
 from pathlib import Path
 
-from ..cache import CacheFolder, parse_json, used_first
-from ..fsafe import UnsafeFile
+from ..cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
+from ..fsafe import UnsafeFile, file_stamp
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
 
@@ -50,22 +54,28 @@ class CatalogEntries:
     """Entries of earlier runs in ``folder`` (a :class:`skilllint.cache.CacheFolder`, or a trusted
     path); :meth:`save` writes this run's back."""
 
-    def __init__(self, folder: CacheFolder | Path, salt: str) -> None:
+    def __init__(
+        self, folder: CacheFolder | Path, salt: str, hashes: FileHashes | None = None, keys: StampKeys | None = None
+    ) -> None:
         self.folder = folder if isinstance(folder, CacheFolder) else CacheFolder(folder)
         self.salt = salt
+        self.hashes = hashes if hashes is not None else FileHashes()  # the result cache's memos
+        self.keys = keys if keys is not None else StampKeys()
         self._stored: dict | None = None
         self._used: dict[str, list | None] = {}
-        self._stamps: dict[str, str | None] = {}  # per skill folder, shared by its targets
+        # per skill folder, shared by its targets: (what the key hashes, whether it may be stored)
+        self._stamps: dict[str, tuple[str, bool] | None] = {}
+        self._read: dict[str, list] = {}  # per skill folder: the (path, lstat) its content key read
         self._new = False
         self._kept: KeptAnswers | None = None
 
     def lookup(self, package: SkillPackage, target) -> tuple[str | None, object]:
         """(key, fields) of a stored entry; fields is :data:`MISSING` when there is none
         (and the key None when the entry cannot be kept now)."""
-        key = self._key(package, target.id)
+        key, storable = self._key(package, target.id)
         if key is None:
             return None, MISSING
-        return key, self.load().get(key, MISSING)
+        return (key if storable else None), self.load().get(key, MISSING)
 
     def remember(self, key: str, fields: list | None) -> None:
         if self.load().get(key, MISSING) != fields:
@@ -77,6 +87,8 @@ class CatalogEntries:
         key, fields = self.lookup(package, target)
         if fields is MISSING:
             fields = entry_fields(read_entry(package, target))
+            if key is not None and not self.unchanged(package):
+                key = None
         if key is not None:
             self.remember(key, fields)
         return skill_from_fields(package, fields)
@@ -119,14 +131,86 @@ class CatalogEntries:
             self._kept = KeptAnswers(answers)
         return self._stored
 
-    def _key(self, package: SkillPackage, target_id: str) -> str | None:
+    def unchanged(self, package: SkillPackage) -> bool:
+        """Whether the files the package's content key read are as they were then (an entry read
+        from a file written meanwhile must not be stored under the key of its earlier content)."""
+        try:
+            return all(file_stamp(os.lstat(path)) == stamp for path, stamp in self._read.get(str(package.root), ()))
+        except OSError:
+            return False
+
+    def _key(self, package: SkillPackage, target_id: str) -> tuple[str | None, bool]:
+        """(the entry's key, whether an entry may be stored under it now); (None, False) when
+        it cannot be kept."""
         root = str(package.root)
         stamps = self._stamps.get(root, False)
         if stamps is False:
-            stamps = self._stamps[root] = entry_stamps(package)
+            stamps = self._stamps[root] = self._stamps_of(package)
         if stamps is None:
-            return None
-        return hashlib.sha256(f"{stamps}\0{target_id}".encode()).hexdigest()
+            return None, False
+        text, storable = stamps
+        return hashlib.sha256(f"{text}\0{target_id}".encode("utf-8", "surrogatepass")).hexdigest(), storable
+
+    def _stamps_of(self, package: SkillPackage) -> tuple[str, bool] | None:
+        found = entry_digests(package, self.hashes, self.keys)
+        if found is not None:
+            text, storable, read = found
+            self._read[str(package.root)] = read
+            return text, storable
+        stamps = entry_stamps(package)  # a link: by lstat and paths
+        return None if stamps is None else (stamps, True)
+
+
+def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) -> tuple[str, bool, list] | None:
+    """What an entry depends on, by content, for every target at once (a hash); whether it may be
+    stored now (no file changed within the last two seconds) and the (path, lstat) of what was
+    read. Found in the stat memo by those ``lstat`` while none changed, else made from each
+    file's content hash, read. None where the content form does not apply:
+    no SKILL.md, a link at SKILL.md or agents/, a file over the read cap (:func:`entry_stamps`
+    judges those)."""
+    if package.skill_md_name is None:
+        return None
+    root = str(package.root)
+    agents = any(name.casefold() == "agents" for name in package.listing)  # as entry_stamps: no stat when absent
+    paths = [os.path.join(root, package.skill_md_name)]
+    if agents:
+        paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
+    now_ns = time.time_ns()
+    read: list = []
+    stamps: list = []
+    storable = True
+    for path in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            stamps.append(None)
+            continue
+        if stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size > package.max_bytes):
+            return None  # never read past the read cap to key it
+        stamp = file_stamp(info)
+        read.append((path, stamp))
+        stamps.append(stamp)
+        if now_ns - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_SECONDS * 1e9:
+            storable = False  # may change again within the same timestamp tick
+    if stamps[0] is None:
+        return None
+    quick = hashlib.sha256(repr((root, package.skill_md_name, package.max_bytes, stamps)).encode("utf-8", "surrogatepass")).hexdigest()
+    slot = f"e:{root}"
+    text = keys.get(slot, quick)
+    if text is None:
+        parts: list = []
+        for path, stamp in zip(paths, stamps):
+            if stamp is None or not stat.S_ISREG(stamp[0]):
+                parts.append(None if stamp is None else stat.S_IFMT(stamp[0]))
+                continue
+            digest, _ = hashes.digest(path, stamp)
+            storable = storable and digest is not None
+            parts.append((stamp[1], digest))
+        made = (os.path.basename(root), package.skill_md_name, package.max_bytes, parts)
+        text = hashlib.sha256(repr(made).encode("utf-8", "surrogatepass")).hexdigest()
+        if storable:
+            keys.put(slot, quick, text)
+    return text, storable, read
 
 
 def entry_stamps(package: SkillPackage) -> str | None:
