@@ -217,10 +217,10 @@ def roundtrip(text: str, mutate: Callable[[dict], None]) -> str | None:
         return None
     source = text + "\n"
     try:
-        _, indent, offset = load_yaml_guess_indent(source)
         loader = YAML(typ="rt")
         loader.preserve_quotes = True
-        data = loader.load(source)
+        # One parse: the guess scans the text, then loads it with our loader.
+        data, indent, offset = load_yaml_guess_indent(source, yaml=loader)
     except Exception:  # ruamel refuses what the other parsers read: no round trip
         return None
     candidates = []
