@@ -124,7 +124,9 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         if deferred:  # a miss is linted afresh: nothing to confirm
             deferred = {id(p): deferred[id(p)] for p, found in items if id(p) in deferred and found[1] is not None}
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
-    pending = PendingMap(lint_one, items, worker_count(misses, jobs), _as_plain_data, _FromPlainData())
+    workers = worker_count(misses, jobs)
+    first = _largest_miss(items) if workers > 1 else None
+    pending = PendingMap(lint_one, items, workers, _as_plain_data, _FromPlainData(), first=first)
     known: dict[int, dict] = {}  # id(package) -> target -> (key, fields), as the package's linter read them
     held: list[tuple[int, list[Diagnostic]]] = []  # (index, diagnostics) of the results in `deferred`
     usage: dict = {}  # what suppressions silenced outside the pass SL901 ran in (see suppression_usage)
@@ -276,6 +278,23 @@ class _FromPlainData:
 
         encoded, *rest = data
         return [decode(item, self.paths) for item in encoded], *rest
+
+
+def _largest_miss(items: list) -> int | None:
+    """The index of the package with the largest SKILL.md among those to lint afresh:
+    linted before the workers fork, it loads what the others will need too (the
+    tokenizer is wanted by long files only), and the workers inherit it."""
+    best, best_size = None, -1
+    for index, (package, cached) in enumerate(items):
+        if cached is not None and cached[1] is not None:
+            continue
+        try:
+            size = os.lstat(package.skill_md_path).st_size
+        except (OSError, ValueError):
+            continue
+        if size > best_size:
+            best, best_size = index, size
+    return best
 
 
 def _look_up(cache, package: SkillPackage, settings: Settings, deferred: dict | None = None) -> tuple[str | None, list[Diagnostic] | None]:

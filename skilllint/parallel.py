@@ -82,6 +82,10 @@ class PendingMap:
     other idle. ``to_plain`` turns a value into what crosses back to this process and
     ``from_plain`` turns it back. A batch whose function raised, whose result could not be
     sent, or whose worker died is done again here, and ``failures`` says why.
+
+    ``first``, when given, is the index of an item done in this process before the workers
+    are forked: whatever it loads lazily (modules, compiled patterns, a tokenizer's tables)
+    every worker then inherits, instead of each loading it again.
     """
 
     def __init__(
@@ -91,6 +95,7 @@ class PendingMap:
         workers: int,
         to_plain: Callable = _same,
         from_plain: Callable = _same,
+        first: int | None = None,
     ) -> None:
         self.function = function
         self.items = items
@@ -99,7 +104,10 @@ class PendingMap:
         self._pool = None
         self._futures: list = []  # (start, stop, future)
         self._frozen = False
+        self._done_here: dict[int, object] = {}  # index -> value, of the item done before the fork
         if workers > 1:
+            if first is not None and 0 <= first < len(items):
+                self._done_here[first] = function(items[first])
             self._start(workers, to_plain)
 
     def _start(self, workers: int, to_plain: Callable) -> None:
@@ -107,7 +115,7 @@ class PendingMap:
         from concurrent.futures import ProcessPoolExecutor
 
         global _JOB
-        _JOB = (self.function, to_plain, self.items)
+        _JOB = (self.function, to_plain, self.items, frozenset(self._done_here))
         _prctl()  # looked up here once, not in every worker
         gc.freeze()  # see Background: the collector's writes would copy the shared pages
         self._frozen = True
@@ -136,14 +144,18 @@ class PendingMap:
                 except Exception as exc:  # noqa: BLE001 - the worker died, or its values could not be sent
                     outcome, message, values = "error", _why(exc), []
                 for index, value in enumerate(values, start):
-                    results[index] = self.from_plain(value)
-                    done[index] = True
+                    if index not in self._done_here:
+                        results[index] = self.from_plain(value)
+                        done[index] = True
                 if outcome != "ok":
                     failure = f"a worker process failed ({message}); its skills were linted in the main process"
                     if failure not in self.failures:  # a dead worker fails every batch not done
                         self.failures.append(failure)
         finally:
             self._stop()
+        for index, value in self._done_here.items():
+            results[index] = value
+            done[index] = True
         for index, item in enumerate(self.items):
             if not done[index]:
                 results[index] = self.function(item)
@@ -186,10 +198,14 @@ def _batches(count: int) -> list[tuple[int, int]]:
 
 def _work(start: int, stop: int) -> tuple:
     """In a worker: the items [start, stop) of the job; (outcome, message, plain values of
-    the items done, from ``start``), stopping at the first that raises."""
-    function, to_plain, items = _JOB
+    the items done, from ``start``; None for one done before the fork), stopping at the
+    first that raises."""
+    function, to_plain, items, done_before = _JOB
     values: list = []
     for index in range(start, stop):
+        if index in done_before:
+            values.append(None)
+            continue
         try:
             values.append(to_plain(function(items[index])))
         except BaseException as exc:  # noqa: BLE001 - reported; the main process redoes what is not sent

@@ -169,3 +169,27 @@ def test_a_message_quoting_a_huge_path_is_clipped(tmp_path):
     [finding] = [d for d in lint_json(str(tmp_path), "--select", "SL301", cwd=tmp_path)["diagnostics"]]
     assert len(finding["message"]) <= 2000 and "…" in finding["message"]
     assert finding["message"].endswith("does not exist in the skill package")
+
+
+def test_the_package_linted_before_the_workers_fork_is_the_largest_left_to_lint(tmp_path):
+    """It loads what long files need (the tokenizer) once, for every worker; a skill whose
+    result came from the cache, or without SKILL.md, is never it."""
+    from types import SimpleNamespace
+
+    from skilllint.engine import _largest_miss
+
+    def package(name, size):
+        folder = tmp_path / name
+        folder.mkdir()
+        if size is not None:
+            (folder / "SKILL.md").write_text("x" * size)
+        return SimpleNamespace(skill_md_path=folder / "SKILL.md")
+
+    items = [
+        (package("small", 10), None),
+        (package("cached", 9_000), ("key", [])),  # from the cache: not linted at all
+        (package("large", 5_000), ("key", None)),  # keyed, not found: linted afresh
+        (package("none", None), None),
+    ]
+    assert _largest_miss(items) == 2
+    assert _largest_miss(items[1:2]) is None

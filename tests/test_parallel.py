@@ -89,6 +89,32 @@ def test_workers_take_work_as_they_go():
     assert sum(1 for _, pid in results if pid == slow_worker) < 10
 
 
+_WARMED_BY: int | None = None
+
+
+def warm_once(n):
+    """Item 7 loads something lazily (as a tokenizer is); every item says who loaded it."""
+    global _WARMED_BY
+    if n == 7 and _WARMED_BY is None:
+        _WARMED_BY = os.getpid()
+    return n * n, os.getpid(), _WARMED_BY
+
+
+@linux_fork
+def test_the_first_item_is_done_here_and_the_workers_inherit_what_it_loaded():
+    global _WARMED_BY
+    _WARMED_BY = None
+    try:
+        pending = PendingMap(warm_once, list(range(30)), 2, first=7)
+        results = pending.results()
+    finally:
+        _WARMED_BY = None
+    assert [value for value, _, _ in results] == [n * n for n in range(30)] and pending.failures == []
+    assert results[7][1] == PARENT  # done before the fork
+    workers = [(pid, warmed) for n, (_, pid, warmed) in enumerate(results) if n != 7]
+    assert all(pid != PARENT and warmed == PARENT for pid, warmed in workers)
+
+
 def lock_in_a_worker(n):
     return threading.Lock() if os.getpid() != PARENT else n * n
 
