@@ -171,6 +171,18 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES, *, dir_fd: int |
     return ReadResult(data[:cap] if truncated else data, max(info.st_size, len(data)), truncated)
 
 
+def lstat_each(paths: Iterable[str | Path]) -> list[os.stat_result | None]:
+    """The ``lstat`` of each of ``paths`` as it is now, None for one that cannot be stat-ed
+    (gone, or a folder on the way no longer one): what a memo keyed on files compares."""
+    found: list[os.stat_result | None] = []
+    for path in paths:
+        try:
+            found.append(os.lstat(path))
+        except OSError:
+            found.append(None)
+    return found
+
+
 def file_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
     """(mode, size, mtime, inode, ctime) of an ``lstat``: what tells a file unchanged
     without reading it (as git's index does; ctime changes with any write or ``utime``)."""

@@ -17,7 +17,7 @@ from typing import Iterator
 from urllib.parse import unquote
 
 from .. import markdown
-from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
+from ..fsafe import UnsafeFile, is_within, lstat_each, plain_file, read_capped
 
 MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
 MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
@@ -139,12 +139,4 @@ def _in_nested_skill(skill: Path, target: Path) -> bool:
 
 def _stamps(paths) -> tuple:
     """(size, modification time) of each of ``paths`` as it is now, None for one that is gone."""
-    now = []
-    for path in paths:
-        try:
-            info = os.lstat(path)
-        except OSError:
-            now.append(None)
-            continue
-        now.append((info.st_size, info.st_mtime_ns))
-    return tuple(now)
+    return tuple(None if info is None else (info.st_size, info.st_mtime_ns) for info in lstat_each(paths))
