@@ -225,6 +225,37 @@ def _closes(run: str, rest: str, opening: tuple[str, int]) -> bool:
     return run[0] == opening[0] and len(run) >= opening[1] and not rest.strip()
 
 
+# What looks like a fence marker to a reader though CommonMark may disagree: any blank for the
+# indent (a tab, a no-break space), no info-string check.
+_FENCE_LIKE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def fence_like_lines(text: str, line_offset: int = 0, candidates: list[tuple[int, int]] | None = None) -> set[int]:
+    """File lines inside what looks like fenced code, fences included, where CommonMark may
+    read prose (a tab-indented \`\`\` after a paragraph, which its author meant as code): every
+    fence-like marker line, and the lines between one and the next that starts with its first
+    three characters. The reference scan skips these besides :func:`fenced_lines_in`'s, so a
+    path in such a block is not taken for a mention. ``candidates`` as for :func:`fenced_lines_in`."""
+    if candidates is None:
+        candidates = fence_candidates(text, line_offset)
+    skipped: set[int] = set()
+    fence: str | None = None
+    opened = 0
+    for number, start in candidates:
+        marker = _FENCE_LIKE.match(text, start)
+        if marker is None:
+            continue
+        skipped.add(number)
+        if fence is None:
+            fence, opened = marker.group(1)[:3], number
+        elif marker.group(1).startswith(fence):
+            skipped.update(range(opened + 1, number))
+            fence = None
+    if fence is not None:  # unclosed: code to the end
+        skipped.update(range(opened + 1, line_offset + text.count("\n") + 2))
+    return skipped
+
+
 def fence_candidates(text: str, line_offset: int = 0) -> list[tuple[int, int]]:
     """(file line number, text position of the line's start) of every line where
     ``` or ~~~ begins at most 3 characters in, in order: the only lines that can be
