@@ -232,7 +232,7 @@ _FENCE_LIKE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 def fence_like_lines(text: str, line_offset: int = 0, candidates: list[tuple[int, int]] | None = None) -> set[int]:
     """File lines inside what looks like fenced code, fences included, where CommonMark may
-    read prose (a tab-indented \`\`\` after a paragraph, which its author meant as code): every
+    read prose (a tab-indented ``` after a paragraph, which its author meant as code): every
     fence-like marker line, and the lines between one and the next that starts with its first
     three characters. The reference scan skips these besides :func:`fenced_lines_in`'s, so a
     path in such a block is not taken for a mention. ``candidates`` as for :func:`fenced_lines_in`."""

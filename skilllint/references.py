@@ -23,8 +23,8 @@ from urllib.parse import unquote
 from . import lazyre, markdown
 from .passages import Passages, teaches_writing_skills
 from .fsafe import UnsafeFile, read_capped
+from .inventory import is_document
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
 # References kept per package. Each costs a few hundred bytes and every SL3xx rule walks them
 # all: without a bound, files full of links (48,000 in a megabyte) cost memory and time in
@@ -177,10 +177,10 @@ def build(package) -> ReferenceGraph:
                 reference.status != "ok"
                 or reference.target_kind != "file"
                 or target is None
-                or not target.lower().endswith(MARKDOWN_SUFFIXES)
+                or not is_document(target)
                 or target in graph.scanned
                 or len(graph.scanned) >= MAX_SCANNED_FILES
-                or _in_nested_skill(target, inventory)
+                or inventory.in_nested_skill(target)
             ):
                 continue
             graph.scanned[target] = depth + 1
@@ -190,17 +190,6 @@ def build(package) -> ReferenceGraph:
             graph.unscanned = len(queue)  # never read
             break
     return graph
-
-
-def _in_nested_skill(rel: str, inventory) -> bool:
-    """Whether ``rel`` lies in a nested skill (a sub-folder with its own SKILL.md):
-    that skill is a package of its own, linted on its own."""
-    folder = posixpath.dirname(rel)
-    while folder:
-        if inventory.entries.get(f"{folder}/SKILL.md") is not None:
-            return True
-        folder = posixpath.dirname(folder)
-    return False
 
 
 def _read(package, rel: str) -> str | None:
