@@ -84,6 +84,20 @@ def is_document(rel: str) -> bool:
     return rel.lower().endswith(DOCUMENT_SUFFIXES)
 
 
+# A script: a file the skill runs. By its suffix, or with none in scripts/ or bin/ (run by its
+# #! line).
+SCRIPT_SUFFIXES = (
+    ".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
+    ".ps1", ".psm1", ".rb", ".pl", ".php", ".lua", ".r", ".bat", ".cmd", ".go", ".swift", ".kts",
+)  # fmt: skip
+
+
+def is_script(rel: str) -> bool:
+    """Whether the file ``rel`` (package-relative, posix) is a script (:data:`SCRIPT_SUFFIXES`)."""
+    suffix = posixpath.splitext(rel)[1].lower()
+    return suffix in SCRIPT_SUFFIXES or (not suffix and rel.startswith(("scripts/", "bin/")))
+
+
 SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
 
 

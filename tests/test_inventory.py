@@ -88,3 +88,11 @@ def test_nested_skills_and_documents_are_defined_once(tmp_path):
     assert not inventory.in_nested_skill("SKILL.md")
     assert is_skill_md_name("sKiLl.Md") and not is_skill_md_name("SKILL.md.bak")
     assert [is_document(r) for r in ("a.md", "B.MARKDOWN", "c.mdx", "d.txt", "e.rst", "f.py", "md")] == [True] * 4 + [False] * 3
+
+
+def test_a_script_is_defined_once():
+    from skilllint.inventory import is_script
+
+    assert [is_script(r) for r in ("scripts/run.py", "x/Y.SH", "bin/tool", "scripts/tool", "tool", "notes.md", "a/b.ps1")] == [
+        True, True, True, True, False, False, True
+    ]  # fmt: skip
