@@ -119,7 +119,7 @@ class CacheFolder:
             made = create and not os.path.isdir(self.anchor)
             chain.append(SafeFolder.trusted(self.anchor, create))
             if made and self.ignored == 0:
-                chain[-1].write_atomic(".gitignore", GITIGNORE.encode())
+                chain[-1].write_atomic(".gitignore", GITIGNORE.encode(), durable=False)
             for depth, name in enumerate(self.parts, 1):
                 where = os.path.join(where, name)
                 try:
@@ -129,7 +129,7 @@ class CacheFolder:
                         return None
                     chain.append(chain[-1].child(name, create=True))
                     if self.ignored == depth:  # never committed by accident, as ruff's cache does it
-                        chain[-1].write_atomic(".gitignore", GITIGNORE.encode())
+                        chain[-1].write_atomic(".gitignore", GITIGNORE.encode(), durable=False)
         except FileNotFoundError:
             return None
         except UnsafeFile as exc:
@@ -154,7 +154,7 @@ class CacheFolder:
         folder = self.open(create=True)
         if folder is None:
             raise OSError(self.problem or f"{self.path}: cannot be used")
-        folder.write_atomic(name, data)
+        folder.write_atomic(name, data, durable=False)  # a lost or torn file reads as a miss
 
 
 def parse_json(data: bytes) -> object:
@@ -454,7 +454,7 @@ class ResultCache:
             if sub is None:
                 self.usable = False  # a link where a folder should be: never written through
                 return
-            sub.write_atomic(f"{key[2:]}.json", data)
+            sub.write_atomic(f"{key[2:]}.json", data, durable=False)  # a lost or torn entry reads as a miss
         except (OSError, UnsafeFile):
             self.usable = False  # a read-only tree: lint on, uncached
 

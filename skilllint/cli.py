@@ -317,12 +317,13 @@ def _check(args: argparse.Namespace) -> int:
 def write_report(path: Path, text: str) -> None:
     """Write a report to a file the user named (``-o``, ``--report``): the folders it names
     are made when missing, since the path is the user's choice, and a regular file is
-    replaced atomically (a temporary file beside it, then ``os.replace``; an existing file
+    replaced atomically (:meth:`skilllint.fsafe.SafeFolder.write_atomic`; an existing file
     keeps its mode), so that a reader, such as an upload step, never sees half a report.
     A link (``-o /dev/stdout`` is one) is written through and a device or pipe written
     in place, as a plain open() would: neither is ever replaced."""
     import stat
-    import tempfile
+
+    from .fsafe import SafeFolder
 
     data = text.encode("utf-8", errors="surrogateescape")  # a non-UTF-8 file name keeps its bytes, as on stdout
     try:
@@ -333,26 +334,10 @@ def write_report(path: Path, text: str) -> None:
         with open(path, "wb") as handle:
             handle.write(data)
         return
-    if mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # as open() would make it, not mkstemp's 0600
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".skilllint-report", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    with SafeFolder.trusted(str(folder)) as opened:
+        opened.write_atomic(path.name, data, mode=0o666, temp_suffix=".skilllint-report")  # new: as open() makes it
 
 
 def _internal_errors(result) -> None:

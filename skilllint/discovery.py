@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, added_entry, is_fix_temp_name, is_within, list_folder, real_path, real_path_or_given
+from .inventory import is_skill_md_name
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
 DEFAULT_EXCLUDE = (
@@ -85,7 +86,7 @@ class Discovery:
 
 
 def _has_skill_md(names: list[str]) -> bool:
-    return any(name.casefold() == "skill.md" for name in names)
+    return any(is_skill_md_name(name) for name in names)
 
 
 def tame_glob(line: str) -> str:
@@ -374,7 +375,7 @@ def _looks_like_skill(names: list[str]) -> bool:
 def package_of_file(path: Path) -> Path | None:
     """The nearest folder at or above ``path``'s folder that holds a SKILL.md."""
     folder = path.parent
-    if path.name.casefold() == "skill.md":
+    if is_skill_md_name(path.name):
         return folder
     for candidate in (folder, *folder.parents):
         try:

@@ -476,9 +476,9 @@ def _one_pass(todo: list[Diagnostic], files: _Files, run: FixRun) -> bool:
 
 
 def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) -> None:
-    """Replace ``path``'s content with ``data``: a temporary file in the same
-    folder, flushed to disk, then ``os.replace``. The file keeps its mode (and
-    its owner where the process may set it; extended attributes and hard links
+    """Replace ``path``'s content with ``data`` (:meth:`skilllint.fsafe.SafeFolder.write_atomic`:
+    a temporary file in the same folder, flushed to disk, then ``os.replace``). The file keeps
+    its mode (and its owner where the process may set it; extended attributes and hard links
     to the old file are not carried over). It
     must still be a regular file inside ``roots``, not a symbolic link, and
     hold ``expected`` (what was fixed), else :class:`FixError`.
@@ -487,7 +487,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     creation until it is renamed: one left by a run that was killed meanwhile is
     recognisable by its name and by the lock nobody holds, and the next run reports
     it (``check``) or removes it (``check --fix``)."""
-    from .fsafe import FIX_TEMP_SUFFIX, UnsafeFile, hold_fix_temp, read_capped, real_path
+    from .fsafe import FIX_TEMP_SUFFIX, SafeFolder, UnsafeFile, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
@@ -500,41 +500,14 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
         raise FixError(f"{path.name} {exc}") from None
     if current.truncated or current.data != expected:
         raise FixError(f"{path.name} changed on disk while it was being fixed; not written")
-    import tempfile  # here: with its random and shutil imports it costs 3 ms at every start-up
 
-    fd, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=FIX_TEMP_SUFFIX, dir=real.parent)
-    try:
-        hold_fix_temp(fd)  # until the rename: the descriptor stays open so far
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-        os.fchmod(fd, stat.S_IMODE(before.st_mode))
-        if hasattr(os, "fchown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
-            try:  # keep the owner where we may (running as root); else it becomes ours
-                os.fchown(fd, before.st_uid, before.st_gid)
-            except OSError:
-                pass
+    def still_the_file_read() -> None:
         after = os.lstat(real)
         if stat.S_ISLNK(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
             raise FixError(f"{path.name} was replaced while it was being fixed; not written")
-        os.replace(temporary, real)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    finally:
-        os.close(fd)
-    try:  # make the rename itself durable
-        folder = os.open(real.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    except OSError:
-        pass
+
+    with SafeFolder.trusted(str(real.parent)) as folder:
+        folder.write_atomic(real.name, data, temp_suffix=FIX_TEMP_SUFFIX, hold=True, before_rename=still_the_file_read)
 
 
 # -- reporting -----------------------------------------------------------------------------

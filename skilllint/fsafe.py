@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB; configurable through SL011's option
 MAX_READ_BYTES = 16 * 1024 * 1024  # the most any configuration raises that cap to
@@ -171,6 +171,18 @@ def read_capped(path: Path | str, cap: int = DEFAULT_MAX_BYTES, *, dir_fd: int |
     return ReadResult(data[:cap] if truncated else data, max(info.st_size, len(data)), truncated)
 
 
+def lstat_each(paths: Iterable[str | Path]) -> list[os.stat_result | None]:
+    """The ``lstat`` of each of ``paths`` as it is now, None for one that cannot be stat-ed
+    (gone, or a folder on the way no longer one): what a memo keyed on files compares."""
+    found: list[os.stat_result | None] = []
+    for path in paths:
+        try:
+            found.append(os.lstat(path))
+        except OSError:
+            found.append(None)
+    return found
+
+
 def file_stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
     """(mode, size, mtime, inode, ctime) of an ``lstat``: what tells a file unchanged
     without reading it (as git's index does; ctime changes with any write or ``utime``)."""
@@ -308,8 +320,9 @@ def real_path_or_given(path: Path | str) -> str:
 # -- temporary files of `check --fix` -------------------------------------------------------
 
 FIX_TEMP_SUFFIX = ".skilllint-fix"
-# `.SKILL.md.k3j_x9a2.skilllint-fix`: "." + the fixed file's name + "." + tempfile's 8 random
-# characters + the suffix (see :func:`skilllint.fixes.write_atomic`).
+# `.SKILL.md.3f9a02c1.skilllint-fix`: "." + the fixed file's name + "." + 8 random characters
+# + the suffix (see :meth:`SafeFolder.write_atomic`; earlier versions drew them from tempfile's
+# alphabet, with "_").
 _FIX_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(FIX_TEMP_SUFFIX), re.DOTALL)
 
 
@@ -486,20 +499,83 @@ class SafeFolder:
         """:func:`read_capped` of the file ``name`` in this folder, refused unread when over ``cap``."""
         return read_capped(self._name(name), cap, dir_fd=self._fd, whole=True)
 
-    def write_atomic(self, name: str, data: bytes, mode: int = 0o600) -> None:
-        """Write ``data`` under a name of its own, then rename it to ``name``: a concurrent reader
-        sees the old file or the new one, never half of one, and a link at ``name`` is replaced,
-        never written through. ``mode``: the new file's, less the umask."""
-        temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
-        fd = os.open(self._name(temporary), _WRITE_FLAGS, mode, dir_fd=self._fd)
+    def write_atomic(
+        self,
+        name: str,
+        data: bytes,
+        mode: int = 0o600,
+        *,
+        temp_suffix: str = ".tmp",
+        durable: bool = True,
+        hold: bool = False,
+        before_rename: Callable[[], None] | None = None,
+    ) -> None:
+        """Replace the file ``name`` with ``data``: every file skilllint writes (a fixed file, a
+        report, the baseline, the result cache) is written this way. A new temporary file in
+        this folder (``.<name>.<8 random characters><temp_suffix>``, never an existing file or
+        a link) gets the data, the mode and owner of the regular file it replaces (else
+        ``mode``, less the umask) and is flushed to disk; then it is renamed to ``name`` and the
+        rename flushed too. A reader sees the old file or the new one, never half of one, a
+        crash leaves one of the two whole, and a link at ``name`` is replaced, never written
+        through. On any failure the temporary file is removed.
+
+        ``durable=False`` skips the two flushes, for files whose loss costs nothing but work
+        (the result cache: a torn entry reads as a miss): a flush per file would make a cold
+        run with a cache several times slower than one without.
+
+        ``hold``: lock the temporary file until it is renamed (:func:`hold_fix_temp`), so one
+        a killed run left is known for abandoned. ``before_rename``: a last check, which may
+        raise to leave ``name`` as it is."""
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(self._name(temporary), self._name(name), src_dir_fd=self._fd, dst_dir_fd=self._fd)
+            replaced = os.lstat(self._name(name), dir_fd=self._fd)
+        except FileNotFoundError:
+            replaced = None
+        if replaced is not None and not stat.S_ISREG(replaced.st_mode):
+            replaced = None  # a link or other entry is replaced by a new file, nothing of it kept
+        while True:
+            temporary = f".{name}.{os.urandom(4).hex()}{temp_suffix}"
+            try:
+                fd = os.open(self._name(temporary), _WRITE_FLAGS, mode, dir_fd=self._fd)
+                break
+            except FileExistsError:
+                continue  # another writer's: draw again
+        try:
+            try:
+                if hold:
+                    hold_fix_temp(fd)  # until the rename: the descriptor stays open so far
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                if replaced is not None:
+                    os.fchmod(fd, stat.S_IMODE(replaced.st_mode))
+                    if hasattr(os, "fchown") and (replaced.st_uid, replaced.st_gid) != (os.getuid(), os.getgid()):
+                        with contextlib.suppress(OSError):  # the owner where we may (root); else it becomes ours
+                            os.fchown(fd, replaced.st_uid, replaced.st_gid)
+                if durable:
+                    os.fsync(fd)
+                if before_rename is not None:
+                    before_rename()
+                os.replace(self._name(temporary), self._name(name), src_dir_fd=self._fd, dst_dir_fd=self._fd)
+            finally:
+                os.close(fd)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(self._name(temporary), dir_fd=self._fd)
             raise
+        if durable:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Flush the folder's entries to disk (a rename in it lasts through a crash)."""
+        with contextlib.suppress(OSError):
+            if self._fd is not None:
+                os.fsync(self._fd)
+            else:
+                fd = os.open(self.path, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
 
     def _name(self, name: str) -> str:
         return name if self._fd is not None else os.path.join(self.path, name)

@@ -69,6 +69,35 @@ def kind_of_mode(mode: int) -> str:
     return "other"
 
 
+def is_skill_md_name(name: str) -> bool:
+    """Whether an entry's name makes its folder a skill: SKILL.md in any letter case, as
+    discovery finds skills (a folder holding one is a package of its own, linted on its own)."""
+    return name.casefold() == "skill.md"
+
+
+# A document: a file an agent reads as text, whose links and path mentions skilllint follows.
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
+
+
+def is_document(rel: str) -> bool:
+    """Whether the file ``rel`` is a document (:data:`DOCUMENT_SUFFIXES`, any letter case)."""
+    return rel.lower().endswith(DOCUMENT_SUFFIXES)
+
+
+# A script: a file the skill runs. By its suffix, or with none in scripts/ or bin/ (run by its
+# #! line).
+SCRIPT_SUFFIXES = (
+    ".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
+    ".ps1", ".psm1", ".rb", ".pl", ".php", ".lua", ".r", ".bat", ".cmd", ".go", ".swift", ".kts",
+)  # fmt: skip
+
+
+def is_script(rel: str) -> bool:
+    """Whether the file ``rel`` (package-relative, posix) is a script (:data:`SCRIPT_SUFFIXES`)."""
+    suffix = posixpath.splitext(rel)[1].lower()
+    return suffix in SCRIPT_SUFFIXES or (not suffix and rel.startswith(("scripts/", "bin/")))
+
+
 SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
 
 
@@ -86,6 +115,7 @@ class PackageInventory:
     # (rel, lstat mode, size, mtime_ns, inode, ctime_ns) of every entry: what the result cache keys a package on
     stamps: list[tuple] = field(default_factory=list)
     _folded: dict[str, list[str]] | None = None
+    _nested: frozenset[str] | None = None
 
     @classmethod
     def scan(cls, root: Path, skip: frozenset[str] = frozenset({".git", "node_modules"})) -> "PackageInventory":
@@ -244,6 +274,27 @@ class PackageInventory:
             self._folded = folded
         normal = posixpath.normpath(path)
         return [rel for rel in self._folded.get(normal.casefold(), []) if rel != normal]
+
+    def nested_skill_folders(self) -> frozenset[str]:
+        """Sub-folders that are skills of their own (:func:`is_skill_md_name`): their files are
+        theirs, not this package's."""
+        if self._nested is None:
+            self._nested = frozenset(
+                rel.rpartition("/")[0] for rel in self.entries if "/" in rel and is_skill_md_name(rel.rpartition("/")[2])
+            )
+        return self._nested
+
+    def in_nested_skill(self, rel: str) -> bool:
+        """Whether the entry ``rel`` lies in a nested skill (:meth:`nested_skill_folders`)."""
+        nested = self.nested_skill_folders()
+        if not nested:
+            return False
+        folder = posixpath.dirname(rel)
+        while folder:
+            if folder in nested:
+                return True
+            folder = posixpath.dirname(folder)
+        return False
 
     def files(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.kind == "file"]

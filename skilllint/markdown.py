@@ -168,24 +168,92 @@ def fenced_lines_in(text: str, line_offset: int = 0, candidates: list[tuple[int,
     only the lines that can open or close a fence (``candidates``: the text's
     :func:`fence_candidates`, when the caller has them); the lines between are
     added as ranges."""
+    inside: set[int] = set()
+    for first, last in fence_blocks(text, line_offset, candidates):
+        inside.update(range(first, last + 1))
+    return inside
+
+
+def fence_blocks(text: str, line_offset: int = 0, candidates: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """(first, last) file lines of each fenced code block of a text, fences included, in
+    order; an unclosed one runs to the text's last line. ``candidates`` as for
+    :func:`fenced_lines_in`."""
     if candidates is None:
         candidates = fence_candidates(text, line_offset)
-    inside: set[int] = set()
-    fence: tuple[str, int, int] | None = None  # (marker character, run length, opening line)
+    blocks: list[tuple[int, int]] = []
+    fence: tuple[str, int] | None = None  # (marker character, run length) of the open block
+    opened = 0
     for number, start in candidates:
         match = _FENCE_MARKER.match(text, start)
         if match is None:
             continue
         run, rest = match.group(2), match.group(3)
         if fence is None:
-            if not (run[0] == "`" and "`" in rest):  # ``` followed by a backtick is inline code
-                fence = (run[0], len(run), number)
-        elif run[0] == fence[0] and len(run) >= fence[1] and not rest.strip():
-            inside.update(range(fence[2], number + 1))
+            if _opens(run, rest):
+                fence, opened = (run[0], len(run)), number
+        elif _closes(run, rest, fence):
+            blocks.append((opened, number))
             fence = None
     if fence is not None:  # an unclosed fence runs to the end of the text
-        inside.update(range(fence[2], line_offset + text.count("\n") + 2))
-    return inside
+        blocks.append((opened, line_offset + text.count("\n") + 1))
+    return blocks
+
+
+def fence_opening(line: str) -> tuple[str, int] | None:
+    """(marker character, run length) when ``line`` opens a fenced code block (CommonMark:
+    three or more backticks or tildes after at most three spaces, and for backticks no
+    backtick after them; a tab indents to column 4, so a tab-indented marker is code text,
+    not a fence); else None."""
+    match = _FENCE_MARKER.match(line)
+    if match is None or not _opens(match.group(2), match.group(3)):
+        return None
+    return match.group(2)[0], len(match.group(2))
+
+
+def closes_fence(line: str, opening: tuple[str, int]) -> bool:
+    """Whether ``line`` closes the block :func:`fence_opening` returned ``opening`` for: a run
+    of its character at least as long, with nothing after it but blanks."""
+    match = _FENCE_MARKER.match(line)
+    return match is not None and _closes(match.group(2), match.group(3), opening)
+
+
+def _opens(run: str, rest: str) -> bool:
+    return not (run[0] == "`" and "`" in rest)  # ``` followed by a backtick is inline code
+
+
+def _closes(run: str, rest: str, opening: tuple[str, int]) -> bool:
+    return run[0] == opening[0] and len(run) >= opening[1] and not rest.strip()
+
+
+# What looks like a fence marker to a reader though CommonMark may disagree: any blank for the
+# indent (a tab, a no-break space), no info-string check.
+_FENCE_LIKE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def fence_like_lines(text: str, line_offset: int = 0, candidates: list[tuple[int, int]] | None = None) -> set[int]:
+    """File lines inside what looks like fenced code, fences included, where CommonMark may
+    read prose (a tab-indented ``` after a paragraph, which its author meant as code): every
+    fence-like marker line, and the lines between one and the next that starts with its first
+    three characters. The reference scan skips these besides :func:`fenced_lines_in`'s, so a
+    path in such a block is not taken for a mention. ``candidates`` as for :func:`fenced_lines_in`."""
+    if candidates is None:
+        candidates = fence_candidates(text, line_offset)
+    skipped: set[int] = set()
+    fence: str | None = None
+    opened = 0
+    for number, start in candidates:
+        marker = _FENCE_LIKE.match(text, start)
+        if marker is None:
+            continue
+        skipped.add(number)
+        if fence is None:
+            fence, opened = marker.group(1)[:3], number
+        elif marker.group(1).startswith(fence):
+            skipped.update(range(opened + 1, number))
+            fence = None
+    if fence is not None:  # unclosed: code to the end
+        skipped.update(range(opened + 1, line_offset + text.count("\n") + 2))
+    return skipped
 
 
 def fence_candidates(text: str, line_offset: int = 0) -> list[tuple[int, int]]:
@@ -262,6 +330,11 @@ def links_outside(lines: list[str], code: set[int], line_offset: int = 0) -> lis
 
 
 _ATX_OPEN = lazyre.compile(r" {0,3}(#{1,6})(?:([ \t]+)|$)")
+
+
+def is_atx_heading(line: str) -> bool:
+    """Whether ``line`` is an ATX heading (:func:`atx_heading` without reading its text)."""
+    return _ATX_OPEN.match(line) is not None
 
 
 def atx_heading(line: str) -> tuple[int, str | None] | None:

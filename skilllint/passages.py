@@ -18,6 +18,7 @@ passage says, so a real reference beside illustrations is still reported.
 from __future__ import annotations
 
 from . import lazyre
+from .markdown import closes_fence, fence_opening, is_atx_heading
 
 # -- the mention's sentence ---------------------------------------------------------------
 # Before the path: an illustration, or a place the text gives to someone else.
@@ -78,9 +79,7 @@ _ELSEWHERE_CLONE = lazyre.compile(
     r"(?i)\b(?:live|lives|reside|resides|are|is|kept|located)\s+(?:in|inside|within)\s+(?:a|an|the|your|that|this)\s+"
     r"(?:local\s+|separate\s+|cloned\s+)?(?:clone|checkout|(?:separate|upstream|external|other|source)\s+(?:repository|repo))\b"
 )
-_HEADING = lazyre.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _LIST_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
-_FENCE_OPEN = lazyre.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 # A skill whose description says it writes skills: its paths describe the layouts it teaches.
 _TEACHES_SKILLS = lazyre.compile(
     r"(?i)\b(?:creat|writ|author|build|develop|design|improv|scaffold|structur|organi[sz])\w*\s+"
@@ -171,9 +170,9 @@ class Passages:
         last_text: int | None = None  # last line of the latest paragraph outside a list
         for index, line in enumerate(lines):
             stripped = line.strip()
-            if not stripped or index + 1 + offset in code or _HEADING.match(line):
+            if not stripped or index + 1 + offset in code or is_atx_heading(line):
                 block_start.append(index)
-                if _HEADING.match(line) and index + 1 + offset not in code:
+                if index + 1 + offset not in code and is_atx_heading(line):
                     in_list, lead, last_text = False, None, None
                 lead_in.append(lead if in_list else None)
                 previous_blank = True
@@ -243,11 +242,12 @@ class Passages:
         following = index + 1
         while following < len(lines) and following - index <= 2 and not lines[following].strip():
             following += 1
-        if following >= len(lines) or not _FENCE_OPEN.match(lines[following]):
+        opening = fence_opening(lines[following]) if following < len(lines) else None
+        if opening is None:
             return False
         name = path.rstrip("/").rsplit("/", 1)[-1]
         body = following + 1
-        while body < len(lines) and body - following <= _BLOCK_LINES and not _FENCE_OPEN.match(lines[body]):
+        while body < len(lines) and body - following <= _BLOCK_LINES and not closes_fence(lines[body], opening):
             if name in lines[body]:
                 return False
             body += 1

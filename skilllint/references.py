@@ -23,18 +23,14 @@ from urllib.parse import unquote
 from . import lazyre, markdown
 from .passages import Passages, teaches_writing_skills
 from .fsafe import UnsafeFile, read_capped
+from .inventory import is_document
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
 # References kept per package. Each costs a few hundred bytes and every SL3xx rule walks them
 # all: without a bound, files full of links (48,000 in a megabyte) cost memory and time in
 # proportion to their number. Real skills hold a few hundred; the scan stops at this many.
 MAX_REFERENCES = 100_000
 _SCHEME = lazyre.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-# A fence marker line as this scan has always judged it (any whitespace, no info-string
-# check: looser than markdown.fenced_lines; a line either one calls code is skipped).
-# Matched at a line's start inside the whole text: MULTILINE, and [^\S\n] for \s.
-_FENCE = lazyre.compile(r"^[^\S\n]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 WINDOWS_DRIVE = lazyre.compile(r"^[A-Za-z]:[\\/]")  # C:/Users/… is a path, not a scheme
 # Characters and words that make a path an illustration, not a file the author shipped.
 _PLACEHOLDER_CHARS = lazyre.compile(r"[<>{}$*?\[\]|…]|\.\.\.")
@@ -166,7 +162,8 @@ def build(package) -> ReferenceGraph:
         candidates = markdown.fence_candidates(text, offset)
         fenced = graph.fenced[source] = markdown.fenced_lines_in(text, offset, candidates)
         links = markdown.links_outside(lines, fenced, offset)
-        skipped = fenced | _fence_lines(text, offset, candidates)
+        # A line either reading calls code is skipped: CommonMark's, and what only looks like a fence.
+        skipped = fenced | markdown.fence_like_lines(text, offset, candidates)
         found = _extract(source, lines, offset, links, skipped, top, inventory, absent, teaches)
         room = MAX_REFERENCES - len(graph.references)
         if len(found) > room:
@@ -180,10 +177,10 @@ def build(package) -> ReferenceGraph:
                 reference.status != "ok"
                 or reference.target_kind != "file"
                 or target is None
-                or not target.lower().endswith(MARKDOWN_SUFFIXES)
+                or not is_document(target)
                 or target in graph.scanned
                 or len(graph.scanned) >= MAX_SCANNED_FILES
-                or _in_nested_skill(target, inventory)
+                or inventory.in_nested_skill(target)
             ):
                 continue
             graph.scanned[target] = depth + 1
@@ -193,17 +190,6 @@ def build(package) -> ReferenceGraph:
             graph.unscanned = len(queue)  # never read
             break
     return graph
-
-
-def _in_nested_skill(rel: str, inventory) -> bool:
-    """Whether ``rel`` lies in a nested skill (a sub-folder with its own SKILL.md):
-    that skill is a package of its own, linted on its own."""
-    folder = posixpath.dirname(rel)
-    while folder:
-        if inventory.entries.get(f"{folder}/SKILL.md") is not None:
-            return True
-        folder = posixpath.dirname(folder)
-    return False
 
 
 def _read(package, rel: str) -> str | None:
@@ -311,28 +297,6 @@ def _names_a_file(token: str) -> bool:
     name = token.rsplit("/", 1)[-1]
     stem, dot, suffix = name.rpartition(".")
     return bool(dot and stem and suffix.isalnum() and len(suffix) <= 8)
-
-
-def _fence_lines(text: str, offset: int, candidates: list[tuple[int, int]]) -> set[int]:
-    """File lines _extract skips as fenced code besides markdown.fenced_lines: every fence
-    marker line, and the lines between a marker and the next one starting with its first
-    three characters (``candidates``: the text's markdown.fence_candidates)."""
-    skipped: set[int] = set()
-    fence: str | None = None
-    opened = 0
-    for number, start in candidates:
-        marker = _FENCE.match(text, start)
-        if marker is None:
-            continue
-        skipped.add(number)
-        if fence is None:
-            fence, opened = marker.group(1)[:3], number
-        elif marker.group(1).startswith(fence):
-            skipped.update(range(opened + 1, number))
-            fence = None
-    if fence is not None:  # unclosed: code to the end
-        skipped.update(range(opened + 1, offset + text.count("\n") + 2))
-    return skipped
 
 
 def _bare_file(token: str, base: str, inventory) -> bool:

@@ -24,6 +24,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from .markdown import fence_blocks
+
 # The head of a Markdown suppression comment; its codes run to the first "-->" after it.
 _MD_HEAD = re.compile(r"<!--\s*(skilllint-(disable-next-line|disable-line|disable-file|disable|enable))\b")
 # The codes are taken whole ((?=(…))\1: a lookahead is never re-entered), so the trailing
@@ -32,7 +34,6 @@ _YAML = re.compile(r"#\s*(skilllint:\s*disable)(?:=(?=([A-Za-z0-9_, ]+))\2)?\s*(
 # Where the reason starts: two or more dashes with a blank (or the text's edge) on each side.
 _REASON = re.compile(r"(?:^|\s)-{2,}(?:\s|$)")
 _CODE = re.compile(r"[^\s,]+")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 ALL = "*"
 UNUSED_SUPPRESSION = "SL901"
 """The rule that reports a suppression comment that suppressed nothing: a comment without
@@ -217,6 +218,12 @@ def _index(ranges: list[tuple[int, int, set[str]]]) -> dict[str, tuple[list[int]
     return index
 
 
+def body_fences(lines: list[str], frontmatter_end: int = 0) -> list[tuple[int, int]]:
+    """(first, last) 1-based lines of each fenced code block below the frontmatter, fences
+    included (:func:`skilllint.markdown.fence_blocks`): comments there are code, not read."""
+    return fence_blocks("\n".join(lines[frontmatter_end:]), frontmatter_end)
+
+
 def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:
     """Collect suppressions from a file's lines.
 
@@ -228,7 +235,7 @@ def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:
     if "skilllint" not in "".join(lines):
         return result  # the common case, decided in one scan
     open_ranges: dict[str, tuple[int, int]] = {}  # code -> (first line, directive index)
-    fence: str | None = None
+    fenced = {number for first, end in body_fences(lines, frontmatter_end) for number in range(first, end + 1)}
     last = len(lines)
     directives = result.directives
     for index, line in enumerate(lines, start=1):
@@ -247,15 +254,7 @@ def parse(lines: list[str], frontmatter_end: int = 0) -> Suppressions:
                 for code in written:
                     result.covers[(len(directives) - 1, code)] = (index, index)
             continue
-        fence_match = _FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
-            continue
-        if fence is not None or "skilllint-" not in line:
+        if "skilllint-" not in line or index in fenced:
             continue
         for kind, keyword, start, close, opener in _comment_spans(line):
             codes, reason = _codes_and_reason(line, start, close)

@@ -31,8 +31,6 @@ from .fixes import LineIndex, apply_edits
 # An existing comment the code can join: its keyword (the codes follow it).
 _NEXT_LINE = re.compile(r"<!--[ \t]*skilllint-disable-next-line\b")
 _YAML_DISABLE = re.compile(r"#[ \t]*skilllint:[ \t]*disable=")
-# A code fence as skilllint.suppress tells one (so the two agree where a block starts and ends).
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _INDENT = re.compile(r"[ \t]*")
 CHECK_BUDGET = 8 * 1024 * 1024  # characters the checks of one text's proposals may read: 8 of a 1 MiB SKILL.md
 
@@ -110,7 +108,8 @@ class Silencer:
         """(first, last) 1-based lines of the fenced code block holding ``line``, fences
         included, as :func:`skilllint.suppress.parse` reads fences; None outside one."""
         if self._fences is None:
-            self._fences = _fences(self.index, self.before.frontmatter_end)
+            lines = [self.index.line(number) for number in range(self.index.line_count)]
+            self._fences = suppress.body_fences(lines, self.before.frontmatter_end)
         at = bisect.bisect_right(self._fences, (line, self.index.line_count + 1)) - 1
         if at >= 0 and self._fences[at][0] <= line <= self._fences[at][1]:
             return self._fences[at]
@@ -157,24 +156,6 @@ def _in_body(index: LineIndex, frontmatter_end: int, code: str, line: int, fence
         yield Proposal(
             f"Disable {code} for this code block", tuple(edits), lambda n: n if n < first else n + 1 if n <= last else n + 2
         )
-
-
-def _fences(index: LineIndex, frontmatter_end: int) -> list[tuple[int, int]]:
-    """(first, last) 1-based lines of each fenced code block of the body, in order, fences
-    included, as :func:`skilllint.suppress.parse` reads fences (an unclosed one runs to the end)."""
-    blocks, fence, opened = [], None, 0
-    for number in range(frontmatter_end + 1, index.line_count + 1):
-        match = _FENCE.match(index.line(number - 1))
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence, opened = marker[0] * 3, number
-            elif marker.startswith(fence):
-                blocks.append((opened, number))
-                fence = None
-    if fence is not None:
-        blocks.append((opened, index.line_count))
-    return blocks
 
 
 def _ending(index: LineIndex, line: int) -> str:

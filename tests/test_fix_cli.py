@@ -180,16 +180,16 @@ def test_the_most_common_line_ending_of_a_file():
 
 def _refuse_temporary_files_in(monkeypatch, folder: Path) -> None:
     """The folder is read-only: creating the temporary file of an atomic write fails there."""
-    import tempfile
+    from skilllint.fsafe import SafeFolder
 
-    real_mkstemp = tempfile.mkstemp
+    real_write = SafeFolder.write_atomic
 
-    def mkstemp(*args, dir=None, **kwargs):
-        if dir is not None and Path(dir) == folder:
-            raise PermissionError(13, "Permission denied", str(folder))
-        return real_mkstemp(*args, dir=dir, **kwargs)
+    def write_atomic(self, name, *args, **kwargs):
+        if Path(self.path) == folder:
+            raise PermissionError(13, "Permission denied", os.path.join(self.path, name))
+        return real_write(self, name, *args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(SafeFolder, "write_atomic", write_atomic)
 
 
 def test_a_fix_that_cannot_be_written_is_not_counted_and_is_an_error(tmp_path, monkeypatch):

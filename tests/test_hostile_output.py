@@ -338,12 +338,12 @@ main(["check", "--fix", "--no-cache", "."])
 VERSIONED = "---\nname: {name}\ndescription: Drafts notes for {name}. Use when asked.\nversion: 0.4.0\n---\n# {name}\n"
 
 
-def _kill_while_writing(tree) -> Path:
-    """Run ``check --fix`` and kill -9 it between writing its temporary file and the rename."""
+def _kill_while_writing(tree, folder: Path) -> Path:
+    """Run ``check --fix`` and kill -9 it between writing its temporary file in ``folder`` and the rename."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     fixing = subprocess.Popen([sys.executable, "-c", _STALLED_FIX], cwd=tree.root, env=env, stdout=subprocess.PIPE, text=True)
     try:
-        temporary = Path(fixing.stdout.readline().strip())
+        temporary = folder / Path(fixing.stdout.readline().strip()).name  # named relative to the open folder
     finally:
         fixing.send_signal(signal.SIGKILL)
         fixing.wait()
@@ -354,7 +354,7 @@ def _kill_while_writing(tree) -> Path:
 def test_a_fix_killed_while_writing_is_reported_then_cleaned(tree):
     folder = skill(tree.root, "notes\x1b[31m")
     (folder / "SKILL.md").write_text(VERSIONED.format(name="notes"), encoding="utf-8")
-    temporary = _kill_while_writing(tree)
+    temporary = _kill_while_writing(tree, folder)
     assert "version: 0.4.0" in (folder / "SKILL.md").read_text(encoding="utf-8")  # the old text, whole
     assert "metadata:" in temporary.read_text(encoding="utf-8")
     # Names like ours that are not ours to remove: a running fix's (it holds the lock), a link, another name.
@@ -394,10 +394,10 @@ def test_the_temporary_file_of_a_fix_is_held_while_it_is_written(tmp_path, monke
     seen = {}
     real_replace = os.replace
 
-    def look(source, destination):
-        seen["abandoned"] = is_abandoned_fix_temp(source)
-        seen["removed"] = remove_abandoned_fix_temp(source)
-        return real_replace(source, destination)
+    def look(source, destination, **folders):
+        seen["abandoned"] = is_abandoned_fix_temp(str(tmp_path / source))
+        seen["removed"] = remove_abandoned_fix_temp(str(tmp_path / source))
+        return real_replace(source, destination, **folders)
 
     monkeypatch.setattr(os, "replace", look)
     fixes.write_atomic(target, b"new", b"old", [tmp_path])

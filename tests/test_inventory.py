@@ -72,3 +72,27 @@ def test_scan_never_touches_link_targets(hostile, monkeypatch):
     # Inside the package, or the path leading to it (the package's own real location).
     assert touched and all(p.startswith(str(hostile)) or hostile.is_relative_to(p) for p in touched)
     assert not any(p.startswith(str(hostile / "etcdir") + "/") for p in touched)
+
+
+def test_nested_skills_and_documents_are_defined_once(tmp_path):
+    from skilllint.inventory import is_document, is_skill_md_name
+
+    for rel in ("a/SKILL.md", "b/c/skill.md", "d/Skill.MD", "e/SKILL.md.bak", "f/notes.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "SKILL.md").write_text("x")
+    inventory = PackageInventory.scan(tmp_path)
+    assert inventory.nested_skill_folders() == {"a", "b/c", "d"}  # the package's own SKILL.md is no nested skill
+    assert inventory.in_nested_skill("b/c/x/y.md") and inventory.in_nested_skill("a/SKILL.md")
+    assert not inventory.in_nested_skill("b/x.md") and not inventory.in_nested_skill("e/SKILL.md.bak")
+    assert not inventory.in_nested_skill("SKILL.md")
+    assert is_skill_md_name("sKiLl.Md") and not is_skill_md_name("SKILL.md.bak")
+    assert [is_document(r) for r in ("a.md", "B.MARKDOWN", "c.mdx", "d.txt", "e.rst", "f.py", "md")] == [True] * 4 + [False] * 3
+
+
+def test_a_script_is_defined_once():
+    from skilllint.inventory import is_script
+
+    assert [is_script(r) for r in ("scripts/run.py", "x/Y.SH", "bin/tool", "scripts/tool", "tool", "notes.md", "a/b.ps1")] == [
+        True, True, True, True, False, False, True
+    ]  # fmt: skip

@@ -185,3 +185,74 @@ def test_html_tag_is_what_markdown_it_reads_as_an_open_or_closing_tag(text):
             ours = markdown._HTML_TAG.match(text, start)
             theirs = HTML_TAG_RE.match(text, start)
             assert (ours and ours.span()) == (theirs and theirs.span()), (text, start)
+
+
+# -- the fence and ATX-heading facts, against the full parse -----------------------------------
+# Every reader of fences and headings outside the rules (passages, suppress, suppress_edit, the
+# reference scan) asks these; the oracle is CommonMark's own reading.
+
+_ORACLE_FENCE_LINES = st.sampled_from(
+    ["```", "````", "```py", "``` ", "``` x", "``` `x`", "   ```", "    ```", "  ~~~~", "~~~", "~~~~~ ", "`````",
+     "\t```", " \t```", "\t~~~", "a```", "``", "text", "", " \t", "é😀", "~~~ `x`"]
+)
+
+
+def _oracle_fences(text: str, offset: int) -> list[tuple[int, int]]:
+    """(first, last) file lines of each fenced block markdown-it finds."""
+    from markdown_oracle import _parser
+
+    return [(t.map[0] + 1 + offset, t.map[1] + offset) for t in _parser().parse(text) if t.type == "fence"]
+
+
+@given(st.lists(_ORACLE_FENCE_LINES, max_size=25).map("\n".join), st.integers(0, 30))
+def test_fence_blocks_are_the_fenced_code_commonmark_reads(text, offset):
+    # Where an unclosed block ends among trailing blank lines is a convention (markdown-it stops
+    # at the last line with text; the scanner runs to the text's end): compared on the rest.
+    lines = text.split("\n")
+
+    def seen(blocks):
+        return [first for first, _ in blocks], {
+            n for first, end in blocks for n in range(first, end + 1) if n - offset <= len(lines) and lines[n - 1 - offset].strip()
+        }
+
+    assert seen(markdown.fence_blocks(text, offset)) == seen(_oracle_fences(text, offset))
+
+
+@given(st.lists(_ORACLE_FENCE_LINES, max_size=25))
+def test_fence_opening_and_closing_read_lines_as_fence_blocks_does(lines):
+    blocks, opening, opened = [], None, 0
+    for number, line in enumerate(lines, start=1):
+        if opening is None:
+            opening = markdown.fence_opening(line)
+            opened = number
+        elif markdown.closes_fence(line, opening):
+            blocks.append((opened, number))
+            opening = None
+    if opening is not None:
+        blocks.append((opened, max(len(lines), 1)))
+    assert blocks == markdown.fence_blocks("\n".join(lines))
+
+
+def test_a_tab_indented_marker_opens_no_fence():
+    """A tab indents to column 4 (CommonMark): ``\\t```" is indented code, not a fence."""
+    assert markdown.fence_opening("\t```") is None and markdown.fence_opening(" \t~~~") is None
+    assert markdown.fence_opening("   ```py") == ("`", 3) and markdown.fence_opening("~~~~ `x`") == ("~", 4)
+    assert markdown.fence_opening("``` `x`") is None  # a backtick after the run: inline code
+    assert _oracle_fences("\t```\ncode\n\t```", 0) == []
+
+
+_HEADING_LINES = st.sampled_from(
+    ["#", "# x", "## x ##", "###### x", "####### x", "#x", " # x", "   # x", "    # x", "\t# x", " \t# x",
+     "#\tx", "##", "# ", "#5 bolt", "\\# x", "text"]
+)
+
+
+@given(st.lists(_HEADING_LINES, max_size=12))
+def test_atx_headings_are_the_lines_commonmark_reads_as_ones(lines):
+    from markdown_oracle import _parser
+
+    text = "\n\n".join(lines)  # blank lines between: no paragraph continues into the next line
+    expected = {token.map[0] + 1 for token in _parser().parse(text) if token.type == "heading_open"}
+    found = {number for number, line in enumerate(text.split("\n"), start=1) if markdown.is_atx_heading(line)}
+    assert found == expected
+    assert found == {number for number, line in enumerate(text.split("\n"), start=1) if markdown.atx_heading(line)}

@@ -56,6 +56,21 @@ def test_the_skills_own_files(text, teaches):
     assert not judged(text, path, teaches)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A tab indents to column 4: the ``` below is indented code text, not a fence, so the
+        # line above it labels no fenced block (CommonMark; the oracle agrees, see test_markdown.py).
+        "The field list is `references/fields.md`.\n\n\t```\n\tname: x\n\t```",
+        # The block is the four-backtick one: the inner ```bash does not end it, and it names the file.
+        "**File:** `scripts/loop.sh`\n\n````markdown\n```bash\nbash scripts/loop.sh\n```\n````",
+    ],
+)
+def test_a_label_above_code_reads_the_fence_as_commonmark_does(text):
+    path = re.findall(r"(?:references|scripts|assets)/[\w./-]*\.\w+", text)[0]
+    assert not judged(text, path)
+
+
 def test_a_guide_to_writing_skills_gives_away_what_it_does_not_tell_the_agent_to_use():
     text = "The patterns belong in `references/patterns.md`."
     assert judged(text, "references/patterns.md", teaches=True)

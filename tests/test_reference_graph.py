@@ -74,3 +74,10 @@ def test_nested_skill_is_not_scanned_as_part_of_its_parent(tmp_path):
     files = [("child/SKILL.md", "---\nname: child\ndescription: d\n---\n[x](../../outside.md)\n")]
     graph = graph_of(tmp_path, "[child](child/SKILL.md)\n", files)
     assert list(graph.scanned) == ["SKILL.md"]
+
+
+def test_a_nested_skill_is_one_whatever_the_case_of_its_skill_md(tmp_path):
+    # Discovery lints a folder holding skill.md as a skill of its own: its pages are its own.
+    files = [("child/skill.md", "---\nname: child\ndescription: d\n---\n"), ("child/notes.md", "[x](gone.md)\n")]
+    graph = graph_of(tmp_path, "[notes](child/notes.md)\n", files)
+    assert list(graph.scanned) == ["SKILL.md"]

@@ -30,6 +30,29 @@ def test_comments_inside_fenced_code_do_not_count():
     assert suppress.parse(lines).empty
 
 
+def test_fences_are_read_as_commonmark_reads_them():
+    """A fence closes only with a bare run of its character at least as long: ```bash inside a
+    ``` block is code, and so is the comment after it. A tab-indented ``` opens no fence (a tab
+    is column 4: indented code), so the comment after it is read."""
+    inside = ["```", "```bash", "<!-- skilllint-disable-file -->", "```", "x"]
+    assert suppress.parse(inside).empty
+    longer = ["````", "```", "<!-- skilllint-disable-file -->", "````", "x"]
+    assert suppress.parse(longer).empty
+    tabbed = ["\t```", "<!-- skilllint-disable-file SL201 -->", "x"]
+    assert suppress.parse(tabbed).suppresses("SL201", 3)
+    inline = ["``` `x` ```", "<!-- skilllint-disable-file SL201 -->"]  # inline code, no fence
+    assert suppress.parse(inline).suppresses("SL201", 2)
+
+
+def test_the_comment_editor_reads_fences_as_the_parser_does():
+    from skilllint.suppress_edit import Silencer
+
+    text = "---\nname: a\ndescription: b\n---\n```\n```bash\nx\n```\n\t```\ny\n"
+    silencer = Silencer(text)
+    assert silencer.fence_around(7) == (5, 8)  # ```bash does not close the block
+    assert silencer.fence_around(9) is None and silencer.fence_around(10) is None
+
+
 def test_unclosed_disable_runs_to_the_end():
     parsed = suppress.parse(["<!-- skilllint-disable SL201 -->", "a", "b"])
     assert parsed.suppresses("SL201", 3)

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from ..cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
-from ..fsafe import UnsafeFile, file_stamp
+from ..fsafe import UnsafeFile, file_stamp, lstat_each
 from ..package import SkillPackage
 from .model import CatalogSkill, read_entry
 
@@ -161,6 +161,18 @@ class CatalogEntries:
         return None if stamps is None else (stamps, True)
 
 
+def _entry_files(package: SkillPackage) -> list[str]:
+    """The files a catalog entry is made from: SKILL.md, then agents/ and agents/openai.yaml
+    where the folder's listing (read already, to find SKILL.md) says agents/ can be there:
+    most skills have none, and two stat calls per skill are a third of a pre-commit run's
+    store lookups."""
+    root = str(package.root)
+    paths = [os.path.join(root, package.skill_md_name)]
+    if any(name.casefold() == "agents" for name in package.listing):
+        paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
+    return paths
+
+
 def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) -> tuple[str, bool, list] | None:
     """What an entry depends on, by content, for every target at once (a hash); whether it may be
     stored now (no file changed within the last two seconds) and the (path, lstat) of what was
@@ -171,18 +183,13 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
     if package.skill_md_name is None:
         return None
     root = str(package.root)
-    agents = any(name.casefold() == "agents" for name in package.listing)  # as entry_stamps: no stat when absent
-    paths = [os.path.join(root, package.skill_md_name)]
-    if agents:
-        paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
+    paths = _entry_files(package)
     now_ns = time.time_ns()
     read: list = []
     stamps: list = []
     storable = True
-    for path in paths:
-        try:
-            info = os.lstat(path)
-        except OSError:
+    for path, info in zip(paths, lstat_each(paths)):
+        if info is None:
             stamps.append(None)
             continue
         if stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size > package.max_bytes):
@@ -220,16 +227,8 @@ def entry_stamps(package: SkillPackage) -> str | None:
     root = str(package.root)
     stamps = []
     now_ns = time.time_ns()
-    # The folder's listing (read already, to find SKILL.md) says whether agents/ can be there:
-    # most skills have none, and two stat calls per skill are a third of a pre-commit run's store lookups.
-    agents = any(name.casefold() == "agents" for name in package.listing)
-    paths = [os.path.join(root, package.skill_md_name)]
-    if agents:
-        paths += [os.path.join(root, "agents"), os.path.join(root, "agents", "openai.yaml")]
-    for index, path in enumerate(paths):
-        try:
-            info = os.lstat(path)
-        except OSError:
+    for index, info in enumerate(lstat_each(_entry_files(package))):
+        if info is None:
             stamps.append(None)
             continue
         infos = [info]

@@ -17,7 +17,8 @@ from typing import Iterator
 from urllib.parse import unquote
 
 from .. import markdown
-from ..fsafe import UnsafeFile, is_within, plain_file, read_capped
+from ..fsafe import UnsafeFile, is_within, lstat_each, plain_file, read_capped
+from ..inventory import is_document
 
 MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
 MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
@@ -120,7 +121,7 @@ def _skills_linked_from(skill: Path, top: Path, max_bytes: int, read: list[str],
                     )
                 if found:
                     yield Path(where)
-            elif follow and name.lower().endswith((".md", ".markdown")) and is_within(skill, Path(target)):
+            elif follow and is_document(name) and is_within(skill, Path(target)):
                 inside = os.path.relpath(target, skill_text).replace(os.sep, "/")
                 if inside not in done and not _in_nested_skill(skill, Path(target)):
                     done.add(inside)
@@ -139,12 +140,4 @@ def _in_nested_skill(skill: Path, target: Path) -> bool:
 
 def _stamps(paths) -> tuple:
     """(size, modification time) of each of ``paths`` as it is now, None for one that is gone."""
-    now = []
-    for path in paths:
-        try:
-            info = os.lstat(path)
-        except OSError:
-            now.append(None)
-            continue
-        now.append((info.st_size, info.st_mtime_ns))
-    return tuple(now)
+    return tuple(None if info is None else (info.st_size, info.st_mtime_ns) for info in lstat_each(paths))
