@@ -530,7 +530,7 @@ class SkillLintServer(LanguageServer):
         return lsp.Position(line=line, character=self.codec().client_num_units(text[: min(column, len(text))]))
 
     def offsets_range(self, index, start: int, end: int) -> lsp.Range:
-        """Code-point offsets into a document's text (:class:`skilllint.fixes.LineIndex`
+        """Code-point offsets into a document's text (:class:`skilllint.edits.LineIndex`
         of it) as an LSP range in the client's units."""
         return lsp.Range(start=self.offset_position(index, start), end=self.offset_position(index, end))
 
@@ -667,7 +667,7 @@ class SkillLintServer(LanguageServer):
     async def fix_all_edit(self, uri: str) -> lsp.WorkspaceEdit | None:
         """The edits ``skilllint check --fix`` would make to the document's current text, as
         one edit of that version (None: nothing to fix, or the text changed meanwhile)."""
-        from .fixes import LineIndex, edits_between
+        from .edits import LineIndex, edits_between
 
         doc = self.workspace.text_documents.get(uri)
         if doc is None or uri_scheme(uri) != "file":

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import frontmatter, suppress, yamltree
-from .fixes import LineIndex, apply_edits
+from .edits import LineIndex, apply_edits
 
 # An existing comment the code can join: its keyword (the codes follow it).
 _NEXT_LINE = re.compile(r"<!--[ \t]*skilllint-disable-next-line\b")

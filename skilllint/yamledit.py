@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from . import lazyre, yamltree
 from .diagnostics import Fix
-from .fixes import LineIndex, edit, edits_between
+from .edits import LineIndex, edit, edits_between
 
 SEMANTICS = ("yaml11", "yaml12", "strict")
 WIDTH = 1 << 30  # ruamel's line width: never re-wrap a long value

@@ -23,7 +23,8 @@ import pytest
 from skilllint import fixes
 from skilllint.config import load_settings
 from skilllint.diagnostics import Finding, Fix, Span
-from skilllint.fixes import FixError, LineIndex, edit, fix_paths, refusal, write_atomic
+from skilllint.edits import FixError, LineIndex, edit
+from skilllint.fixes import fix_paths, refusal, write_atomic
 from skilllint.registry import Registry, Rule, registry, severities
 
 from conftest import ROOT, run_cli, write_skill

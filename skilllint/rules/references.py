@@ -122,7 +122,7 @@ class _Suggestions:
 def _located_text(package: SkillPackage, source: str):
     """(path, LineIndex) of a scanned file, when its positions count as the
     reference graph's do; else None."""
-    from ..fixes import LineIndex
+    from ..edits import LineIndex
 
     if source == package.skill_md_name:
         if not package.readable or package.truncated or package.decode_problem is not None:
@@ -142,7 +142,7 @@ def _located_text(package: SkillPackage, source: str):
 
 def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
     """The unsafe fix writing ``new_path`` where ``ref`` names its target."""
-    from ..fixes import edit
+    from ..edits import edit
 
     raw = ref.raw
     at = raw.find(ref.path)
