@@ -11,7 +11,7 @@ skills root that surface scans:
 * a plugin (``.claude-plugin/plugin.json``, or for targets other than
   claude-code also ``.codex-plugin/plugin.json``) is its own namespaced catalog
   on every target (plugin skills never collide, docs/surfaces.md §2b), holding only
-  the skills its manifest loads (:mod:`skilllint.catalog.plugins`);
+  the skills its manifest loads (:mod:`skilllint.targets.plugins`);
 * any other target, and skills outside those roots: the outermost ``skills/``
   collection folder (the set an author installs together), else the folder
   holding the skill.
@@ -215,12 +215,12 @@ NOT_NESTED = frozenset({"claude-code", "opencode"})
 
 def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bool:
     """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
-    skills are the ones under the folders its manifest loads (:mod:`skilllint.catalog.plugins`),
+    skills are the ones under the folders its manifest loads (:mod:`skilllint.targets.plugins`),
     on every surface; Claude Code and OpenCode never load a skill nested inside another
     skill's folder; Codex skips dot-folders."""
     target, root, kind = key
     if kind == "plugin":
-        from .plugins import plugin_loads
+        from ..targets.plugins import plugin_loads
 
         if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
             return False
