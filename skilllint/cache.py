@@ -188,7 +188,7 @@ class ResultCache:
             for r in settings.enabled_rules()
             if not getattr(r, "catalog_rule", False) and getattr(r, "cacheable", True)
         }
-        self._entries = None
+        self.catalog_entries = None  # made by skilllint.catalog.entries.entries_beside, which builds on this module
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
         self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
@@ -475,14 +475,6 @@ class ResultCache:
         if self._token_counts is None and self.usable:
             self._token_counts = TokenCounts(self.folder)
         return self._token_counts
-
-    def catalog_entries(self):
-        """The skills' catalog entries of earlier runs (:mod:`skilllint.catalog.entries`), kept beside the results."""
-        from .catalog.entries import CatalogEntries
-
-        if self._entries is None:
-            self._entries = CatalogEntries(self.folder, self.salt, self.hashes, self.stamp_keys) if self.usable else None
-        return self._entries
 
     def take_new(self) -> dict | None:
         """The stat memo's entries this process made since the last call (what a worker sends back)."""

@@ -92,7 +92,11 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     max_bytes = _max_bytes(settings)
     packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
-    store = cache.catalog_entries() if cache is not None and catalog_rules else None
+    store = None
+    if cache is not None and catalog_rules:
+        from .catalog.entries import entries_beside
+
+        store = entries_beside(cache)
     if store is not None:
         store.load()
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.

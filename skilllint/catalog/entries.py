@@ -50,6 +50,15 @@ MAX_KEPT = 50_000
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
+def entries_beside(cache) -> CatalogEntries | None:
+    """The skills' catalog entries of earlier runs, kept beside a :class:`skilllint.cache.ResultCache`'s
+    results and made once per cache (None when the cache cannot be used). Made here rather than by
+    the cache, so that this module builds on the cache and not the other way round."""
+    if cache.catalog_entries is None and cache.usable:
+        cache.catalog_entries = CatalogEntries(cache.folder, cache.salt, cache.hashes, cache.stamp_keys)
+    return cache.catalog_entries
+
+
 class CatalogEntries:
     """Entries of earlier runs in ``folder`` (a :class:`skilllint.cache.CacheFolder`, or a trusted
     path); :meth:`save` writes this run's back."""
