@@ -217,7 +217,8 @@ def _check(args: argparse.Namespace) -> int:
     from .baseline import BaselineError
     from .config import ConfigError
     from .discovery import DiscoveryError
-    from .output import display_path, render, resolve_format
+    from .output import display_path, resolve_format
+    from .output.formats import render
     from .registry import registry
     from .trees import fix_trees, lint_trees, plan_trees, run_settings
 
