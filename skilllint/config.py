@@ -27,7 +27,7 @@ from typing import Any
 
 from .diagnostics import Severity
 from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
-from .fsafe import is_within
+from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within
 from .registry import Registry, Rule
 from .targets import TARGET_IDS, TARGETS, Target, claude_code, claude_code_links, infer_targets, not_listing, resolve_target_names
 
@@ -340,6 +340,14 @@ class Settings:
         configured = self.rule_config.get(rule.code, {})
         options.update({k: v for k, v in configured.items() if k != "severity"})
         return options
+
+    def read_cap(self) -> int:
+        """The cap on the bytes read of a file: SL011's ``max-bytes``, never past
+        :data:`skilllint.fsafe.MAX_READ_BYTES` (the schema refuses more; settings made otherwise
+        are held to it too). The engine, the fixer and the server read files under it."""
+        rule = self.registry.rules.get("SL011")
+        value = self.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
+        return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
     def severity_override(self, rule: type[Rule]) -> Severity | None:
         level = self.rule_config.get(rule.code, {}).get("severity")

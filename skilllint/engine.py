@@ -89,7 +89,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     result.diagnostics.extend(_endless_link_diagnostics(found.endless_links, rules, settings))
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
-    max_bytes = _max_bytes(settings)
+    max_bytes = settings.read_cap()
     packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
     store = None
@@ -483,16 +483,6 @@ def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Dia
             diagnostic.message = clipped(f"{diagnostic.message}: {'; '.join(effects)}", MAX_MESSAGE_CHARS)
         out.append(diagnostic)
     return out
-
-
-def _max_bytes(settings: Settings) -> int:
-    """SL011's cap on the bytes read of a file, never past :data:`skilllint.fsafe.MAX_READ_BYTES`
-    (the schema refuses more; settings made otherwise are held to it too)."""
-    from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES
-
-    rule = settings.registry.rules.get("SL011")
-    value = settings.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
-    return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
 
 def _runnable_needs(package: SkillPackage) -> tuple:

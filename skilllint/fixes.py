@@ -196,10 +196,10 @@ def fix_paths(
     for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
     gets the text as fixed. ``overlaid`` (with ``stdin`` only): other files' texts that stand
     for what is on disk, read only (the language server's other open documents)."""
-    from .engine import _max_bytes, lint_paths
+    from .engine import lint_paths
     from .fsafe import overlay
 
-    files = _Files(lint_roots(paths, cwd), _max_bytes(settings), stdin, overlaid)
+    files = _Files(lint_roots(paths, cwd), settings.read_cap(), stdin, overlaid)
     write = write and stdin is None
     run = FixRun(result=None)
     with overlay(files.current, stdin.new_files() if stdin is not None else ()):

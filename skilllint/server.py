@@ -271,15 +271,13 @@ class SkillLintServer(LanguageServer):
                 project.error = str(exc)
                 self.log(f"{exc} (fix the configuration and save it)")
                 return project
-            from .engine import _max_bytes
-
             for warning in warnings:
                 self.log(warning, lsp.MessageType.Warning)
             project.settings = settings
             rules = [rule() for rule in settings.enabled_rules()]
             project.package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
             project.catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
-            project.max_bytes = _max_bytes(settings)
+            project.max_bytes = settings.read_cap()
         return project
 
     def reset(self) -> None:
