@@ -173,8 +173,8 @@ def show_settings(trees, cwd: Path) -> str:
 def show_files(trees, cwd: Path, force_exclude: bool) -> int:
     """``check --show-files``: each skill a run would lint, one a line, with its targets
     (tab-separated), sorted; the search's warnings on stderr. Exit status 0."""
-    from .discovery import discover
-    from .package import SkillPackage
+    from .skill.discovery import discover
+    from .skill.package import SkillPackage
 
     rows = []
     for tree in trees:

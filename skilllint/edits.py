@@ -4,7 +4,7 @@ Build edits with :func:`edit` or :func:`edits_between` from the exact text of th
 (decoded UTF-8, BOM and CR kept): they then carry code-point offsets into that text as
 well as the 1-based span every output format shows, and the offsets are what is applied
 (:func:`apply_edits`). Rules, the YAML and suppression-comment editors, the fixer
-(:mod:`skilllint.fixes`) and the language server all build on these.
+(:mod:`skilllint.app.fixes`) and the language server all build on these.
 """
 
 from __future__ import annotations

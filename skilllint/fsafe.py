@@ -326,7 +326,7 @@ def real_path_or_given(path: Path | str) -> str:
 
 FIX_TEMP_SUFFIX = ".skilllint-fix"
 # `.SKILL.md.k3j_x9a2.skilllint-fix`: "." + the fixed file's name + "." + tempfile's 8 random
-# characters + the suffix (see :func:`skilllint.fixes.write_atomic`).
+# characters + the suffix (see :func:`skilllint.app.fixes.write_atomic`).
 _FIX_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(FIX_TEMP_SUFFIX), re.DOTALL)
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.inventory import PackageInventory
+from skilllint.skill.inventory import PackageInventory
 
 
 @pytest.fixture

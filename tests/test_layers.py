@@ -32,32 +32,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "skilllint.stdin",
         ),
     ),
-    ("app", ("skilllint.baseline", "skilllint.fixes", "skilllint.trees", "skilllint.suppress_edit", "skilllint.catalog.preview", "skilllint.output")),
-    ("lint", ("skilllint.engine", "skilllint.parallel", "skilllint.cache", "skilllint.catalog.context", "skilllint.catalog.entries")),
+    ("app", ("skilllint.app", "skilllint.output")),
+    ("lint", ("skilllint.lint",)),
     ("config", ("skilllint.config",)),
     ("rules", ("skilllint.rules", "skilllint.registry")),
     ("rule", ("skilllint.rule",)),
     ("catalog", ("skilllint.catalog",)),
-    (
-        "skill",
-        (
-            "skilllint.package",
-            "skilllint.inventory",
-            "skilllint.discovery",
-            "skilllint.frontmatter",
-            "skilllint.yamltree",
-            "skilllint.yamledit",
-            "skilllint.markdown",
-            "skilllint.passages",
-            "skilllint.references",
-            "skilllint.openai_yaml",
-            "skilllint.pyscript",
-            "skilllint.tokens",
-            "skilllint.schemacheck",
-            "skilllint.suppress",
-            "skilllint.targets.claude_code_links",
-        ),
-    ),
+    ("skill", ("skilllint.skill",)),
     ("targets", ("skilllint.targets",)),
     (
         "leaves",
@@ -107,7 +88,7 @@ def imports(module: str, path: Path, modules: dict[str, Path]) -> dict[str, int]
                 source = ".".join([*base, node.module] if node.module else base)
             else:
                 source = node.module or ""
-            # ``from skilllint import engine`` imports a module; ``from .engine import x`` a name of one
+            # ``from skilllint import fsafe`` imports a module; ``from .fsafe import x`` a name of one
             named = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source for alias in node.names]
         else:
             continue
@@ -220,13 +201,13 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         "import skilllint.fsafe\n"
         "from . import lazyre\n"
         "if TYPE_CHECKING:\n    from .config import Settings\n"
-        "def f():\n    from .engine import lint_paths\n    from .rules import size\n"
+        "def f():\n    from .lint.engine import lint_paths\n    from .rules import size\n"
     )
     path = tmp_path / "probe.py"
     path.write_text(source)
-    modules = {name: Path() for name in ("skilllint", "skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.engine", "skilllint.rules", "skilllint.rules.size")}
+    modules = {name: Path() for name in ("skilllint", "skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.lint.engine", "skilllint.rules", "skilllint.rules.size")}
     found = imports("skilllint.probe", path, modules)
-    assert set(found) == {"skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.engine", "skilllint.rules.size"}
+    assert set(found) == {"skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.lint.engine", "skilllint.rules.size"}
 
 
 def test_the_checks_catch_an_upward_edge_and_a_cycle():

@@ -28,7 +28,7 @@ leave them out of budgets.
 
 Skills carry a scope (``repo``, ``user``, ``admin``, ``system``). The linted
 skills are ``repo``; configured extra roots (``[catalog] roots``, see
-:mod:`skilllint.catalog.context`) bring the skills a team has installed, with
+:mod:`skilllint.lint.catalog_context`) bring the skills a team has installed, with
 their scope, into every catalog of the targets that load them. When two skills
 of one catalog share a name, each surface's precedence decides (docs/surfaces.md):
 
@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
-from ..openai_yaml import implicit_invocation_allowed
-from ..package import SkillPackage
+from ..skill.openai_yaml import implicit_invocation_allowed
+from ..skill.package import SkillPackage
 from ..targets.claude_code import read_bool, unlisted
 
 SURFACE_ROOTS = {
@@ -311,9 +311,9 @@ def build_catalogs(
 
     ``packages`` are the linted skills; ``context`` their siblings loaded only
     so each catalog is whole (pre-commit passes a few files); ``extra`` are
-    :class:`~skilllint.catalog.context.ScopedPackage` from configured roots,
+    :class:`~skilllint.lint.catalog_context.ScopedPackage` from configured roots,
     which join every catalog of a target that loads them. ``reader`` reads
-    each entry (default :func:`read_entry`; :mod:`skilllint.catalog.entries`
+    each entry (default :func:`read_entry`; :mod:`skilllint.lint.catalog_entries`
     remembers them between runs)."""
     reader = reader or read_entry
     catalogs: dict[tuple[str, Path, str], Catalog] = {}

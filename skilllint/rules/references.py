@@ -17,11 +17,12 @@ from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .. import lazyre, markdown
+from .. import lazyre
+from ..skill import markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
 from ..fsafe import UnsafeFile, is_within, read_capped
-from ..package import SkillPackage
-from ..references import WINDOWS_DRIVE
+from ..skill.package import SkillPackage
+from ..skill.references import WINDOWS_DRIVE
 from ..registry import Rule, RuleContext, severities
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")

@@ -20,9 +20,9 @@ from collections import defaultdict
 from typing import Iterator
 
 from ..diagnostics import Diagnostic, Finding, Fix, Span
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..suppress import ALL, UNUSED_SUPPRESSION, Directive, Hits, Prefixes, Suppressions, parse
+from ..skill.suppress import ALL, UNUSED_SUPPRESSION, Directive, Hits, Prefixes, Suppressions, parse
 
 
 def _tokens(directive: Directive) -> list[tuple[str, int, int]]:

@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Diagnostic, Fix
-from .edits import LINE_BREAK, FixError, LineIndex, apply_edits, offsets
+from ..diagnostics import Diagnostic, Fix
+from ..edits import LINE_BREAK, FixError, LineIndex, apply_edits, offsets
 
 MAX_PASSES = 10
 """Lint-and-fix passes before giving up (a fix that keeps re-appearing)."""
@@ -70,8 +70,8 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     """The trees the user asked to lint, as discovery takes them: a folder
     given, or for a file the skill folder holding it. Nothing outside them is
     ever written."""
-    from .discovery import package_of_file
-    from .fsafe import added_entry
+    from ..skill.discovery import package_of_file
+    from ..fsafe import added_entry
 
     roots = []
     for raw in paths or ["."]:
@@ -92,7 +92,7 @@ def _key(path: Path) -> str:
 
 def refusal(path: Path, roots: list[Path]) -> str | None:
     """Why ``path`` must not be written, or None."""
-    from .fsafe import is_within, real_path, real_path_or_given
+    from ..fsafe import is_within, real_path, real_path_or_given
 
     try:
         info = os.lstat(path)
@@ -124,7 +124,7 @@ class _Files:
 
     def text(self, path: Path) -> str | None:
         """The file's current text, or None (refused; the reason is recorded)."""
-        from .fsafe import UnsafeFile, read_capped
+        from ..fsafe import UnsafeFile, read_capped
 
         key = _key(path)
         if key in self.original:
@@ -196,8 +196,8 @@ def fix_paths(
     for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
     gets the text as fixed. ``overlaid`` (with ``stdin`` only): other files' texts that stand
     for what is on disk, read only (the language server's other open documents)."""
-    from .engine import lint_paths
-    from .fsafe import overlay
+    from ..lint.engine import lint_paths
+    from ..fsafe import overlay
 
     files = _Files(lint_roots(paths, cwd), settings.read_cap(), stdin, overlaid)
     write = write and stdin is None
@@ -241,7 +241,7 @@ def fix_paths(
 def _remove_abandoned_temps(result, run: FixRun) -> None:
     """Remove the temporary files earlier runs left (``result.abandoned_fix_temps``);
     ``run`` records which went and why the others stay."""
-    from .fsafe import remove_abandoned_fix_temp
+    from ..fsafe import remove_abandoned_fix_temp
 
     for path in result.abandoned_fix_temps:
         why = remove_abandoned_fix_temp(path)
@@ -334,7 +334,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     creation until it is renamed: one left by a run that was killed meanwhile is
     recognisable by its name and by the lock nobody holds, and the next run reports
     it (``check``) or removes it (``check --fix``)."""
-    from .fsafe import FIX_TEMP_SUFFIX, UnsafeFile, hold_fix_temp, read_capped, real_path
+    from ..fsafe import FIX_TEMP_SUFFIX, UnsafeFile, hold_fix_temp, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
@@ -395,7 +395,7 @@ def unified_diff(run: FixRun, cwd: Path) -> str:
     a diff applies as it is (``git apply``) to files without them. Each line ends in LF,
     a line of the file that ends in CRLF in CRLF; one that ends in a lone CR shows it
     escaped (``\\x0d``) before the LF."""
-    from .output import display_path, printable
+    from ..output import display_path, printable
 
     out = []
     for path in sorted(run.changed):
@@ -444,7 +444,7 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
     is a diff); for ``--fix`` 2 when a file could not be written, else 0."""
     import sys
 
-    from .output import display_path, printable_lines, tell
+    from ..output import display_path, printable_lines, tell
 
     def shown(path: Path | str) -> str:
         return display_path(Path(path), cwd)

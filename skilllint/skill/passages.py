@@ -17,7 +17,7 @@ passage says, so a real reference beside illustrations is still reported.
 
 from __future__ import annotations
 
-from . import lazyre
+from .. import lazyre
 
 # -- the mention's sentence ---------------------------------------------------------------
 # Before the path: an illustration, or a place the text gives to someone else.

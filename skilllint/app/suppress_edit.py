@@ -1,7 +1,7 @@
 """The edit that silences one finding of SKILL.md with a suppression comment
 (the language server's "Disable SLxxx for this line").
 
-skilllint reads suppression comments in SKILL.md only (:mod:`skilllint.suppress`):
+skilllint reads suppression comments in SKILL.md only (:mod:`skilllint.skill.suppress`):
 
 * in the body, ``<!-- skilllint-disable-next-line SL310 -->`` on a line of its own above
   the finding's line (its indentation, so that a list item goes on), or the code added to
@@ -25,13 +25,13 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from . import frontmatter, suppress, yamltree
-from .edits import LineIndex, apply_edits
+from ..skill import frontmatter, suppress, yamltree
+from ..edits import LineIndex, apply_edits
 
 # An existing comment the code can join: its keyword (the codes follow it).
 _NEXT_LINE = re.compile(r"<!--[ \t]*skilllint-disable-next-line\b")
 _YAML_DISABLE = re.compile(r"#[ \t]*skilllint:[ \t]*disable=")
-# A code fence as skilllint.suppress tells one (so the two agree where a block starts and ends).
+# A code fence as skilllint.skill.suppress tells one (so the two agree where a block starts and ends).
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _INDENT = re.compile(r"[ \t]*")
 CHECK_BUDGET = 8 * 1024 * 1024  # characters the checks of one text's proposals may read: 8 of a 1 MiB SKILL.md
@@ -108,7 +108,7 @@ class Silencer:
 
     def fence_around(self, line: int) -> tuple[int, int] | None:
         """(first, last) 1-based lines of the fenced code block holding ``line``, fences
-        included, as :func:`skilllint.suppress.parse` reads fences; None outside one."""
+        included, as :func:`skilllint.skill.suppress.parse` reads fences; None outside one."""
         if self._fences is None:
             self._fences = _fences(self.index, self.before.frontmatter_end)
         at = bisect.bisect_right(self._fences, (line, self.index.line_count + 1)) - 1
@@ -161,7 +161,7 @@ def _in_body(index: LineIndex, frontmatter_end: int, code: str, line: int, fence
 
 def _fences(index: LineIndex, frontmatter_end: int) -> list[tuple[int, int]]:
     """(first, last) 1-based lines of each fenced code block of the body, in order, fences
-    included, as :func:`skilllint.suppress.parse` reads fences (an unclosed one runs to the end)."""
+    included, as :func:`skilllint.skill.suppress.parse` reads fences (an unclosed one runs to the end)."""
     blocks, fence, opened = [], None, 0
     for number in range(frontmatter_end + 1, index.line_count + 1):
         match = _FENCE.match(index.line(number - 1))

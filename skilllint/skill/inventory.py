@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from pathlib import Path
 
-from .fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, real_path_or_given
+from ..fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, real_path_or_given
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
