@@ -12,6 +12,7 @@ module is placed on purpose.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "skilllint"
@@ -191,6 +192,22 @@ def test_no_import_cycle():
 def test_allowed_edges_still_exist():
     graph = import_graph()
     assert [edge for edge in ALLOWED if edge[1] not in graph.get(edge[0], {})] == []
+
+
+def test_contributing_shows_the_table():
+    """CONTRIBUTING.md's "Where code goes" lists the layers of :data:`LAYERS`, in order, each
+    with its modules and packages (a package as ``name/``, a module as ``name.py``)."""
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Where code goes", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Layer")]
+    shown = [(name.strip(), sorted(re.findall(r"`([^`]+)`", where))) for name, where in rows]
+
+    def written(entry: str) -> str:
+        path = PACKAGE.parent.joinpath(*entry.split("."))
+        return f"{path.name}/" if path.is_dir() else f"{path.name}.py"
+
+    wanted = [(name, sorted(written(e) for e in entries if e != "skilllint")) for name, entries in LAYERS]
+    assert shown == wanted
 
 
 def test_the_reader_sees_every_kind_of_import(tmp_path):
