@@ -31,8 +31,8 @@ ROOT = HERE.parent
 def corpus_descriptions(corpus: Path) -> list[str]:
     sys.path.insert(0, str(ROOT))
     from skilllint.config import load_settings
-    from skilllint.discovery import discover
-    from skilllint.package import SkillPackage
+    from skilllint.skill.discovery import discover
+    from skilllint.skill.package import SkillPackage
     from skilllint.registry import registry
     from skilllint.targets import TARGETS
 

@@ -357,7 +357,7 @@ def benchmark(args) -> list[Measurement]:
 
 def long_body(corpus: Path) -> str:
     """A corpus SKILL.md body of 12-16 KB and under 4,500 tokens (o200k_base), else a made-up one."""
-    from skilllint.tokens import count_tokens
+    from skilllint.skill.tokens import count_tokens
 
     for path in sorted(corpus.rglob("SKILL.md")) if corpus.is_dir() else []:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -422,7 +422,7 @@ def profile(args) -> dict:
     for rule, method, original in originals:
         setattr(rule, method, wrap(original, rule.code))
     # Shared work, done once per package by whichever rule asks first: timed on its own too.
-    from skilllint import inventory, markdown, references, tokens, yamltree
+    from skilllint.skill import inventory, markdown, references, tokens, yamltree
 
     shared = [(references, "build", "reference graph (references.build)"),
               (yamltree, "parse", "YAML parse (yamltree.parse)"),

@@ -84,7 +84,7 @@ def _settings(cwd: Path):
 def skilllint_verdict(skill_dir: Path) -> Verdict:
     """skilllint's skills-ref verdict for one folder (nested skills excluded)."""
     from skilllint.diagnostics import Severity
-    from skilllint.engine import lint_paths
+    from skilllint.lint.engine import lint_paths
 
     skill_dir = Path(os.path.abspath(skill_dir))
     settings = _settings(skill_dir.parent)

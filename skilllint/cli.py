@@ -214,12 +214,13 @@ def _job_count(text: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .baseline import BaselineError
+    from .app.baseline import BaselineError
     from .config import ConfigError
-    from .discovery import DiscoveryError
-    from .output import display_path, render, resolve_format
+    from .skill.discovery import DiscoveryError
+    from .output import display_path, resolve_format
+    from .output.formats import render
     from .registry import registry
-    from .trees import fix_trees, lint_trees, plan_trees, run_settings
+    from .app.trees import fix_trees, lint_trees, plan_trees, run_settings
 
     cwd = Path(os.getcwd())
     reports = _reports(args.report, args.output_file)
@@ -261,7 +262,7 @@ def _check(args: argparse.Namespace) -> int:
     fmt = resolve_format(settings.output_format)
     fix_failed = False
     if run is not None:
-        from .fixes import report_run
+        from .app.fixes import report_run
 
         status = report_run(run, args, cwd, fmt)
         if args.diff:
@@ -364,15 +365,15 @@ class _Baseline:
             each.max_findings_per_rule_per_file = max(each.max_findings_per_rule_per_file, HARD_LIMIT)
 
     def apply(self, result, scope) -> None:
-        from .baseline import apply
+        from .app.baseline import apply
 
         apply(result, self.counts, self.location, self.limit, self.lint_limit, scope)
 
 
 def _judged(args: argparse.Namespace, settings, result, cwd: Path):
-    """The run's :class:`skilllint.baseline.Scope`: the folders named (one that holds no skill
+    """The run's :class:`skilllint.app.baseline.Scope`: the folders named (one that holds no skill
     any more still holds its entries), the skills linted, and the rules enabled."""
-    from .baseline import Scope
+    from .app.baseline import Scope
 
     named = {os.path.normpath(cwd / path) for path in args.paths or ["."] if os.path.isdir(cwd / path)}
     return Scope(frozenset(named | result.lint_roots), frozenset(rule.code for rule in settings.enabled_rules()))
@@ -381,7 +382,7 @@ def _judged(args: argparse.Namespace, settings, result, cwd: Path):
 def _open_baseline(args: argparse.Namespace, settings, linted: list, cwd: Path) -> _Baseline | None:
     """The baseline to write or read; ``settings`` the run's, ``linted`` each tree's (the cap
     on findings is raised in all of them)."""
-    from .baseline import locate, output_location, read
+    from .app.baseline import locate, output_location, read
 
     if args.write_baseline:
         if args.diff:
@@ -395,7 +396,7 @@ def _open_baseline(args: argparse.Namespace, settings, linted: list, cwd: Path) 
 
 def _write_baseline(baseline: _Baseline, result, args: argparse.Namespace, fix_failed: bool, scope) -> int:
     """``--write-baseline``: record the run's findings, unless the run did not complete."""
-    from .baseline import BaselineError, write
+    from .app.baseline import BaselineError, write
 
     if result.internal_errors:
         _internal_errors(result)
@@ -504,11 +505,11 @@ def _rule(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from .catalog.preview import catalog_report, report_text
+    from .app.catalog_preview import catalog_report, report_text
     from .config import ConfigError
-    from .discovery import DiscoveryError
+    from .skill.discovery import DiscoveryError
     from .registry import registry
-    from .trees import plan_trees
+    from .app.trees import plan_trees
 
     for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
         if value is not None and value <= 0:
@@ -554,7 +555,7 @@ def _config(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.show:
         from .configshow import show_settings
-        from .trees import plan_trees
+        from .app.trees import plan_trees
 
         cwd = Path(os.getcwd())
         try:

@@ -1,7 +1,7 @@
 """Configuration: discovery, JSON Schema validation, and the resolved settings.
 
 Discovery walks up from a folder (the working directory, or a linted path:
-:mod:`skilllint.trees`) to the root of its git repository and takes the first of
+:mod:`skilllint.app.trees`) to the root of its git repository and takes the first of
 ``.skilllint.toml``, ``skilllint.toml`` and a ``pyproject.toml`` holding
 ``[tool.skilllint]`` (``--config`` overrides). Outside a repository only that
 folder is searched: a configuration in a folder above a downloaded skill
@@ -27,9 +27,10 @@ from typing import Any
 
 from .diagnostics import Severity
 from .findingcap import DEFAULT_LIMIT, HARD_LIMIT
-from .fsafe import is_within
+from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within
 from .registry import Registry, Rule
-from .targets import TARGET_IDS, TARGETS, Target, claude_code, claude_code_links, infer_targets, not_listing, resolve_target_names
+from .skill import claude_code_links
+from .targets import TARGET_IDS, TARGETS, Target, claude_code, infer_targets, not_listing, resolve_target_names
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
 OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "auto")  # = output.CHOICES (tested)
@@ -249,7 +250,7 @@ def config_schema(registry: Registry) -> dict:
 
 
 def validate_config(data: dict, registry: Registry, source: str) -> None:
-    from .schemacheck import is_valid
+    from .skill.schemacheck import is_valid
 
     schema = config_schema(registry)
     if is_valid(schema, data):
@@ -287,7 +288,7 @@ class Settings:
     catalog: dict[str, Any] = field(default_factory=dict)
     cache: bool = True
     cache_dir: str | None = None
-    baseline: str | None = None  # as written in the configuration: relative to its file (skilllint.baseline)
+    baseline: str | None = None  # as written in the configuration: relative to its file (skilllint.app.baseline)
     max_findings_per_rule_per_file: int = DEFAULT_LIMIT
     # Found from a linted path, not from the working folder nor given with --config: it came
     # with the linted tree, and the folders it names must lie in it (``project``).
@@ -341,6 +342,14 @@ class Settings:
         options.update({k: v for k, v in configured.items() if k != "severity"})
         return options
 
+    def read_cap(self) -> int:
+        """The cap on the bytes read of a file: SL011's ``max-bytes``, never past
+        :data:`skilllint.fsafe.MAX_READ_BYTES` (the schema refuses more; settings made otherwise
+        are held to it too). The engine, the fixer and the server read files under it."""
+        rule = self.registry.rules.get("SL011")
+        value = self.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
+        return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
+
     def severity_override(self, rule: type[Rule]) -> Severity | None:
         level = self.rule_config.get(rule.code, {}).get("severity")
         return Severity.parse(level) if level else None
@@ -351,7 +360,7 @@ class Settings:
         if self._per_file_specs is None:
             import pathspec
 
-            from .discovery import tame_glob
+            from .skill.discovery import tame_glob
 
             self._per_file_specs = [
                 (pathspec.GitIgnoreSpec.from_lines([tame_glob(pattern)]), codes) for pattern, codes in self.per_file_ignores.items()
@@ -416,7 +425,7 @@ class Settings:
     def reads_as_document(self, package: Any) -> tuple[str, ...]:
         """Of the targets that never list the package (:meth:`not_listing`), those that read its
         files all the same: claude-code when links from a skill it lists in that skills folder
-        lead to the package (:func:`skilllint.targets.claude_code_links.reached`, SL520's own
+        lead to the package (:func:`skilllint.skill.claude_code_links.reached`, SL520's own
         answer). Claude reads that SKILL.md and the files it links when it follows the link, so
         the rules about their content run for it, and those about being a skill do not."""
         return ("claude-code",) if self.linked_document(package) is not None else ()

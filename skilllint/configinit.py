@@ -47,8 +47,8 @@ _REST = """
 def starting_config(folder: Path) -> tuple[str, tuple[str, ...] | None, int]:
     """(the file's text, the targets it names or None, how many skills were found)."""
     from .config import settings_from
-    from .discovery import discover
-    from .package import SkillPackage
+    from .skill.discovery import discover
+    from .skill.package import SkillPackage
     from .registry import registry
 
     settings = settings_from(registry(), None, folder)
@@ -110,7 +110,7 @@ def init(where: str, cwd: Path) -> int:
     if existing is not None:
         tell("error", f"{display_path(existing, cwd)} exists already; skilllint init never overwrites a configuration")
         return 2
-    from .discovery import DiscoveryError
+    from .skill.discovery import DiscoveryError
 
     try:
         text, targets, count = starting_config(folder)

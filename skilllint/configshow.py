@@ -173,9 +173,8 @@ def show_settings(trees, cwd: Path) -> str:
 def show_files(trees, cwd: Path, force_exclude: bool) -> int:
     """``check --show-files``: each skill a run would lint, one a line, with its targets
     (tab-separated), sorted; the search's warnings on stderr. Exit status 0."""
-    from .discovery import discover
-    from .engine import _max_bytes
-    from .package import SkillPackage
+    from .skill.discovery import discover
+    from .skill.package import SkillPackage
 
     rows = []
     for tree in trees:
@@ -191,7 +190,7 @@ def show_files(trees, cwd: Path, force_exclude: bool) -> int:
         for warning in tree.warnings + found.warnings:
             tell("warning", warning)
         for item in found.packages:
-            package = SkillPackage(item.root, item.lint_root, _max_bytes(settings), item.real, item.names)
+            package = SkillPackage(item.root, item.lint_root, settings.read_cap(), item.real, item.names)
             targets = ",".join(target.id for target in settings.targets_for(package))
             rows.append(f"{printable(display_path(item.root, cwd))}\t{targets}")
     sys.stdout.write("".join(row + "\n" for row in sorted(rows)))

@@ -63,7 +63,7 @@ class Edit:
     range as code-point offsets into the file's whole decoded text (BOM and CR
     included); ``--fix`` applies those. Only offsets can reach a BOM (whose span
     is the empty ``1:1-1:1``) or the CR of a CRLF. Build edits with
-    :func:`skilllint.fixes.edit`, which sets both.
+    :func:`skilllint.edits.edit`, which sets both.
     """
 
     path: Path

@@ -225,6 +225,25 @@ def content_digest(path: Path | str, stamp: tuple, *, trusted: bool = False) -> 
     return digest.hexdigest()
 
 
+def kind_of_mode(mode: int) -> str:
+    """The kind id of an lstat mode: file, dir, symlink, fifo, socket, char-device, block-device, other."""
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "char-device"
+    if stat.S_ISBLK(mode):
+        return "block-device"
+    return "other"
+
+
 _HUMAN_KIND = {
     "file": "regular file",
     "dir": "directory",
@@ -239,8 +258,6 @@ _HUMAN_KIND = {
 
 def file_kind(mode: int) -> str:
     """What a mode says a path is, in words ("FIFO", "symbolic link")."""
-    from .inventory import kind_of_mode
-
     return _HUMAN_KIND[kind_of_mode(mode)]
 
 

@@ -12,7 +12,7 @@ package, such as ``references/x.md``):
   changed (a description edited in one skill can overflow the others' budget);
 * offers each safe fix a finding carries as a quick fix code action, and for a
   finding in SKILL.md "Disable SLxxx for this line": the suppression comment
-  skilllint reads there (:mod:`skilllint.suppress_edit`);
+  skilllint reads there (:mod:`skilllint.app.suppress_edit`);
 * offers "Fix all" (``source.fixAll.skilllint``): the safe fixes of the document's
   text as ``skilllint check --fix`` applies them, pass after pass, as one edit
   (computed when the client resolves the action, where it can);
@@ -24,7 +24,7 @@ The project of a document is the deepest of its workspace folder and its
 repository (the nearest folder with ``.git``), else the skill's own folder:
 the server lints as ``skilllint check <document>`` run there would: the
 document's configuration is the nearest one from its folder up to its
-repository's root (:func:`skilllint.trees.config_for`), else the project's;
+repository's root (:func:`skilllint.app.trees.config_for`), else the project's;
 excluded skills are left alone. A configuration file (or ``.gitignore``) saved
 in the editor, or changed on disk where the client watches files for the server
 (``workspace/didChangeWatchedFiles``, registered when the client can), reloads
@@ -35,7 +35,7 @@ project: the catalogs). Errors never reach the client as a traceback: they becom
 editors keep in their language-server log). Reading and writing messages is
 :mod:`skilllint.server_io`.
 
-Linting runs in a forked process (:class:`skilllint.parallel.Forked`), one per
+Linting runs in a forked process (:class:`skilllint.lint.parallel.Forked`), one per
 package at a time, so the event loop answers every request meanwhile, however
 long a lint takes: a thread would not do, as a regular expression or any other
 C code holds the interpreter lock until it returns. A newer text of a document
@@ -72,11 +72,11 @@ from pygls.workspace import PositionCodec
 from . import __version__, fsafe
 from .config import CONFIG_NAMES, ConfigError, Settings
 from .diagnostics import Diagnostic, Severity, Span
-from .discovery import DiscoveryError, Found, discover, package_of_file
+from .skill.discovery import DiscoveryError, Found, discover, package_of_file
 from .fsafe import UnsafeFile, is_within, read_capped
-from .package import SkillPackage
-from .parallel import ForkFailed, Forked, can_fork, usable_cpus
-from .trees import config_for, tree_settings
+from .skill.package import SkillPackage
+from .lint.parallel import ForkFailed, Forked, can_fork, usable_cpus
+from .app.trees import config_for, tree_settings
 
 SOURCE = "skilllint"
 DEBOUNCE_SECONDS = 0.2
@@ -271,15 +271,13 @@ class SkillLintServer(LanguageServer):
                 project.error = str(exc)
                 self.log(f"{exc} (fix the configuration and save it)")
                 return project
-            from .engine import _max_bytes
-
             for warning in warnings:
                 self.log(warning, lsp.MessageType.Warning)
             project.settings = settings
             rules = [rule() for rule in settings.enabled_rules()]
             project.package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
             project.catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
-            project.max_bytes = _max_bytes(settings)
+            project.max_bytes = settings.read_cap()
         return project
 
     def reset(self) -> None:
@@ -403,8 +401,8 @@ class SkillLintServer(LanguageServer):
         """Keep what a lint (``number``, from :func:`_lint_in_worker`) found and publish it to
         the open documents it concerns whose text has not changed since it started (a
         newer lint comes for those)."""
-        from . import tokens
-        from .cache import decode
+        from .skill import tokens
+        from .lint.cache import decode
 
         if found["tokenizer"] and not tokens.encoding_loaded():
             self.warm(_warm_up_tokenizer)
@@ -454,7 +452,7 @@ class SkillLintServer(LanguageServer):
                     cached = project.packages[other] = (stamp, SkillPackage(found.root, found.lint_root, max_bytes=project.max_bytes))
                 packages.append((other, cached[1]))
         if project.installed is None:  # configured roots of installed skills, read once per settings load
-            from .catalog.context import configured_roots, load_roots
+            from .lint.catalog_context import configured_roots, load_roots
 
             taken = {os.path.realpath(p.root) for _, p in packages if p is not None}
             taken.add(os.path.realpath(project.found[key].root))
@@ -530,7 +528,7 @@ class SkillLintServer(LanguageServer):
         return lsp.Position(line=line, character=self.codec().client_num_units(text[: min(column, len(text))]))
 
     def offsets_range(self, index, start: int, end: int) -> lsp.Range:
-        """Code-point offsets into a document's text (:class:`skilllint.fixes.LineIndex`
+        """Code-point offsets into a document's text (:class:`skilllint.edits.LineIndex`
         of it) as an LSP range in the client's units."""
         return lsp.Range(start=self.offset_position(index, start), end=self.offset_position(index, end))
 
@@ -613,7 +611,7 @@ class SkillLintServer(LanguageServer):
     def disable_actions(self, uri: str, doc, published: list, wanted: lsp.Range) -> list[lsp.CodeAction]:
         """ "Disable SLxxx for this line" for each finding in ``wanted`` whose file reads
         suppression comments (SKILL.md) and where a comment can silence it."""
-        from .suppress_edit import Silencer
+        from .app.suppress_edit import Silencer
 
         actions: list[lsp.CodeAction] = []
         seen: set[tuple[str, int]] = set()
@@ -667,7 +665,7 @@ class SkillLintServer(LanguageServer):
     async def fix_all_edit(self, uri: str) -> lsp.WorkspaceEdit | None:
         """The edits ``skilllint check --fix`` would make to the document's current text, as
         one edit of that version (None: nothing to fix, or the text changed meanwhile)."""
-        from .fixes import LineIndex, edits_between
+        from .edits import LineIndex, edits_between
 
         doc = self.workspace.text_documents.get(uri)
         if doc is None or uri_scheme(uri) != "file":
@@ -887,8 +885,10 @@ def _warm_up() -> None:
     expressions. Runs in a thread at start-up; a failure here costs only time (each
     lint builds what it needs)."""
     try:
-        from . import engine, lazyre, references, rules, suppress, yamltree  # noqa: F401 - imported to be kept
-        from .catalog import context, entries, model, overlap  # noqa: F401
+        from . import lazyre, rules  # noqa: F401 - imported to be kept
+        from .catalog import model, overlap  # noqa: F401
+        from .lint import catalog_context, catalog_entries, engine  # noqa: F401
+        from .skill import references, suppress, yamltree  # noqa: F401
 
         yamltree.parse("name: warm-up\n")
         lazyre.compile_all()
@@ -899,7 +899,7 @@ def _warm_up() -> None:
 def _warm_up_tokenizer() -> None:
     """The tokenizer (tens of MiB, a second to build): built here once a lint needed it,
     so that the next lints' processes inherit it."""
-    from . import tokens
+    from .skill import tokens
 
     try:
         tokens.get_encoding()
@@ -913,13 +913,13 @@ def _lint_in_worker(
     """One lint where it runs (a forked process, or a thread), the open documents read
     from ``contents``. Plain data: ``package``, the findings of package ``key``;
     ``catalog``, those of the catalog rules (None: the project has none); findings as
-    :func:`skilllint.cache.encode` writes them; ``errors``, internal errors;
+    :func:`skilllint.lint.cache.encode` writes them; ``errors``, internal errors;
     ``entries`` and ``kept``, what :meth:`Project.remember` keeps; ``tokenizer``, whether
     this lint had the tokenizer."""
-    from . import tokens
-    from .cache import encode
-    from .catalog.context import CatalogContext
-    from .engine import lint_catalogs, lint_package, settle
+    from .skill import tokens
+    from .lint.cache import encode
+    from .lint.catalog_context import CatalogContext
+    from .lint.engine import lint_catalogs, lint_package, settle
 
     errors: list[str] = []
     catalog = None
@@ -953,7 +953,7 @@ def _fix_in_worker(project: Project, path: str, contents: dict[str, bytes]) -> d
     thread): the document's text (``contents[path]``) fixed as standard input's is (only that
     text changes; the other open documents are read from ``contents``). Plain data: ``fixed``,
     the text as fixed (bytes); ``errors``, internal errors."""
-    from .fixes import fix_paths
+    from .app.fixes import fix_paths
     from .stdin import StdinFile
 
     stdin = StdinFile(path, contents[path])
@@ -977,7 +977,7 @@ class _Kept(dict):
 def _entry_reader(known: dict, contents: dict[str, bytes], learned: dict):
     """Catalog entries from ``known`` for skills unchanged on disk and not open in the
     editor, else read; what was read of such skills goes into ``learned`` (same form)."""
-    from .catalog.entries import entry_fields, entry_stamps, skill_from_fields
+    from .lint.catalog_entries import entry_fields, entry_stamps, skill_from_fields
     from .catalog.model import read_entry
 
     open_folders = {os.path.dirname(path) for path in contents}  # overlay keys: normalised and real paths

@@ -5,7 +5,7 @@ pygls's own loop (``JsonRPCServer.start_io``) trusts the client: a message's
 ``Content-Length`` is allocated whole before a byte of it arrives (10^12 ends the
 server with a MemoryError), a header line is read to its end however long it
 is, and stdin is read in a thread, which keeps the process from forking its lint
-workers safely (:func:`skilllint.parallel.can_fork`). This module reads the
+workers safely (:func:`skilllint.lint.parallel.can_fork`). This module reads the
 messages itself and hands each to pygls's protocol, as pygls's loop does:
 
 * stdin is read by the event loop when it is a pipe, socket or terminal (no

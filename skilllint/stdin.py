@@ -27,7 +27,7 @@ class StdinFile:
 
     key: str  # the file's path, absolute and normalised (the overlay's key)
     data: bytes
-    fixed: bytes | None = None  # the text as ``--fix`` left it (set by skilllint.fixes.fix_paths)
+    fixed: bytes | None = None  # the text as ``--fix`` left it (set by skilllint.app.fixes.fix_paths)
 
     def __post_init__(self) -> None:
         from .fsafe import real_path_or_given
@@ -49,7 +49,7 @@ class StdinFile:
     def keep_own(self, result) -> None:
         """Leave in ``result`` only the findings on the file (those elsewhere in its skill
         are not the buffer's: the editor shows what it is given)."""
-        from .engine import left_out_by_code
+        from .lint.engine import left_out_by_code
 
         result.diagnostics = [d for d in result.diagnostics if self.owns(d.path)]
         result.left_out = left_out_by_code(result.diagnostics)

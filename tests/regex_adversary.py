@@ -237,7 +237,7 @@ class _Recorder:
 
 
 def _discovery_globs() -> None:
-    from skilllint import discovery
+    from skilllint.skill import discovery
 
     # as .gitignore lines reach it: tamed (a line of many stars is dropped), then one-name globs
     lines = ["*.pyc", "/build/", "dist/", "*.egg-info/", "a*b*c*d", "?x?y*", ".venv*/", "*a*a", "*a*a*a*a"]
@@ -252,7 +252,7 @@ def _disclosure_globs() -> None:
 
 
 def _reference_prefixes() -> None:
-    from skilllint import references
+    from skilllint.skill import references
 
     references._plain_pattern.__wrapped__(("references/", "scripts/", "assets/", "agents/"))
 
@@ -285,7 +285,7 @@ def _sarif_help() -> None:
 
 
 def _schema_keywords() -> None:
-    from skilllint import schemacheck
+    from skilllint.skill import schemacheck
 
     for pattern, _ in _schema_patterns():
         schemacheck._pattern(pattern, "value", {})
@@ -297,13 +297,13 @@ def _schema_keywords() -> None:
 # out: what they compile is kept on the module (module_patterns). lazyre.compiled compiles
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
-    "skilllint.discovery:__init__": (_discovery_globs, {"match"}),  # _OneNameGlobs.match_file
+    "skilllint.skill.discovery:__init__": (_discovery_globs, {"match"}),  # _OneNameGlobs.match_file
     "skilllint.rules.disclosure:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
-    "skilllint.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
+    "skilllint.skill.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
     "skilllint.rules.scripts:_js_imports": (_js_imports, {"search"}),
     "skilllint.rules.scripts:js_prompts": (_js_prompts, {"finditer"}),
     "skilllint.output.sarif:_section": (_sarif_help, {"search"}),
-    "skilllint.schemacheck:_pattern": (_schema_keywords, {"search"}),
+    "skilllint.skill.schemacheck:_pattern": (_schema_keywords, {"search"}),
 }
 NOT_BUILDERS = {"skilllint.lazyre:compiled"}
 

@@ -274,7 +274,7 @@ def test_a_missing_baseline_or_one_that_is_no_file_is_a_clear_error(repo):
 
 
 def test_a_baseline_over_the_size_cap_is_refused_unread(repo, monkeypatch):
-    from skilllint import baseline
+    from skilllint.app import baseline
 
     monkeypatch.setattr(baseline, "MAX_BASELINE_BYTES", 100)
     (repo / "b.json").write_text('{"version": 1, "entries": []}' + " " * 200, encoding="utf-8")

@@ -16,8 +16,8 @@ from test_cache import BROKEN, age
 from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
-from skilllint import cache as cache_module
-from skilllint.cache import STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
+from skilllint.lint import cache as cache_module
+from skilllint.lint.cache import STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
 
 SKILLS = {
     "bad-name": BROKEN,  # several findings, one with a fix
@@ -68,7 +68,7 @@ def caches(monkeypatch) -> list[ResultCache]:
 def settled(monkeypatch) -> None:
     """Catalog entries of files written by the test count as settled (their change time, which
     cannot be set back, is recent): as a repository's files are."""
-    from skilllint.catalog import entries as entries_module
+    from skilllint.lint import catalog_entries as entries_module
 
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
 
@@ -231,7 +231,7 @@ def test_a_file_over_the_read_cap_is_never_read_to_key_its_skill(tmp_path, cache
 
 def test_a_result_is_not_filed_when_a_file_changed_while_it_was_linted(tmp_path):
     from skilllint.config import load_settings
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
     from skilllint.registry import registry
 
     repo = make_checkout(tmp_path / "a")
@@ -316,7 +316,7 @@ def test_a_forged_or_torn_stat_memo_only_costs_reading_the_files(tmp_path, cache
 
 
 def test_catalog_entries_restored_into_a_fresh_checkout_are_not_read_again(tmp_path, monkeypatch, settled):
-    from skilllint.catalog import entries as entries_module
+    from skilllint.lint import catalog_entries as entries_module
     from skilllint.catalog import model
 
     local = make_checkout(tmp_path / "a")
@@ -363,6 +363,15 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
     Path(other[0][1]).write_bytes(b"# other code\n")
     other[0] = (*other[0][:2], cache_module.file_stamp(Path(other[0][1]).stat()))
     assert digest(other) not in (None, digest(first))
+
+
+def test_the_code_stamp_covers_every_module_of_the_package():
+    """The code key is stamped from all of skilllint, whichever layer package a module is in,
+    not only from the folder the cache module sits in."""
+    package = Path(cache_module.__file__).resolve().parent.parent
+    assert (package / "__init__.py").read_text(encoding="utf-8").startswith('"""skilllint:')
+    stamped = {rel for rel, _, _ in cache_module._CODE_STAMP}
+    assert stamped == {path.relative_to(package).as_posix() for path in package.rglob("*.py")}
 
 
 # ----------------------------------------------------------------------------- the memo as a trap

@@ -1,4 +1,4 @@
-"""Catalog entries remembered between runs (skilllint.catalog.entries)."""
+"""Catalog entries remembered between runs (skilllint.lint.catalog_entries)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import os
 import pytest
 
 from conftest import lint_json, write_skill
-from skilllint.catalog import entries as entries_module
+from skilllint.lint import catalog_entries as entries_module
 from skilllint.catalog import model
-from skilllint.catalog.entries import FILENAME, CatalogEntries
+from skilllint.lint.catalog_entries import FILENAME, CatalogEntries
 from skilllint.catalog.model import read_entry
-from skilllint.package import SkillPackage
+from skilllint.skill.package import SkillPackage
 from skilllint.targets import TARGETS
 
 FIELDS = ("name", "description", "hidden", "when_to_use", "first_body_line")
@@ -167,7 +167,7 @@ def test_siblings_are_not_listed_again_after_discovery(tmp_path, settled, monkey
     real_listdir = os.listdir
 
     def listdir(path="."):
-        if sys._getframe(1).f_globals["__name__"] == "skilllint.package":  # SkillPackage.listing, not a rule's walk
+        if sys._getframe(1).f_globals["__name__"] == "skilllint.skill.package":  # SkillPackage.listing, not a rule's walk
             listed.append(os.fspath(path))
         return real_listdir(path)
 

@@ -2,8 +2,8 @@
 
 from skilllint.catalog.model import build_catalogs
 from skilllint.config import load_settings
-from skilllint.discovery import discover
-from skilllint.package import SkillPackage
+from skilllint.skill.discovery import discover
+from skilllint.skill.package import SkillPackage
 from skilllint.registry import registry
 
 from conftest import lint_json, write_skill

@@ -180,7 +180,7 @@ def test_common_words_are_capped():
 
 
 def test_real_corpus_matches_brute_force_and_finds_known_clones(corpus):
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
 
     dirs = sorted(p.parent for p in corpus.rglob("SKILL.md"))
     descs = []

@@ -1,13 +1,13 @@
-"""skilllint.targets.claude_code_links: which nested skills Claude Code reaches through links."""
+"""skilllint.skill.claude_code_links: which nested skills Claude Code reaches through links."""
 
 from __future__ import annotations
 
 
 def test_claude_code_follows_links_through_any_document_a_skill_links(tmp_path):
     """A page the listed skill links counts as a document whatever its Markdown-ish suffix
-    (skilllint.inventory.is_document, as the reference scan reads them): a nested skill it
+    (skilllint.skill.inventory.is_document, as the reference scan reads them): a nested skill it
     links is reached, as when the page is a .md file."""
-    from skilllint.targets.claude_code_links import linked_skills
+    from skilllint.skill.claude_code_links import linked_skills
 
     top = tmp_path / "skills"
     for suffix in (".md", ".txt", ".mdx"):

@@ -230,7 +230,7 @@ def test_counts_agree_with_their_nouns_in_every_format(tmp_path):
 
 def test_counts_agree_in_the_annotation_limit_notice(tmp_path):
     from skilllint.diagnostics import Diagnostic, Severity, Span
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output.github import limit_notice
 
     def diag(line, severity):

@@ -119,16 +119,15 @@ def test_every_size_or_count_option_has_a_ceiling():
 
 
 def test_max_bytes_over_its_ceiling_is_an_error_and_reading_stays_bounded(tmp_path):
-    from skilllint.engine import _max_bytes
     from skilllint.fsafe import MAX_READ_BYTES
 
     with pytest.raises(ConfigError) as info:
         settings_in(tmp_path, f"[rules.SL011]\nmax-bytes = {2**32}\n")
     assert "max-bytes" in str(info.value) and f"{MAX_READ_BYTES}" in str(info.value)
-    assert _max_bytes(settings_in(tmp_path, f"[rules.SL011]\nmax-bytes = {MAX_READ_BYTES}\n")) == MAX_READ_BYTES
+    assert settings_in(tmp_path, f"[rules.SL011]\nmax-bytes = {MAX_READ_BYTES}\n").read_cap() == MAX_READ_BYTES
     settings = load_settings(REG, tmp_path)
     settings.rule_config["SL011"] = {"max-bytes": 2**32}  # settings made without the schema
-    assert _max_bytes(settings) == MAX_READ_BYTES
+    assert settings.read_cap() == MAX_READ_BYTES
 
 
 @pytest.mark.parametrize(

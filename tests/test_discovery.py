@@ -1,6 +1,6 @@
 """Discovery: command-line paths -> skill packages, each linted once.
 
-Checked two ways: ``skilllint.discovery.discover`` directly, and the CLI's JSON
+Checked two ways: ``skilllint.skill.discovery.discover`` directly, and the CLI's JSON
 output. Every skill here lacks ``description`` on purpose, so each linted
 package yields exactly one SL111 (an error for every target): the list of SL111
 paths is the list of linted packages, and its ``targets`` field shows the
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import deadline, lint_json, run_cli, write_skill
-from skilllint.discovery import discover
+from skilllint.skill.discovery import discover
 
 NO_DESCRIPTION = "---\nname: {name}\n---\nBody.\n"
 
@@ -345,7 +345,7 @@ def test_default_excludes_match_as_pathspec_matches_them():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.discovery import DEFAULT_EXCLUDE, _FolderNames
+    from skilllint.skill.discovery import DEFAULT_EXCLUDE, _FolderNames
 
     names = [p.rstrip("/") for p in DEFAULT_EXCLUDE] + ["a", "skills", ".agents", "SKILL.md", ".git.bak", "x.venv", "node_modules2", "VENV"]
     reference = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
@@ -365,7 +365,7 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.discovery import _FolderNames, _spec_of_lines
+    from skilllint.skill.discovery import _FolderNames, _spec_of_lines
 
     names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build", ".git", ".venv", "-x"]
     lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
@@ -393,7 +393,7 @@ def test_one_name_globs_match_as_pathspec_matches_them():
     from hypothesis import example, given
     from hypothesis import strategies as st
 
-    from skilllint.discovery import _FolderNames, _OneNameGlobs, _spec_of_lines
+    from skilllint.skill.discovery import _FolderNames, _OneNameGlobs, _spec_of_lines
 
     name = st.text(alphabet="ab.*?-_é", min_size=1, max_size=4)
     line = st.tuples(st.booleans(), name, st.booleans()).map(lambda t: ("/" if t[0] else "") + t[1] + ("/" if t[2] else ""))
@@ -431,7 +431,7 @@ def test_configured_excludes_of_folder_names_need_no_pathspec(tmp_path):
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from skilllint.discovery import discover\n"
+        "from skilllint.skill.discovery import discover\n"
         f"found = discover(['.'], Path({str(tmp_path)!r}), exclude=['drafts/', 'vendor/'])\n"
         f"print(sorted(str(f.root.relative_to(Path({str(tmp_path)!r}))) for f in found.packages))\n"
         "print('pathspec' in sys.modules)\n"

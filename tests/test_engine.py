@@ -5,7 +5,7 @@ import textwrap
 
 from skilllint.config import load_settings
 from skilllint.diagnostics import Severity
-from skilllint.engine import lint_paths
+from skilllint.lint.engine import lint_paths
 from skilllint.registry import Registry, registry, severities
 
 from conftest import lint_json, write_skill
@@ -147,7 +147,7 @@ def test_the_plugin_precheck_says_no_only_when_no_distribution_declares_the_grou
 def test_rule_plans_are_kept_per_run_and_bounded(tmp_path):
     """engine._plan works out which rules apply once per (rules, targets); a long-lived Settings
     (the language server's) must not collect the rule instances of every run it served."""
-    from skilllint import engine
+    from skilllint.lint import engine
     from skilllint.targets import TARGETS
 
     settings = load_settings(registry(), tmp_path)
@@ -176,7 +176,7 @@ def test_the_package_linted_before_the_workers_fork_is_the_largest_left_to_lint(
     result came from the cache, or without SKILL.md, is never it."""
     from types import SimpleNamespace
 
-    from skilllint.engine import _largest_miss
+    from skilllint.lint.engine import _largest_miss
 
     def package(name, size):
         folder = tmp_path / name

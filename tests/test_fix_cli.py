@@ -20,10 +20,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from skilllint import fixes
+from skilllint.app import fixes
 from skilllint.config import load_settings
 from skilllint.diagnostics import Finding, Fix, Span
-from skilllint.fixes import FixError, LineIndex, edit, fix_paths, refusal, write_atomic
+from skilllint.edits import FixError, LineIndex, edit
+from skilllint.app.fixes import fix_paths, refusal, write_atomic
 from skilllint.registry import Registry, Rule, registry, severities
 
 from conftest import ROOT, run_cli, write_skill
@@ -165,7 +166,7 @@ def test_fix_in_a_file_of_mixed_line_endings_writes_the_most_common_one(tmp_path
 
 
 def test_the_most_common_line_ending_of_a_file():
-    from skilllint.frontmatter import SourceText
+    from skilllint.skill.frontmatter import SourceText
 
     for text, ending in [
         ("a\rb\rc\r", "\r"),
@@ -425,7 +426,7 @@ def test_the_skilllint_fix_hook_fixes_a_broken_skill(skill, tmp_path):
 
 def _parsed_by(path: Path) -> set[str]:
     """The targets whose parser reads ``path``'s frontmatter as a mapping."""
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
     from skilllint.targets import TARGETS
 
     package = SkillPackage(path.parent)

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skilllint import yamledit, yamltree
+from skilllint.skill import yamledit, yamltree
 from skilllint.diagnostics import Edit, Span
-from skilllint.fixes import LineIndex, apply_edits, edit, edits_between, offsets
-from skilllint.package import SkillPackage
+from skilllint.edits import LineIndex, apply_edits, edit, edits_between, offsets
+from skilllint.skill.package import SkillPackage
 
 from conftest import run_cli, write_skill
 

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 import markdown_oracle
 
-from skilllint import frontmatter, markdown, yamltree
+from skilllint.skill import frontmatter, markdown, yamltree
 from skilllint.catalog import codex, copilot
 from skilllint.catalog.codex import (
     R1,
@@ -45,7 +45,7 @@ from skilllint.catalog.codex import (
     line_cost,
     render_catalog,
 )
-from skilllint.frontmatter import SourceText
+from skilllint.skill.frontmatter import SourceText
 
 _PROFILE = settings()  # the loaded profile (conftest.py): its example count scales the slow properties
 _SLOW = settings(
@@ -294,8 +294,8 @@ def _assert_span_inside(lines: list[str], span, what) -> None:
 
 
 def _lint_and_check_positions(base: Path, settings_, skill_md: bytes, reference: str) -> None:
-    from skilllint.engine import lint_paths
-    from skilllint.package import SkillPackage
+    from skilllint.lint.engine import lint_paths
+    from skilllint.skill.package import SkillPackage
 
     root = _write_package(base, skill_md, reference)
     texts = {"SKILL.md": skill_md, "references/a.md": reference.encode("utf-8", "surrogatepass")}

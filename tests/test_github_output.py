@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT, run_cli, write_skill
 
 from skilllint.diagnostics import Diagnostic, Related, Severity, Span
-from skilllint.engine import LintResult
+from skilllint.lint.engine import LintResult
 from skilllint.output import printable
 from skilllint.output.github import escape_data, escape_property, render_github
 

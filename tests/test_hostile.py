@@ -595,10 +595,10 @@ def test_100000_empty_files_in_assets(tree):
 
 
 def _cut_listing(tree: Tree, monkeypatch, limit: int = 20) -> Path:
-    """A skill whose listing passes ``limit`` entries (the 100,000 of skilllint.inventory, lowered)
+    """A skill whose listing passes ``limit`` entries (the 100,000 of skilllint.skill.inventory, lowered)
     while `assets/` is listed; `docs/` is listed whole before it (the walk takes the last folder first)
     and holds a link to the last asset, past the cut."""
-    from skilllint import inventory
+    from skilllint.skill import inventory
 
     monkeypatch.setattr(inventory, "MAX_ENTRIES", limit)
     body = "Read [the guide](docs/guide.md) and [the last logo](assets/f29.png) when branding; [gone](docs/gone.md) too."
@@ -613,7 +613,7 @@ def _cut_listing(tree: Tree, monkeypatch, limit: int = 20) -> Path:
 
 
 def test_a_listing_cut_at_the_entry_limit_is_known_to_be_partial(tree, monkeypatch):
-    from skilllint.inventory import PackageInventory
+    from skilllint.skill.inventory import PackageInventory
 
     root = _cut_listing(tree, monkeypatch)
     inventory = PackageInventory.scan(root)

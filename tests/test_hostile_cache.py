@@ -32,7 +32,7 @@ from conftest import run_cli, write_skill
 from test_cache import BROKEN, age, long_body
 from test_hostile import check_json, run, skill, sparse, tree, usage_error  # noqa: F401 - tree is a fixture
 
-from skilllint import tokens
+from skilllint.skill import tokens
 from skilllint.fsafe import is_within
 
 GiB = 1024**3
@@ -361,9 +361,9 @@ def test_a_linked_skill_md_is_linted_again_when_the_file_it_leads_to_changes(tmp
 def test_a_linked_skill_md_changes_the_catalog_entry_key(tmp_path, monkeypatch):
     # (It did before: the key stat-ed through links, out of the tree too; now it takes the
     # lstat of the file read in SKILL.md's place, which lies inside the tree.)
-    from skilllint.catalog import entries
-    from skilllint.catalog.entries import CatalogEntries
-    from skilllint.package import SkillPackage
+    from skilllint.lint import catalog_entries as entries
+    from skilllint.lint.catalog_entries import CatalogEntries
+    from skilllint.skill.package import SkillPackage
     from skilllint.targets import TARGETS
 
     monkeypatch.setattr(entries, "RACY_SECONDS", 0)  # change times cannot be set back

@@ -267,7 +267,7 @@ def test_shutdown_during_a_long_lint_is_answered_and_stops_it(tmp_path, project,
 
 
 def test_where_the_server_cannot_fork_lints_run_in_a_thread_and_stale_ones_are_dropped(project, load_rules):
-    """A process with another thread must not fork (see skilllint.parallel.can_fork): a
+    """A process with another thread must not fork (see skilllint.lint.parallel.can_fork): a
     thread started at interpreter start-up (sitecustomize, as a debugger or profiler
     would) leaves the server that fallback. A lint overtaken by a newer text is not
     stopped there, but its findings are never published."""

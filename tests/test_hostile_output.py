@@ -43,7 +43,7 @@ from test_hostile import (  # noqa: F401 - fixtures, used by name
     usage_error,
 )
 
-from skilllint.discovery import discover
+from skilllint.skill.discovery import discover
 
 pytestmark = pytest.mark.e2e
 
@@ -386,7 +386,7 @@ def test_a_fix_killed_while_writing_is_reported_then_cleaned(tree):
 
 def test_the_temporary_file_of_a_fix_is_held_while_it_is_written(tmp_path, monkeypatch):
     """While ``write_atomic`` writes, another process finds its temporary file in use."""
-    from skilllint import fixes
+    from skilllint.app import fixes
     from skilllint.fsafe import is_abandoned_fix_temp, remove_abandoned_fix_temp
 
     target = tmp_path / "SKILL.md"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.inventory import PackageInventory
+from skilllint.skill.inventory import PackageInventory
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_scan_never_touches_link_targets(hostile, monkeypatch):
 
 
 def test_nested_skills_and_documents_are_defined_once(tmp_path):
-    from skilllint.inventory import is_document, is_skill_md_name
+    from skilllint.skill.inventory import is_document, is_skill_md_name
 
     for rel in ("a/SKILL.md", "b/c/skill.md", "d/Skill.MD", "e/SKILL.md.bak", "f/notes.md"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +91,7 @@ def test_nested_skills_and_documents_are_defined_once(tmp_path):
 
 
 def test_a_script_is_defined_once():
-    from skilllint.inventory import is_script
+    from skilllint.skill.inventory import is_script
 
     assert [is_script(r) for r in ("scripts/run.py", "x/Y.SH", "bin/tool", "scripts/tool", "tool", "notes.md", "a/b.ps1")] == [
         True, True, True, True, False, False, True

@@ -18,7 +18,7 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from test_lsp import ALPHA, BETA, ROOT, Session, codes, make_project, run, utf16
 
-from skilllint.suppress_edit import CHECK_BUDGET, Silencer, disable
+from skilllint.app.suppress_edit import CHECK_BUDGET, Silencer, disable
 
 pytestmark = pytest.mark.e2e
 

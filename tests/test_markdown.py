@@ -3,7 +3,7 @@ code; checked against a full CommonMark parse (markdown_oracle, markdown-it-py).
 
 from markdown_oracle import parse
 
-from skilllint import markdown
+from skilllint.skill import markdown
 
 SAMPLE = """# Title
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from skilllint.engine import BACKGROUND_MIN_PACKAGES
+from skilllint.lint.engine import BACKGROUND_MIN_PACKAGES
 from skilllint.rules import catalog_discovery
 from skilllint.rules.catalog_discovery import CODEX_MAX_DIRS, codex_reached
 

@@ -1,4 +1,4 @@
-"""Worker processes for large trees (skilllint.parallel) and the engine's use of them."""
+"""Worker processes for large trees (skilllint.lint.parallel) and the engine's use of them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import time
 import pytest
 
 from conftest import run_cli, write_skill
-from skilllint import parallel
-from skilllint.parallel import MIN_PACKAGES_PER_WORKER, PendingMap, worker_count
+from skilllint.lint import parallel
+from skilllint.lint.parallel import MIN_PACKAGES_PER_WORKER, PendingMap, worker_count
 
 linux_fork = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
 PARENT = os.getpid()
@@ -156,8 +156,8 @@ def test_workers_find_what_one_process_finds(tmp_path):
 
 @linux_fork
 def test_workers_fill_and_read_the_cache(tmp_path, monkeypatch):
-    import skilllint.cache as cache_module
-    from skilllint.catalog import entries as entries_module
+    import skilllint.lint.cache as cache_module
+    from skilllint.lint import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -182,8 +182,8 @@ def test_jobs_must_be_a_positive_whole_number(value, tmp_path):
 
 @linux_fork
 def test_a_warm_run_forks_only_for_the_skills_that_changed(tmp_path, monkeypatch):
-    import skilllint.cache as cache_module
-    from skilllint import engine
+    import skilllint.lint.cache as cache_module
+    from skilllint.lint import engine
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
     asked = []
@@ -241,9 +241,9 @@ def test_a_failed_background_process_is_run_again_here(function, said):
 
 @linux_fork
 def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch):
-    import skilllint.cache as cache_module
-    from skilllint import engine
-    from skilllint.catalog import entries as entries_module
+    import skilllint.lint.cache as cache_module
+    from skilllint.lint import engine
+    from skilllint.lint import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -268,9 +268,9 @@ def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch)
 @linux_fork
 def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, monkeypatch):
     """SL520 (never cached: it counts a whole skills root) runs in the background process of a warm run."""
-    import skilllint.cache as cache_module
-    from skilllint import engine
-    from skilllint.catalog import entries as entries_module
+    import skilllint.lint.cache as cache_module
+    from skilllint.lint import engine
+    from skilllint.lint import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -368,7 +368,7 @@ def test_a_forked_call_ends_with_its_parent(tmp_path):
 
     script = (
         "import asyncio, sys, time\n"
-        "from skilllint import parallel\n"
+        "from skilllint.lint import parallel\n"
         "forked = parallel.Forked(lambda: time.sleep(60))\n"
         "print(forked._pid, flush=True)\n"
         "asyncio.run(forked.result())\n"
@@ -393,7 +393,7 @@ def test_a_forked_call_ends_with_its_parent(tmp_path):
 
 _ORPHANS = """
 import os, sys, time
-from skilllint.parallel import Background, PendingMap
+from skilllint.lint.parallel import Background, PendingMap
 
 def slow(n=0):
     time.sleep(60)

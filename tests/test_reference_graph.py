@@ -1,7 +1,7 @@
 """The reference graph: what counts as a reference and how it resolves."""
 
-from skilllint.package import SkillPackage
-from skilllint.references import is_placeholder
+from skilllint.skill.package import SkillPackage
+from skilllint.skill.references import is_placeholder
 
 from conftest import write_skill
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from skilllint import markdown
-from skilllint.package import SkillPackage
+from skilllint.skill import markdown
+from skilllint.skill.package import SkillPackage
 from skilllint.rules import references as rules
 
 from conftest import write_skill

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from skilllint.config import load_settings
-from skilllint.engine import lint_paths
+from skilllint.lint.engine import lint_paths
 from skilllint.registry import registry
 from skilllint.rulebook import rule_folders
 

@@ -359,7 +359,7 @@ def test_message_text_escapes_braces_and_link_text_escapes_brackets():
 
 
 def test_an_internal_error_marks_the_run_unsuccessful():
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output.sarif import sarif_log
 
     log = sarif_log(LintResult(internal_errors=["internal error in SL999 on /x: boom\ntraceback"], warnings=["w"]), ROOT)
@@ -394,7 +394,7 @@ def test_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory, valida
 
 def test_without_settings_the_rules_are_those_reported(validator):
     from skilllint.diagnostics import Diagnostic, Severity, Span
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output.sarif import sarif_log
 
     diags = [
@@ -436,7 +436,7 @@ def test_the_limits_are_code_scannings():
 
 def test_a_run_over_the_results_limit_keeps_the_most_severe_and_says_what_it_left_out(monkeypatch, validator):
     from skilllint.diagnostics import Severity
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output import sarif as module
 
     monkeypatch.setattr(module, "MAX_RESULTS", 40)
@@ -471,7 +471,7 @@ def test_a_run_over_the_results_limit_keeps_the_most_severe_and_says_what_it_lef
 @pytest.mark.slow
 def test_the_real_limit_on_a_report_of_more_than_25000_findings():
     from skilllint.diagnostics import Severity
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output.sarif import sarif_log
 
     diags = _diagnostics({Severity.INFO: 20_000, Severity.WARNING: 6_000, Severity.ERROR: 616})
@@ -484,7 +484,7 @@ def test_the_real_limit_on_a_report_of_more_than_25000_findings():
 
 def test_related_locations_stop_at_the_per_result_limit(validator):
     from skilllint.diagnostics import Severity
-    from skilllint.engine import LintResult
+    from skilllint.lint.engine import LintResult
     from skilllint.output.sarif import sarif_log
 
     (diag,) = _diagnostics({Severity.ERROR: 1}, related=1_234)

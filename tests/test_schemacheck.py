@@ -1,4 +1,4 @@
-"""The quick JSON Schema check (skilllint.schemacheck) answers as jsonschema does, or not at all."""
+"""The quick JSON Schema check (skilllint.skill.schemacheck) answers as jsonschema does, or not at all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from skilllint.config import config_schema
 from skilllint.registry import registry
-from skilllint.schemacheck import is_valid
+from skilllint.skill.schemacheck import is_valid
 
 # What a TOML file can hold (dates aside): JSON's values, with ints and floats apart.
 SCALARS = st.one_of(

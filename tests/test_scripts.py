@@ -630,7 +630,7 @@ def test_huge_and_odd_files_do_not_break_the_run(tmp_path):
 
 def test_the_inventory_records_the_run_bit(tmp_path):
     skill = make(tmp_path, {"scripts/x.sh": "#!/bin/sh\n"}, executable=("scripts/x.sh",))
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
 
     entry = SkillPackage(skill).inventory.entries["scripts/x.sh"]
     assert entry.mode & stat.S_IXUSR
@@ -640,7 +640,7 @@ def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
     """Four of the corpus's repositories keep scripts as empty placeholders: SKILL.md's commands
     are found but nothing is reported about an empty file. (The six later ones keep script text,
     which the script rules do judge; the copy kept no run bits, so SL702 is left out here.)"""
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
 
     skill = corpus / "obra__superpowers" / "skills" / "subagent-driven-development"
     calls = S.invocations(SkillPackage(skill))
@@ -655,7 +655,7 @@ def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
 def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
     import time
 
-    from skilllint.package import SkillPackage
+    from skilllint.skill.package import SkillPackage
 
     skill = make(tmp_path, {"scripts/x.sh": "#!/bin/sh\necho hi\n"})
     (skill / "SKILL.md").write_text(

@@ -42,7 +42,7 @@ pytest.importorskip("skills_ref", reason="skills-ref (the reference validator) n
 
 from skilllint.config import load_settings
 from skilllint.diagnostics import Severity
-from skilllint.engine import lint_paths
+from skilllint.lint.engine import lint_paths
 from skilllint.registry import registry
 
 TARGET = "skills-ref"

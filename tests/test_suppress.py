@@ -1,6 +1,6 @@
 """Inline suppression in Markdown comments and frontmatter comments."""
 
-from skilllint import suppress
+from skilllint.skill import suppress
 
 from conftest import lint_json, write_skill
 
@@ -45,7 +45,7 @@ def test_fences_are_read_as_commonmark_reads_them():
 
 
 def test_the_comment_editor_reads_fences_as_the_parser_does():
-    from skilllint.suppress_edit import Silencer
+    from skilllint.app.suppress_edit import Silencer
 
     text = "---\nname: a\ndescription: b\n---\n```\n```bash\nx\n```\n\t```\ny\n"
     silencer = Silencer(text)

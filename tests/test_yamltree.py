@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from skilllint import yamltree
+from skilllint.skill import yamltree
 
 
 def load(text, semantics):

@@ -11,7 +11,7 @@ skills root that surface scans:
 * a plugin (``.claude-plugin/plugin.json``, or for targets other than
   claude-code also ``.codex-plugin/plugin.json``) is its own namespaced catalog
   on every target (plugin skills never collide, docs/surfaces.md §2b), holding only
-  the skills its manifest loads (:mod:`skilllint.catalog.plugins`);
+  the skills its manifest loads (:mod:`skilllint.targets.plugins`);
 * any other target, and skills outside those roots: the outermost ``skills/``
   collection folder (the set an author installs together), else the folder
   holding the skill.
@@ -28,7 +28,7 @@ leave them out of budgets.
 
 Skills carry a scope (``repo``, ``user``, ``admin``, ``system``). The linted
 skills are ``repo``; configured extra roots (``[catalog] roots``, see
-:mod:`skilllint.catalog.context`) bring the skills a team has installed, with
+:mod:`skilllint.lint.catalog_context`) bring the skills a team has installed, with
 their scope, into every catalog of the targets that load them. When two skills
 of one catalog share a name, each surface's precedence decides (docs/surfaces.md):
 
@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
-from ..openai_yaml import implicit_invocation_allowed
-from ..package import SkillPackage
+from ..skill.openai_yaml import implicit_invocation_allowed
+from ..skill.package import SkillPackage
 from ..targets.claude_code import read_bool, unlisted
 
 SURFACE_ROOTS = {
@@ -215,12 +215,12 @@ NOT_NESTED = frozenset({"claude-code", "opencode"})
 
 def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bool:
     """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
-    skills are the ones under the folders its manifest loads (:mod:`skilllint.catalog.plugins`),
+    skills are the ones under the folders its manifest loads (:mod:`skilllint.targets.plugins`),
     on every surface; Claude Code and OpenCode never load a skill nested inside another
     skill's folder; Codex skips dot-folders."""
     target, root, kind = key
     if kind == "plugin":
-        from .plugins import plugin_loads
+        from ..targets.plugins import plugin_loads
 
         if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
             return False
@@ -311,9 +311,9 @@ def build_catalogs(
 
     ``packages`` are the linted skills; ``context`` their siblings loaded only
     so each catalog is whole (pre-commit passes a few files); ``extra`` are
-    :class:`~skilllint.catalog.context.ScopedPackage` from configured roots,
+    :class:`~skilllint.lint.catalog_context.ScopedPackage` from configured roots,
     which join every catalog of a target that loads them. ``reader`` reads
-    each entry (default :func:`read_entry`; :mod:`skilllint.catalog.entries`
+    each entry (default :func:`read_entry`; :mod:`skilllint.lint.catalog_entries`
     remembers them between runs)."""
     reader = reader or read_entry
     catalogs: dict[tuple[str, Path, str], Catalog] = {}

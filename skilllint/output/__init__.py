@@ -147,28 +147,3 @@ def left_out_note(result) -> str | None:
         f"{left_out:,} more finding{'s' if left_out != 1 else ''} left out: at most a set number of each rule's "
         "findings per file are reported (setting `max-findings-per-rule-per-file`)."
     )
-
-
-def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> str:
-    """``result`` in format ``fmt`` (``auto`` resolved here). ``settings``: the
-    run's resolved settings; SARIF lists their enabled rules."""
-    fmt = resolve_format(fmt)
-    if fmt == "sarif":
-        from .sarif import render_sarif
-
-        return safe_json_text(render_sarif(result, cwd, settings=settings))
-    if fmt == "github":
-        from .github import render_github
-
-        return render_github(result, cwd)
-    if fmt == "json":
-        from .json import render_json
-
-        return safe_json_text(render_json(result, cwd))
-    if fmt == "concise":
-        from .concise import render_concise
-
-        return render_concise(result, cwd)
-    from .full import render_full
-
-    return render_full(result, cwd, color=color)

@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..targets import claude_code, claude_code_links
+from ..skill import claude_code_links
+from ..targets import claude_code
 
 LINE_ONE = Span(1, 1, 1, 1)
 

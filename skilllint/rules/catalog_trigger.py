@@ -13,7 +13,7 @@ from typing import Iterator
 
 from .. import lazyre
 from ..diagnostics import Finding
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 from .common import value_span
 

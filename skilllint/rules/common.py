@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Finding, Severity, Span
-from ..package import FrontmatterView, SkillPackage
+from ..skill.package import FrontmatterView, SkillPackage
 from ..registry import RuleContext
 from ..targets import Target
 
@@ -141,7 +141,7 @@ def describe_type(value: Any) -> str:
     """A YAML value's kind with its article: "a list", "a date", "null"."""
     import datetime
 
-    from ..yamltree import Unresolvable
+    from ..skill.yamltree import Unresolvable
 
     if value is None:
         return "null"
@@ -164,7 +164,7 @@ def describe_type(value: Any) -> str:
 
 def python_type(value: Any) -> str:
     """``type(x).__name__`` as quick_validate prints it."""
-    from ..yamltree import type_name
+    from ..skill.yamltree import type_name
 
     return type_name(value)
 

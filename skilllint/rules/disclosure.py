@@ -21,9 +21,9 @@ from typing import Iterator
 from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
-from ..markdown import CODE_SPAN as _CODE_SPAN
-from ..markdown import NextFind, fenced_lines
-from ..package import SkillPackage
+from ..skill.markdown import CODE_SPAN as _CODE_SPAN
+from ..skill.markdown import NextFind, fenced_lines
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")

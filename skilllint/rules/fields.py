@@ -7,13 +7,13 @@ import functools
 import re
 from typing import Any, Iterable, Iterator
 
-from .. import yamledit
+from ..skill import yamledit
 from ..diagnostics import Finding, Severity
-from ..package import FrontmatterView, SkillPackage, nfkc
+from ..skill.package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
-from ..yamltree import is_merge_key, merges
+from ..skill.yamltree import is_merge_key, merges
 from ..targets.claude_code import read_bool as _cc_bool
 from ..targets.codex import plugin_namespace as codex_plugin_namespace
 from .common import (

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from ..diagnostics import Finding, Severity
-from ..openai_yaml import RELPATH, Issue, OpenAIYaml, load
+from ..skill.openai_yaml import RELPATH, Issue, OpenAIYaml, load
 from ..registry import Rule, RuleContext, severities
 from ..targets import TARGETS
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .. import yamledit
+from ..skill import yamledit
 from ..diagnostics import Finding, Related, Severity, Span
 from ..fsafe import MAX_READ_BYTES
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..yamltree import MAX_NODES, AliasBombError, TooManyNodesError
+from ..skill.yamltree import MAX_NODES, AliasBombError, TooManyNodesError
 from .common import Outcome, emit, frontmatter_start
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
@@ -89,7 +89,7 @@ class FrontmatterMissing(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..frontmatter import leading_junk
+        from ..skill.frontmatter import leading_junk
 
         junk = leading_junk(package.source)
         per_target: dict[str, Outcome | None] = {}

@@ -17,11 +17,12 @@ from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .. import lazyre, markdown
+from .. import lazyre
+from ..skill import markdown
 from ..diagnostics import Finding, Fix, Related, Severity, Span
 from ..fsafe import UnsafeFile, is_within, read_capped
-from ..package import SkillPackage
-from ..references import WINDOWS_DRIVE
+from ..skill.package import SkillPackage
+from ..skill.references import WINDOWS_DRIVE
 from ..registry import Rule, RuleContext, severities
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
@@ -122,7 +123,7 @@ class _Suggestions:
 def _located_text(package: SkillPackage, source: str):
     """(path, LineIndex) of a scanned file, when its positions count as the
     reference graph's do; else None."""
-    from ..fixes import LineIndex
+    from ..edits import LineIndex
 
     if source == package.skill_md_name:
         if not package.readable or package.truncated or package.decode_problem is not None:
@@ -142,7 +143,7 @@ def _located_text(package: SkillPackage, source: str):
 
 def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
     """The unsafe fix writing ``new_path`` where ``ref`` names its target."""
-    from ..fixes import edit
+    from ..edits import edit
 
     raw = ref.raw
     at = raw.find(ref.path)

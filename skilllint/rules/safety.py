@@ -23,8 +23,8 @@ from typing import Iterator
 from .. import lazyre
 from ..diagnostics import Finding, Related, Severity, Span, clipped
 from ..fsafe import is_within, real_path, real_path_or_given
-from ..inventory import MAX_LINK_HOPS
-from ..package import SkillPackage
+from ..skill.inventory import MAX_LINK_HOPS
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
 
 LINE_ONE = Span(1, 1, 1, 1)

@@ -31,8 +31,8 @@ from pathlib import Path
 from .. import lazyre
 from ..diagnostics import Finding, Related, Span
 from ..fsafe import UnsafeFile, read_capped
-from ..markdown import NextFind
-from ..passages import OFFERED_AS_EXAMPLE, Passages
+from ..skill.markdown import NextFind
+from ..skill.passages import OFFERED_AS_EXAMPLE, Passages
 from ..registry import Rule, RuleContext, severities
 
 MAX_SCRIPT_BYTES = 512 * 1024  # a script larger than this is generated or vendored: not scanned
@@ -739,7 +739,7 @@ class ScriptInteractive(Rule):
                 note = f" (the script knows {', '.join(f'`{b}`' for b in bypass)}, but SKILL.md never passes it)"
             model = None
             if script.lang == "python":
-                from .. import pyscript  # the ast-based model: imported by the first Python script, not by every run
+                from ..skill import pyscript  # the ast-based model: imported by the first Python script, not by every run
 
                 model = pyscript.analyse(script.text)
             if model is not None:

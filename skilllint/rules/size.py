@@ -7,9 +7,9 @@ import stat
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
+from ..skill.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
 from .common import frontmatter_start, value_span
 
 _ENCODING_OPTION = {

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from .. import lazyre
 from ..diagnostics import Finding, Span
-from ..markdown import CODE_SPAN
+from ..skill.markdown import CODE_SPAN
 from ..registry import Rule, RuleContext, severities
 # The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
 from .scripts import _FENCE_LINE, SHELL_FENCES, _fences

@@ -20,9 +20,9 @@ from collections import defaultdict
 from typing import Iterator
 
 from ..diagnostics import Diagnostic, Finding, Fix, Span
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..registry import Rule, RuleContext, severities
-from ..suppress import ALL, UNUSED_SUPPRESSION, Directive, Hits, Prefixes, Suppressions, parse
+from ..skill.suppress import ALL, UNUSED_SUPPRESSION, Directive, Hits, Prefixes, Suppressions, parse
 
 
 def _tokens(directive: Directive) -> list[tuple[str, int, int]]:
@@ -126,7 +126,7 @@ class _Fixes:
     for rules this run did not select: removing it is unsafe."""
 
     def __init__(self, package: SkillPackage, parsed: Suppressions, unused: dict[int, set[str]], judged: set[str]) -> None:
-        from ..fixes import LineIndex
+        from ..edits import LineIndex
 
         self.package, self.parsed, self.unused, self.judged = package, parsed, unused, judged
         self.index = None
@@ -151,7 +151,7 @@ class _Fixes:
         return self.index.offset(directive.line, start + 1), self.index.offset(directive.line, end + 1)
 
     def _remove_comment(self, directive: Directive):
-        from ..fixes import edit
+        from ..edits import edit
 
         line = self.parsed_line(directive)
         start, end = directive.start, directive.end
@@ -172,7 +172,7 @@ class _Fixes:
         return edit(self.package.skill_md_path, self.index, *self._offsets(directive, start, end), "", trim=False)
 
     def _remove_code(self, directive: Directive, start: int):
-        from ..fixes import edit
+        from ..edits import edit
 
         tokens = list(directive.codes)
         at = next(i for i, token in enumerate(tokens) if token[1] == start)

@@ -86,7 +86,7 @@ def unlisted(
     A ``.claude/skills`` folder above the skill is the one scanned (as the catalogs take it,
     :mod:`skilllint.catalog.model`); else the nearest plugin (``.claude-plugin/plugin.json``,
     searched no higher than ``stop_at``) whose skills folders hold it
-    (:mod:`skilllint.catalog.plugins`). ``manifests`` (folder -> whether it holds a plugin
+    (:mod:`skilllint.targets.plugins`). ``manifests`` (folder -> whether it holds a plugin
     manifest) and ``declared`` (plugin -> its manifest's ``skills`` folders) spare siblings
     the same reads."""
     parts = skill_dir.parts
@@ -98,7 +98,7 @@ def unlisted(
     plugin = plugin_root(skill_dir, stop_at, {} if manifests is None else manifests)
     if plugin is None:
         return None
-    from ..catalog.plugins import declared_skill_paths, plugin_loads
+    from .plugins import declared_skill_paths, plugin_loads
 
     cache = {} if declared is None else declared
     if plugin_loads(plugin, skill_dir, cache):

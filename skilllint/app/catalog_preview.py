@@ -1,7 +1,7 @@
 """`skilllint catalog`: what a surface would list for the skills under some paths.
 
 The skills are grouped into catalogs exactly as the SL5xx rules see them
-(:mod:`skilllint.catalog.model`, completed by :mod:`skilllint.catalog.context`:
+(:mod:`skilllint.catalog.model`, completed by :mod:`skilllint.lint.catalog_context`:
 siblings in the repository and configured roots of installed skills), and each
 catalog of the chosen target is rendered by that surface's model:
 
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..discovery import discover
+from ..skill.discovery import discover
 from ..output import printable, root_relative, source_root
-from ..package import SkillPackage
+from ..skill.package import SkillPackage
 from ..targets import TARGETS
-from . import claude_code, copilot
-from .context import complete_catalogs
-from .model import Catalog, build_catalogs, catalog_roots, codex_skip_reason, read_entry
+from ..catalog import claude_code, copilot
+from ..lint.catalog_context import complete_catalogs
+from ..catalog.model import Catalog, build_catalogs, catalog_roots, codex_skip_reason, read_entry
 
 SCHEMA_VERSION = "2"
 EXACTNESS = {"codex": "exact", "claude-code": "approximation", "copilot": "approximation [2ND]"}

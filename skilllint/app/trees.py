@@ -26,8 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import ConfigError, Settings, find_config, read_config_file, settings_from
-from .fsafe import is_within, real_path_or_given
+from ..config import ConfigError, Settings, find_config, read_config_file, settings_from
+from ..fsafe import is_within, real_path_or_given
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Tree:
 
 def plan_trees(registry, paths: list[str], cwd: Path, config_path: str | None, overrides: dict, catalog_roots=None) -> list[Tree]:
     """The runs ``paths`` (default: the working folder) take, each with its settings."""
-    from .catalog.context import add_command_line_roots
+    from ..lint.catalog_context import add_command_line_roots
 
     paths = list(paths) or ["."]
     if config_path:
@@ -95,7 +95,7 @@ def _start(raw: str, cwd: Path) -> str:
 def _confine_catalog_roots(settings: Settings) -> list[str]:
     """Drop the catalog roots of a configuration that came with a linted tree that lie outside
     its folder (their real location: a link inside leading out counts as out); the warnings."""
-    from .catalog.context import make_root
+    from ..lint.catalog_context import make_root
 
     tables = list(settings.catalog.get("roots", ()))
     if not tables:
@@ -146,13 +146,13 @@ def run_settings(trees: list[Tree]) -> Settings:
 
 def lint_trees(trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None):
     """``lint_paths`` once per tree (each with its cache), the results merged."""
-    from .engine import lint_paths
+    from ..lint.engine import lint_paths
 
     results = []
     for tree in trees:
         cache = None
         if tree.settings.cache and not no_cache:
-            from .cache import open_cache
+            from ..lint.cache import open_cache
 
             cache = open_cache(tree.settings, cwd, cache_dir)
         result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs)
@@ -193,8 +193,8 @@ def merge_results(results: list):
     """One LintResult of the runs of several trees."""
     if len(results) == 1:
         return results[0]
-    from .diagnostics import Diagnostic
-    from .engine import LintResult, left_out_by_code
+    from ..diagnostics import Diagnostic
+    from ..lint.engine import LintResult, left_out_by_code
 
     merged = LintResult()
     fixed: Counter = Counter()

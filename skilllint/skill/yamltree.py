@@ -22,7 +22,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from . import lazyre
+from .. import lazyre
 
 MAX_DEPTH = 64
 """Deepest nesting of collections accepted; frontmatter never needs more."""

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, clipped
+from ..diagnostics import Diagnostic, clipped
 
 FORMAT_VERSION = 1
 MAX_BASELINE_BYTES = 64 * 1024 * 1024
@@ -102,8 +102,8 @@ def locate(settings, cwd: Path, option: str | None) -> Location | None:
     value = getattr(settings, "baseline", None)
     if not value:
         return None
-    from .config import repository_root
-    from .fsafe import is_within
+    from ..config import repository_root
+    from ..fsafe import is_within
 
     project = Path(os.path.normpath(repository_root(settings.base) or settings.base))
     target = Path(os.path.normpath(os.path.join(settings.base, os.path.expanduser(value))))
@@ -112,7 +112,7 @@ def locate(settings, cwd: Path, option: str | None) -> Location | None:
             f"{settings.config_path or 'configuration'}: baseline: {value!r} leads outside {project}, "
             "the project of this configuration; a baseline elsewhere is given with --baseline"
         )
-    from .output import display_path
+    from ..output import display_path
 
     return Location(target, display_path(target, cwd), project)
 
@@ -137,8 +137,8 @@ def _digest(*parts: str) -> str:
 
 def keyed(diagnostics: list[Diagnostic], folder: Path) -> list[tuple[tuple[str, str, str], str]]:
     """((code, path from ``folder``, fingerprint), flagged text) of each diagnostic."""
-    from .output.full import _Sources
-    from .output.sarif import flagged_text
+    from ..output.full import _Sources
+    from ..output.sarif import flagged_text
 
     sources = _Sources()
     out = []
@@ -180,7 +180,7 @@ def write(location: Location, diagnostics: list[Diagnostic], scope: Scope | None
     entries kept). With ``scope`` (what the run judged), the entries of an earlier baseline
     that it did not judge are kept: a run on some skills, or with some rules, rewrites
     theirs only."""
-    from .fsafe import SafeFolder, UnsafeFile
+    from ..fsafe import SafeFolder, UnsafeFile
 
     kept: list[dict] = []
     if scope is not None and os.path.lexists(location.path):
@@ -204,7 +204,7 @@ def write(location: Location, diagnostics: list[Diagnostic], scope: Scope | None
 
 
 def _read_bytes(location: Location) -> bytes:
-    from .fsafe import SafeFolder, UnsafeFile, read_capped, real_path
+    from ..fsafe import SafeFolder, UnsafeFile, read_capped, real_path
 
     try:
         if location.project is None:  # the user's own choice: links and all
@@ -312,8 +312,8 @@ def apply(result, counts: Counter, location: Location, limit: int, lint_limit: i
 
     An entry that matched nothing counts as gone only if the run judged it (``scope``): a
     run on a few skills (pre-commit), or with a few rules, says nothing of the others."""
-    from .engine import left_out_by_code
-    from .findingcap import cap, left_out_summary
+    from ..lint.engine import left_out_by_code
+    from ..findingcap import cap, left_out_summary
 
     remaining = Counter(counts)
     kept = []

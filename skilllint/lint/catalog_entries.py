@@ -9,7 +9,7 @@ result cache and read back while those files are unchanged.
 
 The key of an entry hashes the contents of SKILL.md and, when the folder lists an
 ``agents`` entry, of ``agents/openai.yaml`` (the key's shape changes when one
-appears), by way of the result cache's stat memo (:class:`skilllint.cache.StampKeys`:
+appears), by way of the result cache's stat memo (:class:`skilllint.lint.cache.StampKeys`:
 while their ``lstat`` is as remembered, they are not read); the skill folder's name (an
 entry without a name takes it); the target; the size limit; skilllint's version
 and code. No path: the entry is the same in a checkout elsewhere (a cache restored
@@ -18,9 +18,9 @@ path and the ``lstat`` (size, mtime, inode, ctime) of SKILL.md and of the file r
 in its place (inside the linted tree: one leading out is never read, nor stat-ed
 through); a link at ``agents/`` or ``openai.yaml`` makes the entry uncached, as
 ``openai.yaml`` is found through the package's links. A file changed within the
-last two seconds is not stored (as :mod:`skilllint.cache` does), nor one changed
+last two seconds is not stored (as :mod:`skilllint.lint.cache` does), nor one changed
 while its entry was read. One JSON file,
-read as a cache file is (:class:`skilllint.cache.CacheFolder`: no link, size-capped,
+read as a cache file is (:class:`skilllint.lint.cache.CacheFolder`: no link, size-capped,
 each entry checked against its shape), written under a temporary name and
 renamed into place: concurrent runs never see half of it; the last one wins.
 
@@ -37,10 +37,10 @@ import stat
 import time
 from pathlib import Path
 
-from ..cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
+from .cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
 from ..fsafe import UnsafeFile, file_stamp, lstat_each
-from ..package import SkillPackage
-from .model import CatalogSkill, read_entry
+from ..skill.package import SkillPackage
+from ..catalog.model import CatalogSkill, read_entry
 
 FILENAME = "catalog-entries.json"
 RACY_SECONDS = 2.0
@@ -50,8 +50,17 @@ MAX_KEPT = 50_000
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
+def entries_beside(cache) -> CatalogEntries | None:
+    """The skills' catalog entries of earlier runs, kept beside a :class:`skilllint.lint.cache.ResultCache`'s
+    results and made once per cache (None when the cache cannot be used). Made here rather than by
+    the cache, so that this module builds on the cache and not the other way round."""
+    if cache.catalog_entries is None and cache.usable:
+        cache.catalog_entries = CatalogEntries(cache.folder, cache.salt, cache.hashes, cache.stamp_keys)
+    return cache.catalog_entries
+
+
 class CatalogEntries:
-    """Entries of earlier runs in ``folder`` (a :class:`skilllint.cache.CacheFolder`, or a trusted
+    """Entries of earlier runs in ``folder`` (a :class:`skilllint.lint.cache.CacheFolder`, or a trusted
     path); :meth:`save` writes this run's back."""
 
     def __init__(

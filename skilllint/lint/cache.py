@@ -47,7 +47,7 @@ run's settings — and a hit returns the package's diagnostics as they were.
   linted from a file written meanwhile would sit under the old content's key.
 * Beside the results, ``token-counts.json`` keeps token counts of long texts'
   parts by content hash (:class:`TokenCounts`), and ``catalog-entries.json``
-  each skill's catalog entry (:mod:`skilllint.catalog.entries`).
+  each skill's catalog entry (:mod:`skilllint.lint.catalog_entries`).
 * Entries are JSON, never pickle: a cache folder may come from anywhere (a
   cloned repository, an archive) and reading it must not run code. Each entry
   is one file written under a temporary name and renamed into place, so
@@ -73,10 +73,10 @@ import stat
 import time
 from pathlib import Path
 
-from . import __version__
-from .diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
-from .fsafe import SafeFolder, UnsafeFile, content_digest, file_stamp, is_within, plain_file
-from .targets import TARGET_IDS, claude_code
+from .. import __version__
+from ..diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
+from ..fsafe import SafeFolder, UnsafeFile, content_digest, file_stamp, is_within, plain_file
+from ..targets import TARGET_IDS, claude_code
 
 FORMAT = "1"
 RACY_SECONDS = 2.0
@@ -188,7 +188,7 @@ class ResultCache:
             for r in settings.enabled_rules()
             if not getattr(r, "catalog_rule", False) and getattr(r, "cacheable", True)
         }
-        self._entries = None
+        self.catalog_entries = None  # made by skilllint.lint.catalog_entries.entries_beside, which builds on this module
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
         self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
@@ -476,14 +476,6 @@ class ResultCache:
             self._token_counts = TokenCounts(self.folder)
         return self._token_counts
 
-    def catalog_entries(self):
-        """The skills' catalog entries of earlier runs (:mod:`skilllint.catalog.entries`), kept beside the results."""
-        from .catalog.entries import CatalogEntries
-
-        if self._entries is None:
-            self._entries = CatalogEntries(self.folder, self.salt, self.hashes, self.stamp_keys) if self.usable else None
-        return self._entries
-
     def take_new(self) -> dict | None:
         """The stat memo's entries this process made since the last call (what a worker sends back)."""
         return self.stamp_keys.take_new() or None
@@ -499,7 +491,7 @@ class ResultCache:
 
 
 class TokenCounts:
-    """Token counts of text parts by content hash (the store of :func:`skilllint.tokens.use_count_store`),
+    """Token counts of text parts by content hash (the store of :func:`skilllint.skill.tokens.use_count_store`),
     kept in one file beside the results: an edited long skill needs only its edited parts counted.
 
     A key names the encoding and the part's sha256, so an entry is right for any
@@ -610,7 +602,7 @@ class StampKeys:
     skilllint's code), the hash of the ``lstat`` of all its key was made from, and the content
     key (or the hash it is made from), in ``stamp-keys.json``: a package's files and manifests
     with its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
-    files (:func:`skilllint.catalog.entries.entry_digests`); the code (:func:`code_digest`). A
+    files (:func:`skilllint.lint.catalog_entries.entry_digests`); the code (:func:`code_digest`). A
     warm run finds every key here and reads no file; what it misses is read and hashed
     (:class:`FileHashes`). One entry a slot, so a checkout whose files keep changing (CI)
     replaces its entries rather than adding ever more. Kept only when nothing it was made
@@ -751,7 +743,7 @@ def _linked_skill_md(package, now_ns: int) -> tuple | None:
 def _code_stamp() -> list:
     """The installed skilllint code (an editable checkout changes without a version bump):
     (path from the package, path, :func:`skilllint.fsafe.file_stamp`) of each module."""
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent  # the skilllint package: this module is in skilllint/lint/
     stamps = []
     for path in sorted(here.rglob("*.py")):
         stamps.append((path.relative_to(here).as_posix(), str(path), file_stamp(path.stat())))
@@ -938,7 +930,7 @@ def _moved(data: dict, made: str, root: str, anchor: str) -> dict | None:
 def _probes_hold(data: object, package) -> bool:
     """Whether every path beyond the package that the cached result rests on is found as it was
     (a sibling skill created since would make "no such file" stale). A probe is looked up only
-    inside the linted tree (:meth:`skilllint.package.SkillPackage.exists_in_tree`): a cache file
+    inside the linted tree (:meth:`skilllint.skill.package.SkillPackage.exists_in_tree`): a cache file
     naming other places is refused, not followed."""
     if type(data) is not dict:
         return False
@@ -1100,7 +1092,7 @@ class _PackagePaths:
     def named(self) -> set[str]:
         """Places outside the package its findings name: its real location, SKILL.md's, and where links lead."""
         if self._named is None:
-            from .rules.safety import trace
+            from ..rules.safety import trace
 
             package = self.package
             named = {package.real_root}
@@ -1125,7 +1117,7 @@ def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache 
     linted tree elsewhere: :attr:`skilllint.config.Settings.project`): a ``ConfigError`` otherwise. Below
     the trusted folder, no level may be a link (:class:`CacheFolder`); when one is, the run
     goes on without a cache and says why (:attr:`ResultCache.problem`)."""
-    from .config import ConfigError, repository_root
+    from ..config import ConfigError, repository_root
 
     from_env = os.environ.get("SKILLLINT_CACHE_DIR")
     if override or from_env:

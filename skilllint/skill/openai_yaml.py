@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from . import yamltree
-from .diagnostics import Span
-from .fsafe import UnsafeFile, read_capped
+from ..diagnostics import Span
+from ..fsafe import UnsafeFile, read_capped
 
 RELPATH = "agents/openai.yaml"
 EVIDENCE = "openai/codex codex-rs/core-skills/src/loader.rs @ 033d1d0741d697436d4d5527aaac8893c28b424c"

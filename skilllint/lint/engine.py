@@ -11,15 +11,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from . import suppress, tokens
-from .catalog.context import CatalogContext, complete_catalogs
-from .config import Settings
-from .diagnostics import Diagnostic, Finding, Severity, clipped
-from .discovery import discover
-from .findingcap import RuleTally, cap, left_out_summary
-from .package import SkillPackage
+from ..skill import suppress, tokens
+from .catalog_context import CatalogContext, complete_catalogs
+from ..config import Settings
+from ..diagnostics import Diagnostic, Finding, Severity, clipped
+from ..skill.discovery import discover
+from ..findingcap import RuleTally, cap, left_out_summary
+from ..skill.package import SkillPackage
 from .parallel import Background, PendingMap, can_fork, worker_count
-from .registry import Rule, RuleContext
+from ..registry import Rule, RuleContext
 
 
 # A background process for the catalogs pays off from this many skills (a fork costs ~5 ms).
@@ -40,7 +40,7 @@ class LintResult:
     # Findings left out by the cap per rule and file (skilllint.findingcap), per code: the
     # reported diagnostics' ``left_out`` added up; formats that cut further start from it.
     left_out: dict[str, int] = field(default_factory=dict)
-    baseline: Any = None  # a skilllint.baseline.Outcome when a baseline took out the findings it holds
+    baseline: Any = None  # a skilllint.app.baseline.Outcome when a baseline took out the findings it holds
     lint_roots: set[str] = field(default_factory=set)  # the trees searched (a file's skill folder), normalised
 
 
@@ -52,7 +52,7 @@ def lint_paths(
     cache=None,
     jobs: int | None = None,
 ) -> LintResult:
-    """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.cache.ResultCache`)
+    """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.lint.cache.ResultCache`)
     returns the package-rule findings of unchanged skills from an earlier run, and keeps
     token counts of text parts; ``jobs`` is the number of worker processes (None: as many
     as the tree and the CPUs are worth)."""
@@ -82,17 +82,21 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     )
     result = LintResult(warnings=list(found.warnings))
     if found.fix_temps:
-        from .fsafe import is_abandoned_fix_temp
+        from ..fsafe import is_abandoned_fix_temp
 
         result.abandoned_fix_temps = [path for path in found.fix_temps if is_abandoned_fix_temp(path)]
     rules = [rule() for rule in settings.enabled_rules()]
     result.diagnostics.extend(_endless_link_diagnostics(found.endless_links, rules, settings))
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
-    max_bytes = _max_bytes(settings)
+    max_bytes = settings.read_cap()
     packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
-    store = cache.catalog_entries() if cache is not None and catalog_rules else None
+    store = None
+    if cache is not None and catalog_rules:
+        from .catalog_entries import entries_beside
+
+        store = entries_beside(cache)
     if store is not None:
         store.load()
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
@@ -323,9 +327,9 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
     entry limit; the cache never keeps such a package), the token counts made for it
-    (``counts``: the run's :class:`skilllint.cache.TokenCounts`, or None), from the cache
+    (``counts``: the run's :class:`skilllint.lint.cache.TokenCounts`, or None), from the cache
     where it has them, the (code, line) pairs suppressions silenced of the rules never
-    cached, and the keys made from the files read to key it (:class:`skilllint.cache.StampKeys`).
+    cached, and the keys made from the files read to key it (:class:`skilllint.lint.cache.StampKeys`).
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The
@@ -367,8 +371,8 @@ def _truncation_warnings(package: SkillPackage) -> list[str]:
 
 def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:
     """target -> (store key, entry fields) for each target of the package."""
-    from .catalog.entries import MISSING, entry_fields
-    from .catalog.model import read_entry
+    from .catalog_entries import MISSING, entry_fields
+    from ..catalog.model import read_entry
 
     if package.skill_md_name != "SKILL.md":
         return None  # no catalog lists it
@@ -384,8 +388,8 @@ def _catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | 
 
 def _entry_reader(known: dict, store):
     """Catalog entries as the linted packages' linters read them, else from the store or the skill."""
-    from .catalog.entries import skill_from_fields
-    from .catalog.model import read_entry
+    from .catalog_entries import skill_from_fields
+    from ..catalog.model import read_entry
 
     def read(package: SkillPackage, target):
         got = known.get(id(package), {}).get(target.id)
@@ -418,8 +422,8 @@ def lint_catalogs(
 
     ``usage``, when given, receives per linted SKILL.md what suppressions silenced and which
     catalog rules judged it (:func:`add_usage`), for SL901."""
-    from .catalog.model import build_catalogs
-    from .targets import TARGETS
+    from ..catalog.model import build_catalogs
+    from ..targets import TARGETS
 
     completion = completion or CatalogContext()
     diagnostics: list[tuple[Diagnostic, str]] = []  # with the finding's effect
@@ -498,16 +502,6 @@ def _merge_across_targets(diagnostics: list[tuple[Diagnostic, str]]) -> list[Dia
             diagnostic.message = clipped(f"{diagnostic.message}: {'; '.join(effects)}", MAX_MESSAGE_CHARS)
         out.append(diagnostic)
     return out
-
-
-def _max_bytes(settings: Settings) -> int:
-    """SL011's cap on the bytes read of a file, never past :data:`skilllint.fsafe.MAX_READ_BYTES`
-    (the schema refuses more; settings made otherwise are held to it too)."""
-    from .fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES
-
-    rule = settings.registry.rules.get("SL011")
-    value = settings.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
-    return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
 
 def _runnable_needs(package: SkillPackage) -> tuple:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter, yamltree
-from .diagnostics import Span
-from .fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, list_folder, plain_entry, plain_file, read_capped, real_path, real_path_or_given
-from .targets import Target
+from ..diagnostics import Span
+from ..fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, list_folder, plain_entry, plain_file, read_capped, real_path, real_path_or_given
+from ..targets import Target
 
 SKILL_MD = "SKILL.md"
 

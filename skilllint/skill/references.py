@@ -7,7 +7,7 @@ backticks or in plain prose that starts with a folder existing in the package
 placeholders are not references. Markdown links resolve from their own file;
 backtick and plain paths from the skill root, then from the file's folder.
 
-Existence is judged on the package inventory (:mod:`skilllint.inventory`),
+Existence is judged on the package inventory (:mod:`skilllint.skill.inventory`),
 so resolution never follows a link out of the package, and files are read
 only through :func:`skilllint.fsafe.read_capped`.
 """
@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import unquote
 
-from . import lazyre, markdown
+from . import markdown
+from .. import lazyre
 from .passages import Passages, teaches_writing_skills
-from .fsafe import UnsafeFile, read_capped
+from ..fsafe import UnsafeFile, read_capped
 from .inventory import is_document
 
 MAX_SCANNED_FILES = 200  # referenced Markdown files scanned per package
@@ -138,7 +139,7 @@ SKILL_FOLDERS = frozenset({"references", "reference", "resources", "scripts", "a
 
 
 def build(package) -> ReferenceGraph:
-    """The reference graph of ``package`` (a :class:`skilllint.package.SkillPackage`)."""
+    """The reference graph of ``package`` (a :class:`skilllint.skill.package.SkillPackage`)."""
     graph = ReferenceGraph()
     inventory = package.inventory
     present = inventory.top_folders()
@@ -216,9 +217,9 @@ def _extract(
     """Every reference written in one Markdown text, given as its lines (offset: file line of
     its first line, 0-based), its links (:func:`markdown.links_outside`) and the file lines
     to skip as code. ``absent``: prefixes of skill folders the package lacks, where only file
-    paths count; ``teaches``: the skill teaches writing skills (:mod:`skilllint.passages`).
+    paths count; ``teaches``: the skill teaches writing skills (:mod:`skilllint.skill.passages`).
     A mentioned path that names no file is kept only when its passage offers it as the
-    skill's own (:class:`skilllint.passages.Passages`)."""
+    skill's own (:class:`skilllint.skill.passages.Passages`)."""
     found: list[Reference] = []
     passages = Passages(lines, offset, code, teaches)
     base = posixpath.dirname(source)

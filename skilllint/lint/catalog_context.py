@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import ConfigError
-from ..discovery import DiscoveryError, discover
+from ..skill.discovery import DiscoveryError, discover
 from ..fsafe import is_within, real_path_or_given
-from ..package import SkillPackage
-from .model import SCOPES, catalog_key
+from ..skill.package import SkillPackage
+from ..catalog.model import SCOPES, catalog_key
 
 
 class CatalogRootError(ConfigError):

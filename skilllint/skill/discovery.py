@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, added_entry, is_fix_temp_name, is_within, list_folder, real_path, real_path_or_given
+from ..fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, added_entry, is_fix_temp_name, is_within, list_folder, real_path, real_path_or_given
 from .inventory import is_skill_md_name
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})
@@ -135,7 +135,7 @@ class _Ignore:
             return
         if not stat.S_ISREG(info.st_mode) or info.st_size > 1024 * 1024:
             return
-        from .fsafe import UnsafeFile, read_capped
+        from ..fsafe import UnsafeFile, read_capped
 
         try:
             text = read_capped(candidate).data.decode("utf-8", errors="replace")

@@ -40,9 +40,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import lazyre, yamltree
-from .diagnostics import Fix
-from .fixes import LineIndex, edit, edits_between
+from . import yamltree
+from .. import lazyre
+from ..diagnostics import Fix
+from ..edits import LineIndex, edit, edits_between
 
 SEMANTICS = ("yaml11", "yaml12", "strict")
 WIDTH = 1 << 30  # ruamel's line width: never re-wrap a long value

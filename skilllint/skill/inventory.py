@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from pathlib import Path
 
-from .fsafe import added_entry, list_folder, overlaid_size, real_path_or_given
+from ..fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, real_path_or_given
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
@@ -48,25 +48,6 @@ class Entry(NamedTuple):
     size: int = 0
     link: LinkInfo | None = None
     mode: int = 0  # the lstat mode (permission bits: a script's run bit, SL702); 0 for links
-
-
-def kind_of_mode(mode: int) -> str:
-    """The kind id of an lstat mode: file, dir, symlink, fifo, socket, char-device, block-device, other."""
-    if stat.S_ISREG(mode):
-        return "file"
-    if stat.S_ISDIR(mode):
-        return "dir"
-    if stat.S_ISLNK(mode):
-        return "symlink"
-    if stat.S_ISFIFO(mode):
-        return "fifo"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode):
-        return "char-device"
-    if stat.S_ISBLK(mode):
-        return "block-device"
-    return "other"
 
 
 def is_skill_md_name(name: str) -> bool:

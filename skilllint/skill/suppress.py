@@ -220,7 +220,7 @@ def _index(ranges: list[tuple[int, int, set[str]]]) -> dict[str, tuple[list[int]
 
 def body_fences(lines: list[str], frontmatter_end: int = 0) -> list[tuple[int, int]]:
     """(first, last) 1-based lines of each fenced code block below the frontmatter, fences
-    included (:func:`skilllint.markdown.fence_blocks`): comments there are code, not read."""
+    included (:func:`skilllint.skill.markdown.fence_blocks`): comments there are code, not read."""
     return fence_blocks("\n".join(lines[frontmatter_end:]), frontmatter_end)
 
 

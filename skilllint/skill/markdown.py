@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from . import lazyre
+from .. import lazyre
 
 
 @dataclass(frozen=True)

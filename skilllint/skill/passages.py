@@ -17,7 +17,7 @@ passage says, so a real reference beside illustrations is still reported.
 
 from __future__ import annotations
 
-from . import lazyre
+from .. import lazyre
 from .markdown import closes_fence, fence_opening, is_atx_heading
 
 # -- the mention's sentence ---------------------------------------------------------------

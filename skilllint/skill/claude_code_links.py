@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import unquote
 
-from .. import markdown
+from . import markdown
 from ..fsafe import UnsafeFile, is_within, lstat_each, plain_file, read_capped
-from ..inventory import is_document
+from .inventory import is_document
 
 MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
 MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
@@ -46,7 +46,7 @@ def linked_skills(top: Path, max_bytes: int, pages: bool = True) -> frozenset[Pa
     skill's own links. Such a nested SKILL.md is a document of the skills that link it.
     ``pages=False``: the links of SKILL.md files alone.
 
-    Only Markdown links are read (:func:`skilllint.markdown.scan_links`), not the full reference
+    Only Markdown links are read (:func:`skilllint.skill.markdown.scan_links`), not the full reference
     graph: this runs on every run, warm ones included (the answer depends on other skills' files,
     so the result cache keys a nested skill's results on it), and is kept in this process while
     none of the files read changes (a language server's process lints on after edits)."""
