@@ -192,3 +192,12 @@ def test_no_distribution_name_in_the_docs_and_messages_is_the_other_projects():
         assert not re.search(r"pip install[^\n`]*(?<![\w-])skilllint\[", text), name
     for name, text in texts.items():
         assert not re.search(r"pip install (-U |--upgrade )?'?skilllint(?![\w-])", text), name
+
+
+def test_the_source_distribution_holds_the_documents_the_repository_cites():
+    """README, CONTRIBUTING.md and docs/ (the surface evidence the rule book cites) travel
+    with the source, as every top-level Markdown file does."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    included = set(config["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
+    wanted = {path.name for path in ROOT.glob("*.md")} | {"docs"}
+    assert wanted <= included, sorted(wanted - included)
