@@ -186,7 +186,7 @@ class ResultCache:
         self._names = {
             r.code: r.name
             for r in settings.enabled_rules()
-            if not getattr(r, "catalog_rule", False) and getattr(r, "cacheable", True)
+            if not r.catalog_rule and r.cacheable
         }
         self._entries = None
         self._token_counts: TokenCounts | None = None

@@ -8,28 +8,17 @@ names (SL511); description overlap (SL510) when its module lands.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..catalog.model import Catalog, codex_skip_reason, name_key
 from ..diagnostics import Finding, Related, Severity, Span, counted
 from ..fsafe import is_within
-from ..registry import Rule, RuleContext, severities
+from ..registry import RuleContext, severities
+from ..rule import CatalogRule, Option
 
 if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
     # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import
     from ..catalog import codex
-
-
-class CatalogRule(Rule):
-    """A rule over a whole catalog: yields (package, finding) pairs."""
-
-    catalog_rule = True
-
-    def check(self, package, ctx):  # pragma: no cover - catalog rules have no per-package check
-        return iter(())
-
-    def check_catalog(self, catalog: Catalog, ctx: RuleContext) -> Iterator[tuple[object, Finding]]:
-        raise NotImplementedError
 
 
 def catalog_options(ctx: RuleContext) -> dict:
@@ -236,18 +225,14 @@ class DescriptionOverlap(CatalogRule):
     name = "description-overlap"
     summary = "This skill's description is so close to another's in the same catalog that routing is ambiguous"
     severity = severities("warning: all")
-    options_schema = {
-        "threshold": {
-            "type": "number",
-            "exclusiveMinimum": 0,
-            "maximum": 1,
-            "description": "Jaccard similarity of content words from which near-duplicates are reported",
-        }
-    }
     # Read on the corpus: of 66 pairs scoring 0.4-1.0, only about 40% were truly
     # ambiguous (template clones that one platform word tells apart score high),
     # so by default only near-identical descriptions are reported; lower it to audit.
-    defaults = {"threshold": 0.9}
+    options = {
+        "threshold": Option(
+            float, 0.9, "Jaccard similarity of content words from which near-duplicates are reported", exclusive_minimum=0, maximum=1
+        )
+    }
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         skills = [s for s in catalog.visible if s.description.strip()]

@@ -2,74 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from ..diagnostics import Finding, Severity, Span
+from ..diagnostics import Finding, Span
 from ..package import FrontmatterView, SkillPackage
-from ..registry import RuleContext
+from ..rule import Outcome, RuleContext, emit  # noqa: F401 - the rule modules import Outcome and emit from here
 from ..targets import Target
 
-SKILLS_REF = "skills-ref"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One target's verdict on one problem.
-
-    ``message`` states the problem; targets whose ``message`` and ``span`` agree
-    share one finding. ``effect`` says what this target does about it (joined
-    after the message, per target when they differ). ``ref_message`` is the
-    reference validator's verbatim text when the target is skills-ref
-    (the skills-ref target must reproduce the validator's message text).
-    """
-
-    message: str
-    span: Span
-    effect: str | None = None
-    hint: str | None = None  # advice appended last ("did you mean …?")
-    ref_message: str | None = None
-    severity: Severity | None = None
-    fix: Any = None
-
-    def key(self) -> tuple:
-        # The start is enough: parsers that split differently may end a value
-        # a character apart (a trailing newline), yet it is the same problem.
-        return (self.message, self.span.line, self.span.column)
-
-
-def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Finding]:
-    """Turn per-target outcomes into findings: one per distinct problem.
-
-    The finding lists every target that shares the problem. When their effects
-    differ, each effect is named with its targets; a finding for skills-ref
-    alone carries the validator's verbatim message.
-    """
-    groups: dict[tuple, list[tuple[str, Outcome]]] = {}
-    for target_id, outcomes in per_target.items():
-        for outcome in outcomes if isinstance(outcomes, list) else [outcomes]:
-            if outcome is not None:
-                groups.setdefault(outcome.key(), []).append((target_id, outcome))
-    for members in groups.values():
-        ids = tuple(target_id for target_id, _ in members)
-        first = members[0][1]
-        effects: dict[str | None, list[str]] = {}
-        for target_id, outcome in members:
-            effects.setdefault(outcome.effect, []).append(target_id)
-        message = first.message
-        if len(effects) == 1 and None not in effects:
-            message = f"{message}: {next(iter(effects))}"
-        elif len(effects) > 1:
-            named = [f"{effect} ({', '.join(targets)})" for effect, targets in effects.items() if effect]
-            message = f"{message}: " + "; ".join(named)
-        if first.hint:
-            message = f"{message}; {first.hint}"
-        ref = next((o.ref_message for t, o in members if t == SKILLS_REF and o.ref_message), None)
-        if ref is not None and len(ids) == 1:
-            message = ref
-        severities = {t: o.severity for t, o in members if o.severity is not None} or None
-        fix = next((o.fix for _, o in members if o.fix is not None), None)
-        yield Finding(message, first.span, targets=ids, severities=severities, fix=fix)
 
 
 def for_targets(

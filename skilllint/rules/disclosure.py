@@ -25,6 +25,7 @@ from ..markdown import CODE_SPAN as _CODE_SPAN
 from ..markdown import NextFind, fenced_lines
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
+from ..rule import Option
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
 SCRIPT_SUFFIXES = (
@@ -1436,11 +1437,10 @@ class LongReferenceWithoutToc(Rule):
     severity = severities("info: all")
     content_rule = True
     opt_in = True
-    options_schema = {
-        "max-lines": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "longest document allowed without a table of contents"},
-        "toc-within": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "lines from the top in which the table of contents must start"},
+    options = {
+        "max-lines": Option(int, 100, "longest document allowed without a table of contents", minimum=1, maximum=1_000_000),
+        "toc-within": Option(int, 40, "lines from the top in which the table of contents must start", minimum=1, maximum=1_000_000),
     }
-    defaults = {"max-lines": 100, "toc-within": 40}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references

@@ -11,6 +11,7 @@ from .. import yamledit
 from ..diagnostics import Finding, Severity
 from ..package import FrontmatterView, SkillPackage, nfkc
 from ..registry import Rule, RuleContext, severities
+from ..rule import Option
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
 from ..yamltree import is_merge_key, merges
@@ -477,8 +478,7 @@ class DescriptionListingCap(Rule):
     name = "description-listing-cap"
     summary = "`description` + `when_to_use` is cut in Claude Code's skill listing"
     severity = severities("warning: claude-code")
-    options_schema = {"max-chars": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "skillListingMaxDescChars"}}
-    defaults = {"max-chars": 1536}
+    options = {"max-chars": Option(int, 1536, "skillListingMaxDescChars", minimum=1, maximum=1_000_000)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-chars"]

@@ -9,6 +9,7 @@ from ..diagnostics import Finding, Related, Severity, Span
 from ..fsafe import MAX_READ_BYTES
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
+from ..rule import Option
 from ..yamltree import MAX_NODES, AliasBombError, TooManyNodesError
 from .common import Outcome, emit, frontmatter_start
 
@@ -319,8 +320,7 @@ class FileTooLarge(Rule):
     # and judges only the frontmatter, which the capped read still covers.
     severity = severities("error: all; info: skills-ref")
     needs_skill_md = "raw"
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "maximum": MAX_READ_BYTES, "description": "size cap in bytes"}}
-    defaults = {"max-bytes": 1024 * 1024}
+    options = {"max-bytes": Option(int, 1024 * 1024, "size cap in bytes", minimum=1024, maximum=MAX_READ_BYTES)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.truncated:

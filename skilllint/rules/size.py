@@ -9,11 +9,12 @@ from typing import Iterator
 from ..diagnostics import Finding, Span
 from ..package import SkillPackage
 from ..registry import Rule, RuleContext, severities
+from ..rule import Option
 from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
 from .common import frontmatter_start, value_span
 
 _ENCODING_OPTION = {
-    "encoding": {"enum": list(SUPPORTED_ENCODINGS), "description": "tiktoken encoding used to count"}
+    "encoding": Option(str, DEFAULT_ENCODING, "tiktoken encoding used to count", choices=tuple(SUPPORTED_ENCODINGS))
 }
 
 
@@ -22,8 +23,7 @@ class SkillMdTooLong(Rule):
     name = "skill-md-too-long"
     summary = "SKILL.md is over 500 lines"
     severity = severities("warning: all")
-    options_schema = {"max-lines": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most physical lines allowed"}}
-    defaults = {"max-lines": 500}
+    options = {"max-lines": Option(int, 500, "most physical lines allowed", minimum=1, maximum=1_000_000)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-lines"]
@@ -40,11 +40,10 @@ class BodyTooManyTokens(Rule):
     name = "body-too-many-tokens"
     summary = "The SKILL.md body is over 5,000 tokens"
     severity = severities("warning: all")
-    options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 10_000_000, "description": "most body tokens allowed"},
+    options = {
+        "max-tokens": Option(int, 5000, "most body tokens allowed", minimum=1, maximum=10_000_000),
         **_ENCODING_OPTION,
     }
-    defaults = {"max-tokens": 5000, "encoding": DEFAULT_ENCODING}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.truncated:
@@ -66,11 +65,10 @@ class CatalogEntryTooCostly(Rule):
     summary = "`name` + `description` cost over 100 tokens in every session's catalog"
     severity = severities("info: all")
     opt_in = True
-    options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most tokens for name + description"},
+    options = {
+        "max-tokens": Option(int, 100, "most tokens for name + description", minimum=1, maximum=1_000_000),
         **_ENCODING_OPTION,
     }
-    defaults = {"max-tokens": 100, "encoding": DEFAULT_ENCODING}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         view = package.canonical
@@ -95,8 +93,7 @@ class UploadTooLarge(Rule):
     name = "upload-too-large"
     summary = "The skill package is over 30 MB"
     severity = severities("warning: claude-api")
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1, "maximum": 2**40, "description": "largest package size in bytes"}}
-    defaults = {"max-bytes": 30 * 1024 * 1024}
+    options = {"max-bytes": Option(int, 30 * 1024 * 1024, "largest package size in bytes", minimum=1, maximum=2**40)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-bytes"]
