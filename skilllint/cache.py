@@ -1100,7 +1100,7 @@ class _PackagePaths:
     def named(self) -> set[str]:
         """Places outside the package its findings name: its real location, SKILL.md's, and where links lead."""
         if self._named is None:
-            from .rules.safety import trace
+            from .safety_checks import trace
 
             package = self.package
             named = {package.real_root}

@@ -218,6 +218,21 @@ def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Fi
         fix = next((o.fix for _, o in members if o.fix is not None), None)
         yield Finding(message, first.span, targets=ids, severities=severities, fix=fix)
 
+def for_targets(
+    package: SkillPackage,
+    ctx: RuleContext,
+    judge: Callable[[Target, FrontmatterView, dict], Outcome | list[Outcome] | None],
+) -> Iterator[Finding]:
+    """Run ``judge`` for each target whose view parsed to a mapping."""
+    per_target: dict[str, Outcome | None] = {}
+    for target in ctx.targets:
+        view = package.view(target)
+        mapping = view.mapping
+        if mapping is None:
+            continue
+        per_target[target.id] = judge(target, view, mapping)
+    yield from emit(per_target)
+
 
 def _is_bool(value: Any) -> bool:
     return isinstance(value, bool)
@@ -318,6 +333,16 @@ class Rule:
     @classmethod
     def applies_to(cls, target_id: str) -> bool:
         return target_id in cls.severity
+
+    @classmethod
+    def source(cls) -> tuple[str, str]:
+        """Where the rule is written: (module, class name). The module is a path relative to
+        the skilllint package for a built-in rule (``rules/sl10x_name.py``), else its dotted
+        name (a plugin's)."""
+        module = cls.__module__
+        if module.startswith("skilllint."):
+            return module[len("skilllint.") :].replace(".", "/") + ".py", cls.__qualname__
+        return module, cls.__qualname__
 
 
 class PackageRule(Rule):

@@ -245,10 +245,10 @@ def _discovery_globs() -> None:
 
 
 def _disclosure_globs() -> None:
-    from skilllint.rules import disclosure
+    from skilllint import disclosure_graph as disclosure
 
     for token in ("references/*.md", "scripts/{name}.py", "assets/<file>.png", "*/*/x-*.json", "${ROOT}/*/docs/*-guide.md", "a*b*c*d*e*f.md"):
-        disclosure._NamedBy._pattern(token)
+        disclosure.NamedBy._pattern(token)
 
 
 def _reference_prefixes() -> None:
@@ -258,14 +258,14 @@ def _reference_prefixes() -> None:
 
 
 def _js_imports() -> None:
-    from skilllint.rules import scripts
+    from skilllint import script_lexers as scripts
 
     for module in ("prompt-sync", "prompts", "readline-sync", "@inquirer/prompts"):
         scripts._js_imports("import x from 'y';", module)
 
 
 def _js_prompts() -> None:
-    from skilllint.rules import scripts
+    from skilllint import script_lexers as scripts
 
     code = (
         'import { input, select as choose, confirm } from "@inquirer/prompts";\n'
@@ -298,10 +298,10 @@ def _schema_keywords() -> None:
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
     "skilllint.discovery:__init__": (_discovery_globs, {"match"}),  # _OneNameGlobs.match_file
-    "skilllint.rules.disclosure:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
+    "skilllint.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
     "skilllint.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
-    "skilllint.rules.scripts:_js_imports": (_js_imports, {"search"}),
-    "skilllint.rules.scripts:js_prompts": (_js_prompts, {"finditer"}),
+    "skilllint.script_lexers:_js_imports": (_js_imports, {"search"}),
+    "skilllint.script_lexers:js_prompts": (_js_prompts, {"finditer"}),
     "skilllint.output.sarif:_section": (_sarif_help, {"search"}),
     "skilllint.schemacheck:_pattern": (_schema_keywords, {"search"}),
 }

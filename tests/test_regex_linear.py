@@ -28,8 +28,8 @@ from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture
 
 from skilllint import markdown, suppress, yamledit
 from skilllint import references as reference_links
-from skilllint.rules import catalog_trigger, disclosure, scripts
-from skilllint.rules import references as reference_rules
+from skilllint import description_trigger as catalog_trigger, disclosure_graph as disclosure, script_lexers as scripts
+from skilllint import reference_checks as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
 REPEAT = 100_000  # characters of repeated openers: a rescan from each takes seconds
@@ -39,7 +39,7 @@ LIMIT = 0.5  # seconds per call; a linear pattern needs milliseconds
 # cue's (?=.*\b(?:user|you|…)\b) looks to the end of the description from each "asks to".)
 # Globs are matched against paths: at most 4,096 characters (PATH_MAX) and 255 a segment,
 # where the two stars a segment may hold (discovery.tame_glob) cost its length squared.
-CAPPED = {"skilllint.rules.catalog_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery:__init__ (built)": 4096}
+CAPPED = {"skilllint.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery:__init__ (built)": 4096}
 
 
 # -- every pattern, found --------------------------------------------------------------------
@@ -51,9 +51,9 @@ def test_the_search_finds_the_patterns_of_every_kind():
     where = {found.where for found in PATTERNS}
     assert len(PATTERNS) > 150
     assert "skilllint.suppress._YAML" in where  # module level, re.compile
-    assert "skilllint.rules.disclosure._TOC_TITLE" in where  # module level, lazyre.compile
-    assert "skilllint.rules.catalog_trigger.CUES" in where  # inside a tuple
-    assert any(w.startswith("skilllint.rules.disclosure:") for w in where)  # re.sub(r"…", …) in a function
+    assert "skilllint.disclosure_graph._TOC_TITLE" in where  # module level, lazyre.compile
+    assert "skilllint.description_trigger.CUES" in where  # inside a tuple
+    assert any(w.startswith("skilllint.disclosure_graph:") for w in where)  # re.sub(r"…", …) in a function
     assert any(w.startswith("skilllint.references:_plain_pattern") for w in where)  # built at run time
     assert any(w.startswith("schema ") for w in where)
 

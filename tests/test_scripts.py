@@ -1,4 +1,4 @@
-"""Bundled scripts (SL701-SL703, skilllint/rules/scripts.py).
+"""Bundled scripts (SL701-SL703, skilllint/rules/sl70x_scripts.py, skilllint/script_lexers.py).
 
 Scripts are read as text only. The lexers blank comments and strings so that a
 prompt or a runner named in a docstring, a help text or a heredoc is not taken
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import lint_json, write_skill
 
-from skilllint.rules import scripts as S
+from skilllint import script_lexers as S
 
 SKILL = """---
 name: {name}

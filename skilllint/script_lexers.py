@@ -1,4 +1,4 @@
-"""SL7xx: bundled scripts and the script interface contract.
+"""Bundled scripts read as text: the lexers, maskers and command readers behind SL701-SL703.
 
 Agents run a skill's scripts in non-interactive shells, so a script must not
 wait for an answer (SL701), must be runnable the way SKILL.md tells the agent to
@@ -23,22 +23,27 @@ import posixpath
 import re
 import shlex
 import stat
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import lazyre
-from ..diagnostics import Finding, Related, Span
-from ..fsafe import UnsafeFile, read_capped
-from ..markdown import NextFind
-from ..passages import OFFERED_AS_EXAMPLE, Passages
-from ..registry import Rule, RuleContext, severities
+from . import lazyre
+from .fsafe import UnsafeFile, read_capped
+from .markdown import NextFind
+from .passages import OFFERED_AS_EXAMPLE, Passages
 
 MAX_SCRIPT_BYTES = 512 * 1024  # a script larger than this is generated or vendored: not scanned
+
+
 MAX_SCRIPTS = 400  # scripts scanned per package
+
+
 MAX_SNIFFED = 200  # extensionless files whose first line is read per package
+
+
 MAX_FINDINGS_PER_FILE = 10
+
 
 EXTENSIONS = {
     ".py": "python",
@@ -56,12 +61,20 @@ EXTENSIONS = {
     ".ps1": "powershell",
     ".psm1": "powershell",
 }
+
+
 _SHEBANG_LANG = lazyre.compile(rb"^#![^\n]*?\b(python[0-9.]*|uv run|bash|sh|zsh|ksh|dash|node|deno|bun|tsx|ts-node|pwsh)\b")
+
+
 _LANG_OF_INTERPRETER = {
     "bash": "shell", "sh": "shell", "zsh": "shell", "ksh": "shell", "dash": "shell",
     "node": "js", "deno": "js", "bun": "js", "tsx": "js", "ts-node": "js", "pwsh": "powershell",
 }
+
+
 SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "__pycache__", ".venv", "venv", ".tox", "node_modules"})
+
+
 LANGUAGE_NAMES = {"python": "Python", "shell": "shell", "js": "JavaScript", "powershell": "PowerShell"}
 
 
@@ -137,10 +150,10 @@ def package_scripts(package, ctx: RuleContext | None = None) -> list[Script]:
             if ext or sniffed >= MAX_SNIFFED:
                 continue
             sniffed += 1
-            head = _read_bytes(package, rel, 128)
+            head = read_bytes(package, rel, 128)
             if head is None or language_of(rel, head) is None:
                 continue
-        data = _read_bytes(package, rel, MAX_SCRIPT_BYTES)
+        data = read_bytes(package, rel, MAX_SCRIPT_BYTES)
         if data is None or b"\x00" in data[:4096]:
             continue  # unreadable, or binary
         lang = language_of(rel, data[:128])
@@ -154,7 +167,7 @@ def package_scripts(package, ctx: RuleContext | None = None) -> list[Script]:
     return found
 
 
-def _read_bytes(package, rel: str, cap: int) -> bytes | None:
+def read_bytes(package, rel: str, cap: int) -> bytes | None:
     try:
         return read_capped(Path(package.root) / rel, cap).data
     except UnsafeFile:
@@ -410,7 +423,11 @@ LEXERS = {"python": lex_python, "js": lex_js, "shell": lex_shell, "powershell": 
 # -- shell commands -----------------------------------------------------------------------
 
 _SEPARATORS = set(";&|(){}`\n")
+
+
 _PREFIX_WORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "time", "exec", "command", "builtin", "nohup", "sudo", "env"})
+
+
 _ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
 
 
@@ -496,13 +513,19 @@ class Prompt:
 
 
 _PY_INPUT = lazyre.compile(r"(?<![\w.])(raw_input|input)[ \t]*\(")
+
+
 _PY_GETPASS = lazyre.compile(r"(?<![\w.])(getpass\.getpass|getpass)[ \t]*\(")
+
+
 _PY_LIBRARY = lazyre.compile(
     r"(?<![\w.])(click\.(?:prompt|confirm)|typer\.(?:prompt|confirm)|(?:Prompt|Confirm|IntPrompt|FloatPrompt)\.ask"
     r"|questionary\.(?:text|select|confirm|checkbox|password|autocomplete|path|rawselect|press_any_key_to_continue)"
     r"|inquirer\.(?:prompt|text|list_input|confirm|checkbox|password|path|editor)"
     r"|(?:pyip|pyinputplus)\.input\w*)[ \t]*\("
 )
+
+
 _PY_PROMPT_TOOLKIT = lazyre.compile(r"(?<![\w.])(prompt|PromptSession)[ \t]*\(")
 
 
@@ -510,6 +533,8 @@ _PY_PROMPT_TOOLKIT = lazyre.compile(r"(?<![\w.])(prompt|PromptSession)[ \t]*\(")
 # line looked at from the last such import before it only (the tempered loop): the same
 # answer, without each of many imports scanning the line.
 _PROMPT_TOOLKIT_FROM = r"\bfrom\s+prompt_toolkit(?:\.shortcuts)?\s+import\b"
+
+
 _PROMPT_TOOLKIT_IMPORT = lazyre.compile(
     _PROMPT_TOOLKIT_FROM + r"(?:(?!" + _PROMPT_TOOLKIT_FROM + r")[^\n])*\b(?:prompt|PromptSession)\b"
 )
@@ -550,8 +575,14 @@ def _preceded_by_def(code: str, offset: int) -> bool:
 
 
 _JS_CREATE = lazyre.compile(r"(?<![\w$])createInterface[ \t]*\(")
+
+
 _JS_QUESTION = lazyre.compile(r"\.(?:question|prompt)[ \t]*\(")
+
+
 _JS_LIBRARY = lazyre.compile(r"(?<![\w$])((?:inquirer|enquirer)\.prompt)[ \t]*\(")
+
+
 _JS_READLINE_SYNC = lazyre.compile(
     r"\.(question|questionInt|questionFloat|questionEMail|questionNewPassword|questionPath|keyIn|keyInYN|keyInYNStrict"
     r"|keyInPause|keyInSelect|promptCL|promptLoop|promptCLLoop|promptSimShell)[ \t]*\("
@@ -600,6 +631,8 @@ def js_prompts(script: Script) -> list[Prompt]:
 
 
 _INQUIRER_OPEN = lazyre.compile(r"import\s*\{")
+
+
 _INQUIRER_FROM = lazyre.compile(r"\}\s*from\s*['\"]@inquirer/prompts['\"]")
 
 
@@ -646,6 +679,8 @@ def _matching_paren(code: str, open_index: int) -> int:
 
 
 _SHELL_TTY_CHECK = lazyre.compile(r"(?:\[\[?|\btest)\s+(?:!\s+)?-t\s+[012]\b|\btty\s+-s\b")
+
+
 _READ_VALUE_OPTIONS = set("adinNptu")
 
 
@@ -719,104 +754,53 @@ def powershell_prompts(script: Script) -> list[Prompt]:
 
 
 PROMPT_FINDERS = {"python": python_prompts, "js": js_prompts, "shell": shell_prompts, "powershell": powershell_prompts}
-_BYPASS = lazyre.compile(r"--(?:yes|assume-yes|non-interactive|noninteractive|no-input|noinput|no-prompt)\b")
 
 
-class ScriptInteractive(Rule):
-    code = "SL701"
-    name = "script-interactive"
-    summary = "A bundled script prompts for input; agents run scripts in non-interactive shells"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        body = package.body if package.readable else ""
-        runs: dict[str, list[ScriptRun]] | None = None
-        for script in package_scripts(package, ctx):
-            bypass = sorted(set(_BYPASS.findall(script.text)))
-            note = ""
-            if bypass:
-                note = f" (the script knows {', '.join(f'`{b}`' for b in bypass)}, but SKILL.md never passes it)"
-            model = None
-            if script.lang == "python":
-                from .. import pyscript  # the ast-based model: imported by the first Python script, not by every run
-
-                model = pyscript.analyse(script.text)
-            if model is not None:
-                if not model.prompt_sites:
-                    continue
-                if runs is None:
-                    runs = python_runs(package)
-                yield from self._python_findings(package, script, model, runs.get(script.rel, []), bypass, note)
-                continue
-            prompts = PROMPT_FINDERS[script.lang](script)
-            if not prompts:
-                continue
-            if bypass and any(flag in body for flag in bypass):
-                continue  # SKILL.md passes the flag that skips the question
-            seen: set[int] = set()
-            for prompt in sorted(prompts, key=lambda p: p.offset)[:MAX_FINDINGS_PER_FILE]:
-                if prompt.offset in seen:
-                    continue
-                seen.add(prompt.offset)
-                line, column = script.masked.position(prompt.offset)
-                yield Finding(
-                    f"`{prompt.token}` {prompt.how}: {_WHY}{note}; {_INSTEAD}",
-                    Span(line, column, line, column + prompt.length),
-                    path=Path(package.root) / script.rel,
-                )
-
-    def _python_findings(self, package, script: Script, model, runs: list[ScriptRun], bypass: list[str], note: str) -> Iterator[Finding]:
-        """A Python prompt is reported when a command line of SKILL.md that runs the script gets to it, or,
-        when SKILL.md never runs the script, when a run with no arguments does."""
-        reported = 0
-        for index, (prompt, _site) in sorted(enumerate(model.prompt_sites), key=lambda item: (item[1][0].line, item[1][0].column)):
-            if reported >= MAX_FINDINGS_PER_FILE:
-                return
-            if runs:
-                reaching = [run for run in runs if model.reaches(index, run.args)]
-                if not reaching:
-                    continue
-                if bypass and all(any(a.split("=")[0] in bypass for a in run.args) for run in reaching):
-                    continue  # every run that gets there passes the flag that skips the question
-                run = reaching[0]
-                where = f", and SKILL.md line {run.line} runs the script as `{_shorten(run.command)}`, which gets there"
-            else:
-                if not model.reaches(index, ()):
-                    continue
-                where = ", and a run with no arguments gets there (SKILL.md does not show how to run the script)"
-            reported += 1
-            yield Finding(
-                f"`{prompt.token}` {prompt.how}{where}: {_WHY}{note}; {_INSTEAD}",
-                Span(prompt.line, prompt.column, prompt.line, prompt.column + prompt.length),
-                path=Path(package.root) / script.rel,
-            )
+BYPASS = lazyre.compile(r"--(?:yes|assume-yes|non-interactive|noninteractive|no-input|noinput|no-prompt)\b")
 
 
-_WHY = "agents run scripts in non-interactive shells, where it fails at end of input or waits until the command times out"
-_INSTEAD = "take the answer from an argument or an environment variable instead"
+WHY = "agents run scripts in non-interactive shells, where it fails at end of input or waits until the command times out"
 
 
-def _shorten(command: str, limit: int = 120) -> str:
+INSTEAD = "take the answer from an argument or an environment variable instead"
+
+
+def shorten(command: str, limit: int = 120) -> str:
     return command if len(command) <= limit else command[: limit - 1] + "…"
 
 
 # -- SL702 ----------------------------------------------------------------------------
 
 SHELL_FENCES = frozenset({"bash", "sh", "shell", "zsh", "ksh", "console", "shell-session", "shellsession", "sh-session", "terminal"})
+
+
 _ROOT_PREFIX = lazyre.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_-]*\}|<[^<>/]+>)/")
+
+
 # "run `scripts/x.sh`", "Re-run this skill's `scripts/x.sh`": a verb right before the code span.
 # The verb and up to three fillers, each with the blanks after it: where such a chain ends,
 # (?i)\b(?:run|execute|invoke|launch|call)\s+(?:(?:the|this|…)\s+){0,3}$ matches the text
 # before. Found in one pass over the line (_run_phrase_ends), not searched for in the text
 # before every code span.
 _RUN_VERB = lazyre.compile(r"(?i)\b(?:run|execute|invoke|launch|call)\s+")
+
+
 _RUN_FILLER = lazyre.compile(r"(?i)(?:the|this|that|skill's|script|command|helper|it|with)\s+")
+
+
 _BLANKS = lazyre.compile(r"\s*")
+
+
 # (matched after blanks, as _first_word does: a search would otherwise scan on from inside every word)
 _ASSIGNMENT_WORD = lazyre.compile(r"""(?<!\S)[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+""")
+
+
 _COMMAND_WORD = lazyre.compile(r"""("[^"]+"|'[^']+'|[^\s;&|()<>"']+)""")
+
+
 _CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
+
+
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
@@ -876,8 +860,12 @@ def resolve_command(word: str, package) -> str | None:
     return None
 
 
-_FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
+FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
+
+
 _FENCE_OPEN = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
+
+
 # Where a line of a text joined with "\n" may be one of the two above: its blanks, then a fence.
 _FENCE_START = lazyre.compile(r"^[^\S\n]*(?:```|~~~)", re.MULTILINE)
 
@@ -887,7 +875,7 @@ _FENCE_START = lazyre.compile(r"^[^\S\n]*(?:```|~~~)", re.MULTILINE)
 _TEMPLATE_FENCES = frozenset({"markdown", "md", "mdx", "gfm"})
 
 
-def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
+def fenced_blocks(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
     """Fenced code blocks of the body: (info word in lower case, 1-based line numbers from the opening
     fence to the closing one, or to the end of the file when it is never closed).
 
@@ -913,7 +901,7 @@ def _fences(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
                 current = (match.group(1)[0], len(match.group(1)), match.group(2).lower(), number)
                 nested = 0
             continue
-        close = _FENCE_LINE.match(text)
+        close = FENCE_LINE.match(text)
         if close and close.group(1)[0] == current[0] and len(close.group(1)) >= current[1]:
             if nested:
                 nested -= 1
@@ -949,12 +937,12 @@ def _shell_blocks(lines: list[str], body_start: int, fenced: set[int]):
     """The fenced shell blocks of a body: for each, its lines (file number, text) without the
     fences, and whether it is a transcript (commands after a ``$ `` prompt, output between).
     Every fenced line of the body, shell or not, is added to ``fenced``."""
-    for info, numbers in _fences(lines, body_start):
+    for info, numbers in fenced_blocks(lines, body_start):
         fenced.update(numbers)
         if info not in SHELL_FENCES:
             continue
         texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
-        if texts and _FENCE_LINE.match(texts[-1][1]):
+        if texts and FENCE_LINE.match(texts[-1][1]):
             texts = texts[:-1]  # the closing fence
         yield texts, info in _PROMPTED_FENCES or any(t.lstrip().startswith("$ ") for _, t in texts)
 
@@ -1021,9 +1009,17 @@ class ScriptRun:
 
 
 _PYTHON_WORD = lazyre.compile(r"(?:python[0-9.]*|pypy[0-9.]*|py)")
+
+
 _OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
+
+
 _WRAPPER_WORDS = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "then", "do", "!"})
+
+
 _RUNNERS = frozenset({("uv", "run"), ("pipenv", "run"), ("poetry", "run"), ("pdm", "run"), ("hatch", "run")})
+
+
 _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-Q"})
 
 
@@ -1038,14 +1034,14 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
     runs: dict[str, list[ScriptRun]] = {}
     candidates: list[tuple[int, str]] = []
     fenced: set[int] = set()
-    for info, numbers in _fences(lines, package.body_start_line):
+    for info, numbers in fenced_blocks(lines, package.body_start_line):
         fenced.update(numbers)
         if info not in SHELL_FENCES and info not in ("", "text", "powershell", "ps1", "cmd", "pwsh"):
             continue
         pending: tuple[int, str] | None = None
         for number in numbers[1:]:
             text = lines[number - 1] if number - 1 < len(lines) else ""
-            if _FENCE_LINE.match(text):
+            if FENCE_LINE.match(text):
                 break
             if pending is not None:
                 pending = (pending[0], pending[1].rstrip() + " " + text.strip())
@@ -1138,20 +1134,20 @@ def _python_script_of(words: list[str], package, by_name: dict[str, list[str]]) 
         rel = same[0] if len(same) == 1 else None  # `cd scripts && python x.py`
     if rel is None:
         return None
-    head = None if posixpath.splitext(rel)[1] else _read_bytes(package, rel, 128)
+    head = None if posixpath.splitext(rel)[1] else read_bytes(package, rel, 128)
     if not interpreter and language_of(rel, head) != "python":
         return None  # run as a command, it must be Python by its extension or its `#!` line
     return rel, words[i + 1 :]
 
 
-def _shebang_problems(package, rel: str, lang: str | None) -> list[str]:
+def shebang_problems(package, rel: str, lang: str | None) -> list[str]:
     """What keeps ``rel`` from running as a command: no run bit, no (or a broken) ``#!`` line."""
     inventory = package.inventory
     status, real = inventory.resolve(rel)
     entry = inventory.entries.get(real) if status == "ok" and real else None
     if entry is None or entry.kind != "file" or entry.size == 0:
         return []  # an empty placeholder runs nothing either way
-    head = _read_bytes(package, real, 256)
+    head = read_bytes(package, real, 256)
     if head is None:
         return []
     problems = []
@@ -1188,45 +1184,12 @@ def _shebang_problems(package, rel: str, lang: str | None) -> list[str]:
     return problems
 
 
-class ScriptNotRunnable(Rule):
-    code = "SL702"
-    name = "script-not-runnable"
-    summary = "A script SKILL.md runs as a command lacks a shebang or the run bit"
-    severity = severities("info: all")
-    content_rule = True
-
-    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        if not any(_looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
-            return
-        reported: set[str] = set()
-        for call in invocations(package):
-            if call.rel in reported:
-                continue
-            ext = posixpath.splitext(call.rel)[1].lower()
-            if ext in NOT_COMMANDS:
-                continue
-            reported.add(call.rel)
-            head = _read_bytes(package, call.rel, 128)
-            problems = _shebang_problems(package, call.rel, language_of(call.rel, head))
-            if not problems:
-                continue
-            here = Related("SKILL.md runs it as a command here", package.skill_md_path,
-                           Span(call.line, call.column, call.line, call.column + len(call.word)))
-            yield Finding(
-                f"SKILL.md (line {call.line}) runs `{call.word}` as a command, but " + "; and ".join(problems)
-                + f"; fix the file, or have SKILL.md name the interpreter (`{_interpreter_for(call.rel)} {call.word}`)",
-                Span(1, 1, 1, 2),
-                path=Path(package.root) / call.rel,
-                related=(here,),
-            )
-
-
-def _looks_runnable(rel: str) -> bool:
+def looks_runnable(rel: str) -> bool:
     ext = posixpath.splitext(rel)[1].lower()
     return ext in EXTENSIONS or not ext
 
 
-def _interpreter_for(rel: str) -> str:
+def interpreter_for(rel: str) -> str:
     lang = EXTENSIONS.get(posixpath.splitext(rel)[1].lower())
     return {"python": "python3", "shell": "bash", "js": "node", "powershell": "pwsh"}.get(lang or "", "bash")
 
@@ -1234,6 +1197,8 @@ def _interpreter_for(rel: str) -> str:
 # -- SL703 ----------------------------------------------------------------------------
 
 _NPM_VALUE_OPTIONS = frozenset({"--node-options", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace", "--loglevel"})
+
+
 _UV_VALUE_OPTIONS = frozenset({
     "--with", "--with-editable", "--with-requirements", "-w", "-p", "--python", "--index", "--index-url",
     "--default-index", "--extra-index-url", "-i", "-c", "--constraints", "--overrides", "--directory", "--project",
@@ -1241,7 +1206,11 @@ _UV_VALUE_OPTIONS = frozenset({
     "--resolution", "--prerelease", "--exclude-newer", "--color", "--link-mode", "--refresh-package",
     "--reinstall-package", "--upgrade-package", "-P", "--build-constraints", "--allow-insecure-host",
 })
+
+
 _PIPX_VALUE_OPTIONS = frozenset({"--python", "--pip-args", "--index-url", "-i", "--backend", "--fetch-python"})
+
+
 _FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "nightly", "*", "x", ""})
 
 
@@ -1437,6 +1406,9 @@ _EXEC_CALLS = lazyre.compile(
     r"|execa|execaSync|execaCommand|execaCommandSync)[ \t]*\($)"
 )
 
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
+
 
 def _in_exec_call(code: str, start: int) -> bool:
     """Whether the string at ``start`` is an argument of a call that runs it (``subprocess.run(…)``,
@@ -1512,6 +1484,8 @@ def runner_uses(script: Script) -> list[RunnerUse]:
 # -- SL703 in SKILL.md: the commands the body tells the agent to run
 
 _PROMPTED_FENCES = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
+
+
 # `npm install pkg`, `pnpm add -D pkg`, `yarn add pkg`, `bun add pkg`: the words after these name packages.
 _INSTALL_VERBS = {"npm": {"install", "i", "add", "ci"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
 
@@ -1594,6 +1568,8 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
 
 
 _COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "bun"})
+
+
 # A list item or line that is a key and its value: "**Cross-platform install:** `npx skills add x`".
 _KEY_LABEL = lazyre.compile(r"^\W*(?:\*\*|__)([^*_\n]{1,60})(?:\*\*|__)\s*(?::\s*)?$")
 
@@ -1663,7 +1639,7 @@ def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[
     return kept
 
 
-def _pin_example(verdict: Unpinned) -> str:
+def pin_example(verdict: Unpinned) -> str:
     name = verdict.name
     if verdict.runner in ("uvx", "uv tool run"):
         return f"`{verdict.runner} {name}@<version>`, or `--from '{name}==<version>'`"
@@ -1672,38 +1648,7 @@ def _pin_example(verdict: Unpinned) -> str:
     return f"`{verdict.runner} {name}@<version>`"
 
 
-def _unpinned_what(verdict: Unpinned) -> str:
+def unpinned_what(verdict: Unpinned) -> str:
     if verdict.tag:
         return f"asks for the `{verdict.tag}` release of `{verdict.name}` explicitly"
     return f"names no version of `{verdict.name}`"
-
-
-class ScriptUnpinnedRunner(Rule):
-    code = "SL703"
-    name = "script-unpinned-runner"
-    summary = "A script or a SKILL.md command runs a package through npx, uvx or pipx run without pinning its version"
-    severity = severities("info: all")
-    content_rule = True
-
-    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        for command, verdict in skill_md_runner_uses(package, ctx)[:MAX_FINDINGS_PER_FILE]:
-            yield Finding(
-                f"`{verdict.runner} {verdict.spec}` {_unpinned_what(verdict)}: each time the agent runs this command "
-                "it fetches whatever the registry serves that day, so a new release can change or break the "
-                "skill, or run code nobody reviewed; pin it (" + _pin_example(verdict) + ")",
-                Span(command.line, command.column, command.line, command.column + command.length),
-            )
-        for script in package_scripts(package, ctx):
-            for use in runner_uses(script)[:MAX_FINDINGS_PER_FILE]:
-                verdict = use.verdict
-                line, column = script.masked.position(use.offset)
-                yield Finding(
-                    f"`{verdict.runner} {verdict.spec}` {_unpinned_what(verdict)}: each run fetches whatever the registry serves that day, "
-                    "so a new release can change or break this script, or run code nobody reviewed; pin it ("
-                    + _pin_example(verdict) + ")",
-                    Span(line, column, line, column + use.length),
-                    path=Path(package.root) / script.rel,
-                )
-
-
-RULES = [ScriptInteractive, ScriptNotRunnable, ScriptUnpinnedRunner]

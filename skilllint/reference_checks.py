@@ -1,7 +1,7 @@
-"""SL3xx: references from SKILL.md and the Markdown files it references
-(SL301, SL302, SL305, SL306, SL307, SL311).
+"""References from SKILL.md and the Markdown files it references, as SL301, SL302,
+SL305, SL306, SL307 and SL311 judge them.
 
-Every rule here reads the package's reference graph (:mod:`skilllint.references`):
+Every one of these rules reads the package's reference graph (:mod:`skilllint.references`):
 links, images and reference definitions, and backtick or plain paths that start
 with a folder of the package, from SKILL.md and every referenced Markdown file.
 A finding in a referenced file points into that file and names how it was reached.
@@ -15,17 +15,18 @@ import posixpath
 import re
 from bisect import bisect_left, bisect_right
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .. import lazyre, markdown
-from ..diagnostics import Finding, Fix, Related, Severity, Span
-from ..fsafe import UnsafeFile, is_within, read_capped
-from ..package import SkillPackage
-from ..references import WINDOWS_DRIVE
-from ..registry import Rule, RuleContext, severities
+from . import lazyre, markdown
+from .diagnostics import Fix, Related, Span
+from .fsafe import UnsafeFile, is_within, read_capped
+from .package import SkillPackage
+from .references import WINDOWS_DRIVE
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
-_NOUN = {"link": "link", "image": "image", "definition": "link definition", "code": "path", "plain": "path"}
+
+
+NOUN = {"link": "link", "image": "image", "definition": "link definition", "code": "path", "plain": "path"}
 
 
 # -- shared helpers --------------------------------------------------------------
@@ -40,7 +41,7 @@ def _where(package: SkillPackage, source: str) -> object:
     return None if source == package.skill_md_name else package.root / source
 
 
-class _Places:
+class Places:
     """Finding paths of the package's files (:func:`_where`), one Path per file: a file
     with thousands of references names the same place each time."""
 
@@ -56,11 +57,11 @@ class _Places:
             return where
 
 
-def _span(ref) -> Span:
+def span(ref) -> Span:
     return Span(ref.line, ref.column, ref.line, max(ref.end_column, ref.column))
 
 
-def _reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
+def reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
     """For a finding in a referenced file: where that file is referenced from."""
     graph = package.references
     if source == package.skill_md_name or source not in graph.parents:
@@ -74,12 +75,12 @@ def _reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
         Related(
             f"`{source}` is loaded from here ({' -> '.join(chain)})",
             package.root / parent if parent != package.skill_md_name else package.skill_md_path,
-            _span(ref),
+            span(ref),
         ),
     )
 
 
-def _written(ref) -> str:
+def written_target(ref) -> str:
     """How the reference names its target, with the resolved package path when they differ."""
     shown = ref.path
     resolved = ref.resolved
@@ -93,7 +94,7 @@ def _written(ref) -> str:
 MOST_CANDIDATES = 1000
 
 
-class _Suggestions:
+class Suggestions:
     """The file of the package the author may have meant by a missing path; the package's
     files are listed once, by name, on the first question."""
 
@@ -122,7 +123,7 @@ class _Suggestions:
 def _located_text(package: SkillPackage, source: str):
     """(path, LineIndex) of a scanned file, when its positions count as the
     reference graph's do; else None."""
-    from ..fixes import LineIndex
+    from .fixes import LineIndex
 
     if source == package.skill_md_name:
         if not package.readable or package.truncated or package.decode_problem is not None:
@@ -140,9 +141,9 @@ def _located_text(package: SkillPackage, source: str):
     return path, LineIndex(text)
 
 
-def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
+def retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
     """The unsafe fix writing ``new_path`` where ``ref`` names its target."""
-    from ..fixes import edit
+    from .fixes import edit
 
     raw = ref.raw
     at = raw.find(ref.path)
@@ -156,7 +157,7 @@ def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
     if index.text[start : start + len(ref.path)] != ref.path:
         return None
     item = edit(path, index, start, start + len(ref.path), new_path)
-    return Fix(f"point the {_NOUN[ref.kind]} at `{new_path}`", "unsafe", (item,))
+    return Fix(f"point the {NOUN[ref.kind]} at `{new_path}`", "unsafe", (item,))
 
 
 def _bases(ref) -> list[str]:
@@ -165,7 +166,7 @@ def _bases(ref) -> list[str]:
     return [here] if ref.explicit else list(dict.fromkeys(["", here]))
 
 
-def _case_fixed_path(package: SkillPackage, ref) -> str | None:
+def case_fixed_path(package: SkillPackage, ref) -> str | None:
     """``ref.path`` with each segment cased as the one entry it matches (SL305)."""
     real = ref.case_match
     entry = package.inventory.entries.get(real)
@@ -192,7 +193,7 @@ def _case_fixed_path(package: SkillPackage, ref) -> str | None:
     return "/".join(lead + tail)
 
 
-def _folder_fixed_path(package: SkillPackage, ref) -> str | None:
+def folder_fixed_path(package: SkillPackage, ref) -> str | None:
     """``ref.path`` with `reference/` and `references/` swapped, when that names a file (SL301)."""
     segments = ref.path.split("/")
     swaps = [i for i, s in enumerate(segments) if s in ("reference", "references")]
@@ -207,156 +208,6 @@ def _folder_fixed_path(package: SkillPackage, ref) -> str | None:
         if entry is not None and entry.kind == "file":
             found.add(real)
     return candidate if len(found) == 1 else None
-
-
-# -- SL301 / SL305 ----------------------------------------------------------------
-
-
-class ReferenceMissing(Rule):
-    code = "SL301"
-    name = "reference-missing"
-    summary = "A referenced file does not exist in the skill package"
-    # skills-ref's verdict ignores references (docs/surfaces.md §1b): a warning there keeps its verdict exact.
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-    fixable = "unsafe"
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.inventory.truncated:
-            return  # the listing is partial: absence proves nothing
-        where = _Places(package)
-        suggest = _Suggestions(package)
-        mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
-        for ref in package.references.references:
-            if ref.status != "missing" or ref.case_match:
-                continue
-            levels = None if ref.explicit else mentioned
-            if not ctx.admits(where(ref.source), ref.line, levels):
-                continue  # over the cap per file: the suggestion and fix would not be shown
-            noun = _NOUN[ref.kind]
-            message = f"{noun} {_written(ref)} does not exist in the skill package"
-            guess = suggest(ref.resolved or ref.path)
-            if guess:
-                message += f"; did you mean `{guess}`?"
-            fixed = _folder_fixed_path(package, ref)
-            yield Finding(
-                message,
-                _span(ref),
-                path=where(ref.source),
-                severities=levels,
-                fix=_retarget(package, ref, fixed) if fixed else None,
-                related=_reached_from(package, ref.source),
-            )
-        # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
-        # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
-        # So is one that stays in the listed skill a nested skill is a document of.
-        wholes = _whole_folders(package, ctx)
-        if not wholes:
-            return
-        for ref in package.references.references:
-            if ref.status != "outside" or _rooted_kind(ref.path) != "climbs":
-                continue
-            fate = _fate_in_whole(package, ref, wholes)
-            missing = tuple(t for t in ctx.target_ids if fate.get(t) is False)
-            if not missing:
-                continue
-            levels = None if ref.explicit else {t: Severity.WARNING for t in missing}
-            if not ctx.admits(where(ref.source), ref.line, levels, missing):
-                continue
-            yield Finding(
-                f"{_NOUN[ref.kind]} {_written(ref)} does not exist in {wholes[missing[0]].described}",
-                _span(ref),
-                path=where(ref.source),
-                severities=levels,
-                related=_reached_from(package, ref.source),
-                targets=missing,
-            )
-
-
-class ReferenceCaseMismatch(Rule):
-    code = "SL305"
-    name = "reference-case-mismatch"
-    summary = "A referenced file exists only with different letter case"
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-    fixable = "unsafe"
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        for ref in package.references.references:
-            if ref.status != "missing" or not ref.case_match:
-                continue
-            if not ctx.admits(where(ref.source), ref.line):
-                continue
-            real = ref.case_match
-            kind = package.inventory.entries.get(real)
-            what = "folder" if kind is not None and kind.kind == "dir" else "file"
-            message = (
-                f"{_NOUN[ref.kind]} `{ref.path}` matches the {what} `{real}` only ignoring letter case: "
-                "it works on macOS and Windows but not on Linux, whose file names are case-sensitive"
-            )
-            related = [Related(f"the {what} is named `{real}`", package.root / real, Span.point(1))]
-            related.extend(_reached_from(package, ref.source))
-            fixed = _case_fixed_path(package, ref)
-            yield Finding(
-                message,
-                _span(ref),
-                path=where(ref.source),
-                fix=_retarget(package, ref, fixed) if fixed else None,
-                related=tuple(related),
-            )
-
-
-# -- SL302 --------------------------------------------------------------------------
-
-
-class ReferenceOutsidePackage(Rule):
-    code = "SL302"
-    name = "reference-outside-package"
-    summary = "A reference leads outside the skill folder"
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
-        wholes = _whole_folders(package, ctx)  # target -> the plugin it installs whole, or the skill a document is of
-        for ref in package.references.references:
-            if ref.status != "outside":
-                continue
-            kind = _rooted_kind(ref.path)
-            if kind == "not a path":
-                continue
-            if kind == "site":
-                rooted.setdefault(ref.source, []).append(ref)
-                continue
-            targets = None
-            if kind == "climbs" and wholes:
-                carried = _fate_in_whole(package, ref, wholes)  # in it: fine, or SL301's missing file
-                if carried:  # where the skill comes alone, the reference still leaves it
-                    targets = tuple(t for t in ctx.target_ids if t not in carried)
-                    if not targets:
-                        continue
-            if not ctx.admits(where(ref.source), ref.line, targets=targets):
-                continue  # over the cap per file: the message would not be shown
-            yield Finding(
-                _outside_message(package, ref, exists=_climbed_to_existing(package, ref) if kind == "climbs" else None),
-                _span(ref),
-                path=where(ref.source),
-                related=_reached_from(package, ref.source),
-                targets=targets,
-            )
-        for source, refs in rooted.items():
-            first = refs[0]
-            more = f" ({len(refs) - 1} more root-relative links in this file)" if len(refs) > 1 else ""
-            yield Finding(
-                f"{_NOUN[first.kind]} `{first.path}` is root-relative: the web site or repository viewer the text "
-                "was written for resolves it against its own root, but an agent reading the skill has no such root "
-                f"and finds no file there; write the full URL, or a path relative to this file{more}",
-                _span(first),
-                path=where(source),
-                related=_reached_from(package, source),
-            )
 
 
 # The top-level folders of a file system (the Filesystem Hierarchy Standard's,
@@ -394,7 +245,7 @@ class _Whole(NamedTuple):
         )
 
 
-def _whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
+def whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
     """For each selected target that installs plugins by copying them whole, the root of the
     plugin holding this skill, if any; else, for a target that reads this nested skill only as
     a document of a listed skill that holds it (:meth:`skilllint.config.Settings.linked_document`),
@@ -414,8 +265,8 @@ def _whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]
     return roots
 
 
-def _fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict[str, bool]:
-    """For each target whose whole folder (:func:`_whole_folders`) holds where a reference that
+def fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict[str, bool]:
+    """For each target whose whole folder (:func:`whole_folders`) holds where a reference that
     climbs out of the skill leads: whether that file exists (found with lstat alone, through real
     folders). A target whose folder does not hold it is left out: for it the reference leaves
     what is installed."""
@@ -430,14 +281,14 @@ def _fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dic
     return fate
 
 
-def _climbed_to_existing(package: SkillPackage, ref) -> bool | None:
+def climbed_to_existing(package: SkillPackage, ref) -> bool | None:
     """Whether the file or folder a reference that climbs out of the skill leads to exists,
     judged only inside the linted tree (None beyond it: never looked at)."""
     joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
     return package.exists_beyond(os.path.normpath(os.path.join(package.root, joined)))
 
 
-def _rooted_kind(path: str) -> str:
+def rooted_kind(path: str) -> str:
     """What a path that leaves the package is: ``machine`` (an absolute or home path),
     ``climbs`` (``..`` past the skill's root, or through a link), ``site`` (relative to a web
     site's or repository's root), or ``not a path`` (a protocol-relative URL ``//host/…``, or a
@@ -456,8 +307,8 @@ def _rooted_kind(path: str) -> str:
     return "site"
 
 
-def _outside_message(package: SkillPackage, ref, exists: bool | None = None) -> str:
-    noun = _NOUN[ref.kind]
+def outside_message(package: SkillPackage, ref, exists: bool | None = None) -> str:
+    noun = NOUN[ref.kind]
     path = ref.path
     if path.startswith("~"):
         return (
@@ -505,44 +356,7 @@ def _outside_message(package: SkillPackage, ref, exists: bool | None = None) -> 
     )
 
 
-# -- SL306 / SL311 ------------------------------------------------------------------
-
-
-class ReferenceIsDirectory(Rule):
-    code = "SL306"
-    name = "reference-is-directory"
-    summary = "A reference names a folder, not a file"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        generic = {(f.source, f.line, f.column) for f in _generic_pointers(package, ctx)}
-        where = _Places(package)
-        for ref in package.references.references:
-            if ref.status != "ok" or ref.target_kind != "dir":
-                continue
-            if (ref.source, ref.line, ref.column) in generic:
-                continue  # SL311 over SL306
-            if not ref.explicit and ref.raw.endswith("/"):
-                continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
-            if _names_files_around(package, ctx, ref):
-                continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
-            if _called_a_folder(package, ctx, ref):
-                continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
-            if not ctx.admits(where(ref.source), ref.line):
-                continue
-            noun = _NOUN[ref.kind]
-            count = _files_below(package, ref.resolved)
-            yield Finding(
-                f"{noun} {_written(ref)} is a folder, not a file ({count} file{'s' if count != 1 else ''} in it): "
-                "an agent cannot read a folder; link the file it should load",
-                _span(ref),
-                path=where(ref.source),
-                related=_reached_from(package, ref.source),
-            )
-
-
-def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+def names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     doc = _documents(package, ctx).get(ref.source)
     if doc is None or ref.resolved is None:
         return False
@@ -555,10 +369,12 @@ def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
 # A folder noun right after the mention ("the `fonts` directory") or right before it
 # ("the folder `fonts`"), with at most a closing mark or a word like "of" between.
 _FOLDER_NOUN_AFTER = lazyre.compile(r"[`*_)\]]{0,3}[^\S\n]{1,3}(?:sub)?(?:director(?:y|ies)|folders?|dirs?)\b", re.IGNORECASE)
+
+
 _FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|dirs?)(?:[^\S\n]{1,3}(?:of|at|named|called))?[^\S\n]{1,3}[`*_\[]{0,3}$", re.IGNORECASE)
 
 
-def _called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+def called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     """Whether the text calls the mentioned path a folder: naming a folder as a folder is
     no promise of a file to read (an agent told to search a directory lists it)."""
     doc = _documents(package, ctx).get(ref.source)
@@ -570,31 +386,11 @@ def _called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     return bool(_FOLDER_NOUN_AFTER.match(after) or _FOLDER_NOUN_BEFORE.search(before))
 
 
-def _files_below(package: SkillPackage, folder: str | None) -> int:
+def files_below(package: SkillPackage, folder: str | None) -> int:
     if folder is None:
         return 0
     prefix = "" if folder == "." else folder + "/"
     return sum(1 for e in package.inventory.files() if e.rel.startswith(prefix))
-
-
-class GenericReferencePointer(Rule):
-    code = "SL311"
-    name = "generic-reference-pointer"
-    summary = "A pointer to a folder or to 'the references' that names no file"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        for pointer in _generic_pointers(package, ctx):
-            if not ctx.admits(where(pointer.source), pointer.line):
-                continue
-            yield Finding(
-                pointer.message,
-                Span(pointer.line, pointer.column, pointer.line, pointer.end_column),
-                path=where(pointer.source),
-                related=_reached_from(package, pointer.source),
-            )
 
 
 class _Pointer:
@@ -609,6 +405,8 @@ _DIRECTIVES = lazyre.compile(
     r"\b(?:see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|study|review|use|run|execute)\b",
     re.IGNORECASE,
 )
+
+
 # Words that only say where material lives: "lives in", "available in", "documented in", "reference files".
 # A sentence with these alone is an overview when the document names the files elsewhere.
 _LOCATIONS = lazyre.compile(
@@ -616,21 +414,29 @@ _LOCATIONS = lazyre.compile(
     r"|reference (?:material|files|docs|documents|documentation|guides)|guides)\b",
     re.IGNORECASE,
 )
+
+
 # Sentences that act on the folder rather than send the reader into it.
 _NOT_POINTER = lazyre.compile(
     r"\b(?:never|don't|do not|must not|write (?:to|into)|save (?:to|into)|put (?:it|them)|place (?:it|them)"
     r"|copy|create|add (?:it|them|new))\b",
     re.IGNORECASE,
 )
+
+
 # What may stand right before a folder that the sentence points into.
 _LEAD_IN = lazyre.compile(
     r"(?:\b(?:in|from|under|at|inside|within|into|see|check|consult|browse|study|open|and|or)"
     r"(?:\s+(?:the|this|a|our|its|the skill's|this skill's|skill's))?\s*|,\s*|^\W*(?:the\s+)?)$",
     re.IGNORECASE,
 )
+
+
 # Starts where a run of `, [ and ! starts (the lookbehind): tried inside the run, it would scan
 # to the run's end from every character of it.
 _LEAD_TAIL = lazyre.compile(r"(?<![`\[!])[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
+
+
 # "check the references folder", "read the files in the scripts directory": a pointer with no path at all.
 _FOLDER_WORDS = lazyre.compile(
     r"\b(?P<cue>see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|in|from|under)"
@@ -639,18 +445,36 @@ _FOLDER_WORDS = lazyre.compile(
     r"|(?<=the )(?P<plural>references)\b(?!\s+(?:folder|directory|dir)\b|/))",
     re.IGNORECASE,
 )
+
+
 _SENTENCE_END = lazyre.compile(r"(?<=[.!?])\s+(?=[A-Z`*\[(_\"'])")
+
+
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
+
+
 _BLOCK_START = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\|)")
+
+
 _LIST_OR_TABLE = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
+
+
 _HEADING = lazyre.compile(r"^\s{0,3}#{1,6}\s")
+
+
 _RULE = lazyre.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
+
+
 _BACKTICK = lazyre.compile(r"`([^`\n]+)`")
+
+
 _DESTINATION_END = lazyre.compile(r"[)\s]")
+
+
 _FILE_NAME = lazyre.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
 
 
-def _generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
+def generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
     memo = ctx.memo
     key = "references.generic-pointers"
     if key not in memo:
@@ -1266,6 +1090,8 @@ class _Document:
 
 
 _PATH_REST = lazyre.compile(r"[\w.-]+(?:/[\w.-]+)*")
+
+
 # A file stem, as distinctive as a name must be to name one file: words joined by a
 # separator, not a plain word that code spans hold for other reasons.
 _STEM = lazyre.compile(r"^[A-Za-z][\w-]*$")  # a separator inside is checked apart: one class, no overlap
@@ -1300,54 +1126,7 @@ def _mentioned_in(ref, sentence: str) -> bool:
     return ref.raw in sentence
 
 
-# -- SL307 --------------------------------------------------------------------------
-
-
-class AnchorMissing(Rule):
-    code = "SL307"
-    name = "anchor-missing"
-    summary = "A `#anchor` names no heading of the target document"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
-        place = _Places(package)
-        for ref in package.references.references:
-            fragment = ref.fragment
-            if not fragment or ref.status != "ok" or ref.target_kind != "file" or ref.resolved is None:
-                continue
-            target = ref.resolved
-            if not target.lower().endswith(MARKDOWN_DOCUMENTS) or _LINE_ANCHOR.match(fragment):
-                continue
-            if target not in anchors:
-                found = _anchors_of(package, target)
-                anchors[target] = None if found is None else (*found, {a.lower() for a in (*found[0], *found[1])})
-            known = anchors[target]
-            if known is None:
-                continue
-            headings, html, lowered = known
-            wanted = fragment.removeprefix("user-content-")
-            if wanted in headings or wanted in html or wanted.lower() in lowered:
-                continue
-            if not ctx.admits(place(ref.source), ref.line):
-                continue  # over the cap per file: the closest heading would not be shown
-            where = "this file" if target == ref.source else f"`{target}`"
-            message = f"`#{fragment}`: no heading of {where} produces this anchor"
-            related: list[Related] = []
-            close = _closest_anchor(wanted.lower(), list(headings)) if len(headings) <= MOST_CANDIDATES else []
-            target_path = package.skill_md_path if target == package.skill_md_name else package.root / target
-            if close:
-                heading = headings[close[0]]
-                message += f"; did you mean `#{close[0]}`?"
-                related.append(Related(f"the heading '{heading.text}' has the anchor `#{close[0]}`", target_path, Span.point(heading.line)))
-            elif not headings and not html:
-                message += " (it has no headings)"
-            related.extend(_reached_from(package, ref.source))
-            yield Finding(message, _span(ref), path=place(ref.source), related=tuple(related))
-
-
-def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
+def closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
     """The heading anchor the author probably meant: a close spelling, else the one
     sharing the longest start (at least 4 characters: `#auth` for `#authentication`)."""
     close = difflib.get_close_matches(wanted, anchors, n=1, cutoff=0.6)
@@ -1367,14 +1146,23 @@ def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
 
 
 _ID_NAME = lazyre.compile(r"[^\s}]+")
+
+
 _ID_TAIL = lazyre.compile(r"\s*(?:#+\s*)?")
-_LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
+
+
+LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
+
+
 # An id or name attribute of an HTML tag. The tag's text stops at the next tag's start
 # (<(?![A-Za-z])): that tag's own search finds the same attribute, where a scan from each of
 # many tags with no ">" would run to the end of the line.
 _HTML_ANCHOR = lazyre.compile(
     r"<[A-Za-z](?:[^<>]|<(?![A-Za-z]))*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE
 )
+
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
 
 
 def _heading_id(line: str) -> str | None:
@@ -1393,7 +1181,7 @@ def _heading_id(line: str) -> str | None:
     return None
 
 
-def _anchors_of(package: SkillPackage, target: str):
+def anchors_of(package: SkillPackage, target: str):
     """Heading anchors (GitHub slugs, -1/-2 for duplicates) and HTML ids/names of a document."""
     graph = package.references
     if target == package.skill_md_name:
@@ -1425,13 +1213,3 @@ def _anchors_of(package: SkillPackage, target: str):
         for match in _HTML_ANCHOR.finditer(line):
             html.add(next(g for g in match.groups() if g is not None))
     return headings, html
-
-
-RULES = [
-    ReferenceMissing,
-    ReferenceOutsidePackage,
-    ReferenceCaseMismatch,
-    ReferenceIsDirectory,
-    AnchorMissing,
-    GenericReferencePointer,
-]

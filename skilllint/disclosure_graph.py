@@ -1,4 +1,4 @@
-"""SL303, SL304, SL310, SL312: progressive disclosure of a skill's bundled files.
+"""Progressive disclosure of a skill's bundled files: what SL303, SL304, SL310 and SL312 read.
 
 SKILL.md should point one hop to focused files (SL303), every bundled file
 should be reachable from something in the package (SL304), each reference
@@ -16,34 +16,34 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from .. import lazyre
-from ..diagnostics import Finding, Related, Span
-from ..fsafe import UnsafeFile, read_capped
-from ..markdown import CODE_SPAN as _CODE_SPAN
-from ..markdown import NextFind, fenced_lines
-from ..package import SkillPackage
-from ..registry import Rule, RuleContext, severities
-from ..rule import Option
+from . import lazyre
+from .diagnostics import Related, Span
+from .fsafe import UnsafeFile, read_capped
+from .markdown import CODE_SPAN as _CODE_SPAN
+from .markdown import NextFind, fenced_lines
+from .package import SkillPackage
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
+
+
 SCRIPT_SUFFIXES = (
     ".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
     ".ps1", ".psm1", ".rb", ".pl", ".php", ".lua", ".r", ".bat", ".cmd", ".go", ".swift", ".kts",
 )  # fmt: skip
 
 
-def _suffix(rel: str) -> str:
+def suffix_of(rel: str) -> str:
     return posixpath.splitext(rel)[1].lower()
 
 
 def is_document(rel: str) -> bool:
-    return _suffix(rel) in DOCUMENT_SUFFIXES
+    return suffix_of(rel) in DOCUMENT_SUFFIXES
 
 
 def is_script(rel: str) -> bool:
-    suffix = _suffix(rel)
+    suffix = suffix_of(rel)
     return suffix in SCRIPT_SUFFIXES or (not suffix and rel.startswith(("scripts/", "bin/")))
 
 
@@ -68,84 +68,21 @@ def _memo(ctx: RuleContext, package: SkillPackage, key: str, make):
     return ctx.memo[slot]
 
 
-def _nested(ctx: RuleContext, package: SkillPackage) -> list[str]:
+def nested_roots(ctx: RuleContext, package: SkillPackage) -> list[str]:
     return _memo(ctx, package, "disclosure.nested", lambda: nested_skill_roots(package.inventory))
 
 
-def _mention_span(reference) -> Span:
+def mention_span(reference) -> Span:
     return Span(reference.line, reference.column, reference.line, reference.end_column)
 
 
-# =============================================================================
-# SL303 reference-too-deep
-# =============================================================================
-
-
-class ReferenceTooDeep(Rule):
-    code = "SL303"
-    name = "reference-too-deep"
-    summary = "A referenced file links on to a file SKILL.md does not reference (a chain longer than one hop)"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        graph = package.references
-        skill_md = package.skill_md_name or "SKILL.md"
-        nested = _nested(ctx, package)
-        direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
-        named = _NamedBy(graph.texts.get(skill_md, ""), package.inventory)
-        records = _RecordSections(graph)
-        script_folders = {posixpath.dirname(e.rel) for e in package.inventory.files() if is_script(e.rel)}
-        outputs: dict[str, bool] = {}
-        reported: set[str] = set()
-        for reference in graph.references:
-            target = reference.resolved
-            if (
-                reference.source == skill_md
-                or reference.status != "ok"
-                or reference.target_kind != "file"
-                or reference.kind == "image"  # an illustration, not a hop the agent follows
-                or target is None
-                or target in direct
-                or target == skill_md
-                or target == reference.source
-                or target in reported
-                or in_nested_skill(target, nested)
-                or _SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
-            ):
-                continue
-            if _links_back(graph, target, reference.source):
-                continue  # "Back to: [Main README](../README.md)": a way back up, not a hop down
-            if _script_input(script_folders, reference.source, target):
-                continue  # a script's README: "by default, uses `references/x.json`" is what the script reads
-            if _beside_source(package, reference):
-                continue  # `README.md` in examples/README.md: the bare name means the file beside it
-            if records.in_record(reference.source, reference.line):
-                continue  # "- 2026-05-04: Added … `SPEC.md`": a changelog names what changed, points nowhere
-            chain = graph.chain(reference.source) + [target]
-            first = chain[1]  # the file SKILL.md names, the chain's first hop
-            if first not in outputs:
-                outputs[first] = _only_written(package, graph, skill_md, first)
-            if outputs[first]:
-                continue  # SKILL.md has the agent write that file, not read it: no chain is followed
-            reported.add(target)
-            if named.names(target):
-                continue  # SKILL.md names it by a pattern or by its file name
-            yield Finding(
-                f"`{target}` is reached only through {_hops(len(chain) - 1)}: "
-                + " → ".join(chain)
-                + "; reference it from SKILL.md or fold it into the file that links to it",
-                _mention_span(reference),
-                path=package.root / reference.source,
-                related=tuple(_hop_notes(package, graph, chain)),
-            )
-
-
 _WILDCARD = lazyre.compile(r"\*|\{[\w-]+\}|<[\w-]+>")
+
+
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.{}<>$@/*-")
 
 
-class _NamedBy:
+class NamedBy:
     """What SKILL.md names without a resolvable path: wildcard or placeholder
     paths (`shared/managed-agents-*.md`, `{lang}/README.md`) and bare file names.
     Built on first use: most packages never ask."""
@@ -209,7 +146,7 @@ class _NamedBy:
         return self._name_counts.get(name, 0) <= 1
 
 
-def _links_back(graph, target: str, source: str) -> bool:
+def links_back(graph, target: str, source: str) -> bool:
     """Whether the link from ``source`` goes back up: to a file in a folder above it that
     itself references ``source`` ("Back to: [Main README](../README.md)"). That file leads
     to ``source``, so it is no step further down. Two files of side-by-side folders that
@@ -221,7 +158,7 @@ def _links_back(graph, target: str, source: str) -> bool:
     return back is not None and back.status == "ok"
 
 
-def _script_input(script_folders: set[str], source: str, target: str) -> bool:
+def script_input(script_folders: set[str], source: str, target: str) -> bool:
     """Whether ``target`` is data (neither a document nor a script) that ``source`` documents
     as data: ``source`` is the page named after it (`attributes.md` for `attributes.json`),
     or sits in a folder of scripts, where a page names the files its scripts read or write,
@@ -234,7 +171,7 @@ def _script_input(script_folders: set[str], source: str, target: str) -> bool:
     return posixpath.dirname(source) in script_folders
 
 
-def _beside_source(package: SkillPackage, reference) -> bool:
+def beside_source(package: SkillPackage, reference) -> bool:
     """Whether a bare file name (no folder) resolved from the skill root also names a file
     in the mentioning file's own folder: a reader takes it for that one (a subfolder's
     README saying each example holds a `README.md` means neither the root's README nor a
@@ -254,10 +191,12 @@ _RECORD_HEADING = lazyre.compile(
     r"^ {0,3}#{1,6}[ \t]+(?:change[ -]?log|changes|history|revision history|version history|release notes)\b",
     re.IGNORECASE,
 )
+
+
 _ATX = lazyre.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 
-class _RecordSections:
+class RecordSections:
     """Per scanned file, the line ranges under a record heading (:data:`_RECORD_HEADING`)
     up to the next heading of the same or a higher level."""
 
@@ -299,10 +238,12 @@ _WRITTEN_BEFORE = lazyre.compile(
     r"(?:`[^`\n]{1,120}`[ \t,]*(?:(?:and|or)[ \t]+)?)*`?$",  # the mention's own opening tick
     re.IGNORECASE,
 )
+
+
 _WRITTEN_WINDOW = 160  # characters before a mention that can hold its verb and list
 
 
-def _only_written(package: SkillPackage, graph, skill_md: str, rel: str) -> bool:
+def only_written(package: SkillPackage, graph, skill_md: str, rel: str) -> bool:
     """Whether SKILL.md names ``rel`` only as something to write: the object of a verb of
     writing, or a file listed with `SKILL.md` itself (the parts of a skill being authored:
     the `SKILL.md` a SKILL.md talks about is never its own). The agent then never reads
@@ -325,11 +266,11 @@ def _only_written(package: SkillPackage, graph, skill_md: str, rel: str) -> bool
     return True
 
 
-def _hops(count: int) -> str:
+def hop_count(count: int) -> str:
     return f"a chain of {count} hops"
 
 
-def _hop_notes(package: SkillPackage, graph, chain: list[str]) -> Iterator[Related]:
+def hop_notes(package: SkillPackage, graph, chain: list[str]) -> Iterator[Related]:
     """One note per hop before the reported one (where each file names the next), then the target."""
     hops = len(chain) - 1
     for number, (parent, child) in enumerate(zip(chain[:-2], chain[1:-1]), start=1):
@@ -337,7 +278,7 @@ def _hop_notes(package: SkillPackage, graph, chain: list[str]) -> Iterator[Relat
             (r for r in graph.references if r.source == parent and r.resolved == child and r.status == "ok"), None
         )
         if mention is not None:
-            yield Related(f"hop {number} of {hops}: {parent} → {child}", package.root / parent, _mention_span(mention))
+            yield Related(f"hop {number} of {hops}: {parent} → {child}", package.root / parent, mention_span(mention))
     yield Related(f"the file reached: {chain[-1]}", package.root / chain[-1], Span.point(1))
 
 
@@ -351,9 +292,11 @@ _META_FILE = lazyre.compile(
     r"contributing|security|readme)(?:[-_.].*)?$",
     re.IGNORECASE,
 )
+
+
 # Build, dependency and test scaffolding around scripts: used by tools, never
 # referenced by name in prose.
-_SUPPORT_FILE = lazyre.compile(
+SUPPORT_FILE = lazyre.compile(
     r"^(?:pyproject\.toml|setup\.py|setup\.cfg|requirements(?:[-_.][\w.-]*)?\.txt|pipfile(?:\.lock)?|"
     r"uv\.lock|poetry\.lock|\.python-version|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|"
     r"pnpm-lock\.yaml|bun\.lockb?|tsconfig(?:\.[\w-]+)?\.json|jsconfig\.json|deno\.jsonc?|cargo\.toml|cargo\.lock|"
@@ -363,10 +306,20 @@ _SUPPORT_FILE = lazyre.compile(
     r"[\w.-]+\.(?:test|spec)\.(?:js|mjs|cjs|ts|tsx|jsx)|\.gitignore|\.gitattributes|\.ds_store|thumbs\.db)$",
     re.IGNORECASE,
 )
+
+
 _SUPPORT_FOLDERS = frozenset({"tests", "test", "__tests__", "__pycache__", "node_modules", ".git"})
+
+
 _BINARY_NOISE = (".pyc", ".pyo", ".class")
+
+
 MAX_SCRIPT_FILES = 200  # text files under scripts/ read per package (SL304)
+
+
 MAX_SCRIPT_BYTES = 256 * 1024
+
+
 # As ^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ]+)|import\s+([\w., ]+)) finds them, without two
 # quantifiers competing for one run: indentation within its line ([^\S\n]; a \s* from every
 # line start of a run of blank lines crosses all of them), the blanks after "from" all taken
@@ -376,95 +329,10 @@ _PY_IMPORT = lazyre.compile(
 )
 
 
-class ResourceUnreferenced(Rule):
-    code = "SL304"
-    name = "resource-unreferenced"
-    summary = "A bundled file that nothing in the package references"
-    severity = severities("info: all")
-    # No content_rule: for a nested skill Claude Code reads only as a document of a listed skill,
-    # "nothing references it" is a question about that listed skill, whose own files may link the
-    # nested folder's (zoom-plugin's meeting-sdk links `web/references/web.md`); this package's
-    # graph does not hold those links, so the claim "the agent will not know it exists" is unfounded.
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        inventory = package.inventory
-        if inventory.truncated:
-            return  # a partial listing would report files that are referenced from the part not seen
-        graph = package.references
-        if graph.cut is not None:
-            return  # so would a partial reference scan
-        skill_md = package.skill_md_name or "SKILL.md"
-        nested = _nested(ctx, package)
-        referenced = {r.resolved for r in graph.references if r.status == "ok" and r.resolved}
-        folders = {r.resolved for r in graph.references if r.status == "ok" and r.target_kind == "dir" and r.resolved}
-        candidates = []
-        for entry in inventory.files():
-            rel = entry.rel
-            if rel in referenced or rel == skill_md or _exempt(rel) or in_nested_skill(rel, nested):
-                continue
-            if _under(rel, folders):
-                continue
-            candidates.append(rel)
-        if not candidates:
-            return
-        # Sources the agent or a client reads: the reference graph's texts and other
-        # readers of the package: a root README (people), agents/ (client manifests
-        # such as agents/openai.yaml naming an icon), scripts (paths and imports in
-        # code), whatever their place.
-        queue = list(graph.texts.items())
-        sources = []
-        for entry in inventory.files():
-            rel = entry.rel
-            if in_nested_skill(rel, nested) or rel in graph.texts:
-                continue
-            if ("/" not in rel and rel.lower().startswith("readme")) or rel.startswith(("agents/", "scripts/")):
-                sources.append(rel)
-            elif rel in referenced and is_script(rel):
-                sources.append(rel)
-        for rel in sources[:MAX_SCRIPT_FILES]:
-            text = _read_text(package, rel, MAX_SCRIPT_BYTES)
-            if text is not None:
-                queue.append((rel, text))
-        # Files named only by a file found here are referenced too: read each one found in turn.
-        mentions = _Mentions(candidates)
-        unfound = {key: list(members) for key, members in mentions.groups.items()}
-        left = set(candidates)
-        while queue and left:
-            source, text = queue.pop()
-            for key, self_excluded in mentions.named_in(source, text).items():
-                members = unfound[key]
-                kept = []
-                for rel in members:
-                    if rel not in left:
-                        continue
-                    if self_excluded and rel == source:
-                        kept.append(rel)
-                        continue
-                    left.discard(rel)
-                    if is_document(rel) or rel.startswith("scripts/"):
-                        found_text = _read_text(package, rel, MAX_SCRIPT_BYTES)
-                        if found_text is not None:
-                            queue.append((rel, found_text))
-                unfound[key] = kept
-        pending = [rel for rel in candidates if rel in left]
-        for rel, dependents in _unreached_roots(package, pending):
-            more = f"; {len(dependents)} more file{'s' if len(dependents) != 1 else ''} named only by it" if dependents else ""
-            yield Finding(
-                f"`{rel}` is bundled but nothing in the skill references it: the agent will not know it exists; "
-                f"reference it from SKILL.md with when to use it, or remove it{more}",
-                Span.point(1),
-                path=package.root / rel,
-                related=tuple(
-                    Related(f"named only by {rel}: {dependent}", package.root / dependent, Span.point(1))
-                    for dependent in dependents[:MAX_RELATED]
-                ),
-            )
-
-
 MAX_RELATED = 20
 
 
-def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[str, list[str]]]:
+def unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[str, list[str]]]:
     """The unreferenced files to report, each with the unreferenced files named only through it.
 
     A file named by another unreferenced file (``ir-analysis.md`` naming
@@ -474,13 +342,13 @@ def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[st
     """
     texts = {}
     for rel in pending:
-        if is_document(rel) or is_script(rel) or _suffix(rel) in (".json", ".yaml", ".yml", ".toml", ".html", ".xml"):
-            text = _read_text(package, rel, MAX_SCRIPT_BYTES)
+        if is_document(rel) or is_script(rel) or suffix_of(rel) in (".json", ".yaml", ".yml", ".toml", ".html", ".xml"):
+            text = read_text(package, rel, MAX_SCRIPT_BYTES)
             if text is not None:
                 texts[rel] = text
     # A graph of files and the groups (a name, a folder, a module path) that stand for
     # several files at once: a file names a group, a group holds its files.
-    mentions = _Mentions(pending)
+    mentions = Mentions(pending)
     names: dict = {rel: [] for rel in pending}  # mentioner -> groups it names; group -> its files
     namers: dict[tuple[str, str], set[str]] = {}  # group -> up to two files naming it
     for source, text in texts.items():
@@ -517,7 +385,7 @@ def _unreached_roots(package: SkillPackage, pending: list[str]) -> list[tuple[st
     return sorted(roots)
 
 
-def _exempt(rel: str) -> bool:
+def exempt(rel: str) -> bool:
     parts = rel.split("/")
     name = parts[-1]
     if parts[0] == "agents":
@@ -528,10 +396,10 @@ def _exempt(rel: str) -> bool:
         return True
     if name.startswith(".") or name.endswith(_BINARY_NOISE):
         return True
-    return bool(_META_FILE.match(name) or _SUPPORT_FILE.match(name))
+    return bool(_META_FILE.match(name) or SUPPORT_FILE.match(name))
 
 
-def _under(rel: str, folders: set[str]) -> bool:
+def is_under(rel: str, folders: set[str]) -> bool:
     if "." in folders:
         return True
     folder = posixpath.dirname(rel)
@@ -542,7 +410,7 @@ def _under(rel: str, folders: set[str]) -> bool:
     return False
 
 
-def _read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str | None:
+def read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str | None:
     try:
         data = read_capped(package.root / rel, min(cap or package.max_bytes, package.max_bytes)).data
     except UnsafeFile:
@@ -554,7 +422,7 @@ def _read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str |
     return data.decode("utf-8", errors="replace")
 
 
-class _Mentions:
+class Mentions:
     """Which of a package's files a text names (SL304), found in one pass over the text.
 
     A file counts as mentioned when its file name appears as a word (so its
@@ -725,10 +593,20 @@ class _Mentions:
 
 
 _NAME_RUN = lazyre.compile(r"[\w.-]+")  # what _named takes for a name's neighbours: alphanumerics, `_`, `.`, `-`
+
+
 _PATH_RUN = lazyre.compile(r"[\w./-]+")
+
+
 _BACKTICK = lazyre.compile(r"`")
+
+
 _FOLDER_SLASH = lazyre.compile(r"/(?![\w./-])")  # a slash ending a folder written as one
+
+
 _DOT_SLASH = lazyre.compile(r"\./")
+
+
 _SEPARATOR_START = lazyre.compile(r"(?<![\w.-])[^\w.-]")  # a non-name character after another or first
 
 
@@ -762,7 +640,11 @@ def _code_paths(base: str, text: str) -> tuple[set[str], set[str]]:
 
 
 _STRING_LITERAL = lazyre.compile(r"""(["'])(\.\.?|[\w][\w.-]{0,127})\1""")
+
+
 _PATH_JOIN_CALL = lazyre.compile(r"\bjoin[ \t]*\([^()\"'\n]*$")  # inside os.path.join( / path.join(, before the first literal
+
+
 _JOIN_OPERATOR = lazyre.compile(r"[ \t]*[/,][ \t]*$")
 
 
@@ -805,62 +687,6 @@ def _named(text: str, name: str) -> bool:
     return False
 
 
-# =============================================================================
-# SL310 reference-without-load-condition
-# =============================================================================
-
-
-class ReferenceWithoutLoadCondition(Rule):
-    code = "SL310"
-    name = "reference-without-load-condition"
-    summary = "SKILL.md references a bundled document or script without saying when to load or run it"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        graph = package.references
-        skill_md = package.skill_md_name or "SKILL.md"
-        nested = _nested(ctx, package)
-        groups: dict[str, list] = {}
-        for reference in graph.references:
-            target = reference.resolved
-            if (
-                reference.source != skill_md
-                or reference.status != "ok"
-                or reference.target_kind != "file"
-                or reference.kind == "image"
-                or target is None
-                or target == skill_md
-                or not (is_document(target) or is_script(target))
-                or in_nested_skill(target, nested)
-            ):
-                continue
-            groups.setdefault(target, []).append(reference)
-        if not groups:
-            return
-        body = BodyContext(package.source.lines, package.body_start_line)
-        alternatives: _Alternatives | None = None  # built when a mention first lacks a condition
-        for target, mentions in groups.items():
-            places = [(r.line, r.column) for r in mentions]
-            for r in mentions:
-                if r.kind == "definition":  # `[api]: references/api.md`: judged where `[api]` is used
-                    places.extend(body.label_uses(r.line))
-            if any(body.has_condition(line, column, target) for line, column in places):
-                continue
-            if alternatives is None:
-                alternatives = _Alternatives(groups, body)
-            if any(alternatives.has_sibling(r) for r in mentions):
-                continue
-            first = mentions[0]
-            what = "script" if is_script(target) else "document"
-            verb = "run" if what == "script" else "load"
-            yield Finding(
-                f"SKILL.md references the {what} `{target}` without saying when to {verb} it: "
-                f"name the situation (\"{verb.capitalize()} `{posixpath.basename(target)}` when …\")",
-                _mention_span(first),
-            )
-
-
 _STEM_TOKEN = lazyre.compile(r"[^\W_]+")
 
 
@@ -868,7 +694,7 @@ def _stem_tokens(rel: str) -> list[str]:
     return _STEM_TOKEN.findall(posixpath.splitext(posixpath.basename(rel))[0].lower())
 
 
-class _Alternatives:
+class Alternatives:
     """Which mentions are one of a set of alternatives in their paragraph or list: a sibling
     file (same folder) named in the same block whose name is this one's but for one word,
     the first or the last (`aws-modules.md` and `oci-modules.md`, `IBC_VULNERABILITY_PATTERNS.md`
@@ -929,12 +755,25 @@ class _Alternatives:
 #      topic headings ("References", "Quick Reference", "API") do not count.
 
 SENTINEL = "\x01"  # marks the mention inside a joined block
+
+
 _HEADING_OPEN = lazyre.compile(r" {0,3}(#{1,6})[ \t]+")
+
+
 _BULLET = lazyre.compile(r"^([ \t]*)(?:[-*+]|(\d{1,3})[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+
+
 _QUOTE = lazyre.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
+
+
 _SENTENCE_END = lazyre.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[\"'(\[*_`>\x01]*[A-Z0-9`\[*\x01])")
+
+
 _DEFINITION_LABEL = lazyre.compile(r"^ {0,3}\[((?!\^)[^\]]+)\]:")  # `[^1]:` is a footnote
+
+
 _BOLD_LABEL = lazyre.compile(r"^\s*(\*\*|__)(.+?)\1")
+
 
 _CONDITION = lazyre.compile(
     r"\b(?:when|whenever|if|unless|before|after|while|during|once|until|whether|only|"
@@ -943,16 +782,24 @@ _CONDITION = lazyre.compile(
     r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|(?:start|begin) (?:here|with)|"
     r"must (?:first |always )?(?:read|load|see|consult|open|follow|review|study))\b"
 )
+
+
 _VACUOUS_CONDITION = lazyre.compile(
     r"\b(?:if|when|as|where|whenever)\s+(?:needed|necessary|required|applicable|relevant|appropriate|desired|"
     r"useful|helpful|wanted|in doubt|you need (?:it|them|more|more details|details)|you want (?:more|details))\b"
     r"|\bon demand\b|\bif (?:any|so)\b|\bonly (?:the )?(?:relevant|needed|necessary)\b"
 )
+
+
 _TO_VERB = lazyre.compile(r"\bto ([a-z][a-z-]+)")
+
+
 _NOT_VERB_AFTER_TO = frozenset(
     "the a an this that these those it its your our their his her my each every all any some more other another "
     "one two three be and or of in on for with from by as at into onto upon date see it's".split()
 )
+
+
 # Pointer verbs and fillers: a sentence made only of these (and the file's
 # name) says nothing about when to load the file.
 _STOPWORDS = frozenset(
@@ -980,24 +827,39 @@ _STOPWORDS = frozenset(
     md py sh js ts txt markdown
     """.split()
 )
+
+
 _WORD = lazyre.compile(r"[a-z0-9][a-z0-9'’+#-]*")
+
+
 # A link or image, as !?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\) matches it
 # (group 1: its text; a nested [...] holds no [), in three parts (_sub_links): in one regex
 # the destination of each of many unclosed links ("![](![](…") scans the rest of the line.
 _LINK_OPEN = lazyre.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(")
+
+
 _DESTINATION_END = lazyre.compile(r"[)\s]")
+
+
 # Tried where a destination ends, never after a blank ((?<!\s): nor does a search try it in a run)
 _LINK_CLOSE = lazyre.compile(r"(?<!\s)(?:\s+\"[^\"]*\")?\)")
+
+
 _FILE_EXT = r"(?:md|markdown|mdx|txt|rst|py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl|json|ya?ml|toml|html|csv|xml)"
+
+
 # A path starts where a run of path characters starts (the lookbehinds): tried from
 # every character of a 100,000-character run, the folder loops would be quadratic.
 _PATHISH = lazyre.compile(
     rf"(?<![\w.{{}}$@~/-])(?:\{{baseDir\}}|\$\{{CLAUDE_SKILL_DIR\}}|\.{{1,2}})?/?(?:[\w.{{}}$@~-]+/)+[\w.{{}}$@*-]*\.{_FILE_EXT}\b"
     rf"|(?<![\w./-])(?:\.{{1,2}}/)?(?:[\w-]+/)+(?![\w-])|\b[\w.-]+\.{_FILE_EXT}\b"
 )
+
+
 # On text that starts with no blank (_label_reason's): a leading \s* would let the label start
 # anywhere in a run of blanks, and each start rescan the run.
 _LABEL = lazyre.compile(r"^(?:\*\*|__)?([^*_:|]{2,80}?)(?:\*\*|__)?\s*[:—–-]\s")
+
 
 # Governing headings at any level (below the title): conditions, steps, failures.
 _SITUATION_HEADING = lazyre.compile(
@@ -1007,11 +869,15 @@ _SITUATION_HEADING = lazyre.compile(
     r"errors?|error handling|failures?|common (?:issues|errors|problems|mistakes)|known issues|debug\w*|recover\w*|"
     r"fallbacks?)\b",
 )
+
+
 # The innermost heading may also name a task.
 _TASK_HEADING = lazyre.compile(
     r"^(?:how to|to [a-z]+|decision|decisions|routing|choose|choosing|select|selecting|pick|which|what to|"
     r"where to|use cases?|usage|quick ?start|getting started)\b"
 )
+
+
 _PROCEDURE_VERBS = frozenset(
     """
     adapt add address adopt aggregate align analyze analyse annotate apply ask assess audit authenticate benchmark
@@ -1027,6 +893,8 @@ _PROCEDURE_VERBS = frozenset(
     track transform translate triage troubleshoot tune update upgrade upload validate verify wait wire wrap write
     """.split()
 )
+
+
 _NON_GERUNDS = frozenset(
     "string strings thing things something nothing anything everything spring ring king bring sing wing "
     "sibling siblings ceiling during morning evening padding".split()
@@ -1247,7 +1115,11 @@ def _cells(row: str) -> list[str]:
 
 
 SENTENCE_WINDOW = 600  # characters read on each side of a mention for its sentence (longer: cut)
+
+
 LINE_HEAD = 200  # characters kept from the start of a long line (where a bullet or label stands)
+
+
 BLOCK_LINES = 40  # lines of a paragraph read on each side of a mention
 
 
@@ -1426,42 +1298,15 @@ _TOC_TITLE = lazyre.compile(
     r"(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?$",
     re.IGNORECASE,
 )
+
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
+
+
 _ANCHOR_END = lazyre.compile(r"[)\s]")
+
+
 _ANCHOR_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]]+\]\(#[^)\s]+\)")
-
-
-class LongReferenceWithoutToc(Rule):
-    code = "SL312"
-    name = "long-reference-without-toc"
-    summary = "A referenced document over 100 lines has no table of contents near its top"
-    severity = severities("info: all")
-    content_rule = True
-    opt_in = True
-    options = {
-        "max-lines": Option(int, 100, "longest document allowed without a table of contents", minimum=1, maximum=1_000_000),
-        "toc-within": Option(int, 40, "lines from the top in which the table of contents must start", minimum=1, maximum=1_000_000),
-    }
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        graph = package.references
-        skill_md = package.skill_md_name or "SKILL.md"
-        limit, window = ctx.options["max-lines"], ctx.options["toc-within"]
-        for target, depth in graph.scanned.items():
-            if target == skill_md or depth == 0 or not is_document(target) or _suffix(target) == ".txt":
-                continue
-            text = graph.texts.get(target)
-            if text is None:
-                continue
-            lines = text.split("\n")
-            count = len(lines) - (1 if lines and lines[-1] == "" else 0)
-            if count <= limit or has_toc(lines, window):
-                continue
-            yield Finding(
-                f"`{target}` is {count:,} lines with no table of contents in its first {window} lines: an agent that "
-                "previews the top cannot see what the rest covers",
-                Span.point(1),
-                path=package.root / target,
-            )
 
 
 def _anchor_links(line: str) -> int:
@@ -1497,6 +1342,3 @@ def has_toc(lines: list[str], window: int = 40) -> bool:
             if anchors >= 3 or items >= 2:
                 return True
     return False
-
-
-RULES = [ReferenceTooDeep, ResourceUnreferenced, ReferenceWithoutLoadCondition, LongReferenceWithoutToc]

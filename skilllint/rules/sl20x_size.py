@@ -1,17 +1,15 @@
-"""SL2xx: the size of one skill (disclosure tiers 1 and 2)."""
+"""SL20x: the size of one skill (disclosure tiers 1 and 2)."""
 
 from __future__ import annotations
 
-import os
-import stat
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
+from ..field_checks import frontmatter_start, value_span
 from ..package import SkillPackage
-from ..registry import Rule, RuleContext, severities
-from ..rule import Option
+from ..package_size import package_bytes, readable_size
+from ..rule import Option, Rule, RuleContext, severities
 from ..tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
-from .common import frontmatter_start, value_span
 
 _ENCODING_OPTION = {
     "encoding": Option(str, DEFAULT_ENCODING, "tiktoken encoding used to count", choices=tuple(SUPPORTED_ENCODINGS))
@@ -97,50 +95,12 @@ class UploadTooLarge(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-bytes"]
-        total = _package_bytes(package, stop_after=limit)
+        total = package_bytes(package, stop_after=limit)
         if total > limit:
             yield Finding(
-                f"the package is over {_size(limit)}; claude.ai uploads and the Skills API refuse it",
+                f"the package is over {readable_size(limit)}; claude.ai uploads and the Skills API refuse it",
                 Span(1, 1, 1, 1),
             )
-
-
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / 1048576:.3g} MB"
-    if n >= 1024:
-        return f"{n / 1024:.3g} KB"
-    return f"{n:,} bytes"
-
-
-def _package_bytes(package: SkillPackage, stop_after: int) -> int:
-    """Bytes of regular files in the package, links not followed: as its inventory lists
-    them (an editor's buffer or standard input at its own size, a new file too), else,
-    when the listing was cut at its bound, walking the folders until past ``stop_after``."""
-    inventory = package.inventory
-    if not inventory.truncated:
-        return sum(entry.size for entry in inventory.entries.values() if entry.kind == "file")
-    total = 0
-    stack = [package.root]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if entry.name not in (".git", "node_modules"):
-                    stack.append(entry.path)
-            elif stat.S_ISREG(info.st_mode):
-                total += info.st_size
-                if total > stop_after:
-                    return total
-    return total
 
 
 class CodexPromptBytes(Rule):
