@@ -119,17 +119,4 @@ class CodexPromptBytes(Rule):
             )
 
 
-class SkillMdEmptyBody(Rule):
-    code = "SL206"
-    name = "skill-md-empty-body"
-    summary = "The SKILL.md body is empty: the skill gives the agent no instructions"
-    severity = severities("warning: all")
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.truncated or package.body.strip():
-            return
-        line = package.body_start_line + 1
-        yield Finding("the SKILL.md body is empty: write the instructions the agent follows once the skill loads", Span(line, 1, line, 1))
-
-
-RULES = [SkillMdTooLong, BodyTooManyTokens, CatalogEntryTooCostly, UploadTooLarge, CodexPromptBytes, SkillMdEmptyBody]
+RULES = [SkillMdTooLong, BodyTooManyTokens, CatalogEntryTooCostly, UploadTooLarge, CodexPromptBytes]
