@@ -218,21 +218,6 @@ def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Fi
         fix = next((o.fix for _, o in members if o.fix is not None), None)
         yield Finding(message, first.span, targets=ids, severities=severities, fix=fix)
 
-def for_targets(
-    package: SkillPackage,
-    ctx: RuleContext,
-    judge: Callable[[Target, FrontmatterView, dict], Outcome | list[Outcome] | None],
-) -> Iterator[Finding]:
-    """Run ``judge`` for each target whose view parsed to a mapping."""
-    per_target: dict[str, Outcome | None] = {}
-    for target in ctx.targets:
-        view = package.view(target)
-        mapping = view.mapping
-        if mapping is None:
-            continue
-        per_target[target.id] = judge(target, view, mapping)
-    yield from emit(per_target)
-
 
 def _is_bool(value: Any) -> bool:
     return isinstance(value, bool)
@@ -319,7 +304,7 @@ class Rule:
             cls.options_schema = {key: option.schema() for key, option in cls.options.items()}
             cls.defaults = {key: option.default for key, option in cls.options.items()}
         if "code" in own:  # a concrete rule: it says what it judges
-            method = "check_catalog" if cls.catalog_rule else "check"
+            method = "check_catalog" if cls.catalog_rule else "judge" if hasattr(cls, "judge") else "check"
             if getattr(cls, method).__qualname__ in _ABSTRACT:
                 raise TypeError(f"rule class {cls.__qualname__}: a {'catalog ' if cls.catalog_rule else ''}rule defines {method}")
 
@@ -350,32 +335,30 @@ class PackageRule(Rule):
 
 
 class FieldRule(PackageRule):
-    """A package rule that judges the frontmatter as each target reads it.
+    """A package rule that judges the frontmatter as each target reads it: the per-target
+    loop, written once.
 
-    ``judge(target, view, mapping, package, ctx)`` returns the target's :class:`Outcome`
-    (or a list of them, or None) for each target whose view parsed to a mapping; targets
-    whose outcomes say the same thing at the same place share one finding
-    (:func:`emit`). ``prepare(package, ctx)`` returns what every
-    target's judgement shares (passed to ``judge`` as ``shared``), or None to skip the
-    package."""
+    ``judge(target, view, mapping, package, ctx, *shared)`` returns the target's
+    :class:`Outcome` (or a list of them, or None) for each target whose view parsed to a
+    mapping; targets whose outcomes say the same thing at the same place share one finding
+    (:func:`emit`). ``prepare(package, ctx)`` returns what every target's judgement shares,
+    as a tuple passed after ``ctx`` (a fix computed once per package, say); empty by default."""
 
-    def prepare(self, package: SkillPackage, ctx: RuleContext) -> Any:
+    def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
         return ()
 
-    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, shared: Any) -> Any:  # pragma: no cover
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, *shared: Any) -> Outcome | list[Outcome] | None:  # pragma: no cover
         raise NotImplementedError
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         shared = self.prepare(package, ctx)
-        if shared is None:
-            return
-        per_target: dict[str, Any] = {}
+        per_target: dict[str, Outcome | list[Outcome] | None] = {}
         for target in ctx.targets:
             view = package.view(target)
             mapping = view.mapping
             if mapping is None:
                 continue
-            per_target[target.id] = self.judge(target, view, mapping, package, ctx, shared)
+            per_target[target.id] = self.judge(target, view, mapping, package, ctx, *shared)
         yield from emit(per_target)
 
 

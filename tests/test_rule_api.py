@@ -59,6 +59,11 @@ def test_a_concrete_rule_says_what_it_judges():
         class NoCheck(PackageRule):
             code, name, summary, severity = "XT003", "no-check", "s", severities("info: all")
 
+    with pytest.raises(TypeError, match="NoJudge: a rule defines judge"):
+
+        class NoJudge(FieldRule):
+            code, name, summary, severity = "XT008", "no-judge", "s", severities("info: all")
+
     with pytest.raises(TypeError, match="NoCatalog: a catalog rule defines check_catalog"):
 
         class NoCatalog(CatalogRule):
@@ -133,10 +138,15 @@ def test_a_field_rule_judges_each_target_once_and_shares_findings():
     class Judged(FieldRule):
         code, name, summary, severity = "XT007", "judged", "s", severities("info: all")
         seen: list = []
+        prepared: list = []
 
-        def judge(self, target, view, mapping, package, ctx, shared):
+        def prepare(self, package, ctx):
+            self.prepared.append(package)
+            return ("shared fix",)
+
+        def judge(self, target, view, mapping, package, ctx, fix):
             self.seen.append(target.id)
-            return Outcome(f"name is {mapping.get('name')}", Span(2, 1, 2, 5))
+            return Outcome(f"name is {mapping.get('name')}", Span(2, 1, 2, 5), fix=fix)
 
     class FakeView:
         mapping = {"name": "demo"}
@@ -147,5 +157,5 @@ def test_a_field_rule_judges_each_target_once_and_shares_findings():
 
     targets = (TARGETS["codex"], TARGETS["claude-code"])
     findings = list(Judged().check(FakePackage(), RuleContext(targets=targets, options={})))
-    assert Judged.seen == ["codex", "claude-code"]
-    assert findings == [Finding("name is demo", Span(2, 1, 2, 5), targets=("codex", "claude-code"))]
+    assert Judged.seen == ["codex", "claude-code"] and len(Judged.prepared) == 1  # prepared once per package
+    assert findings == [Finding("name is demo", Span(2, 1, 2, 5), targets=("codex", "claude-code"), fix="shared fix")]

@@ -25,7 +25,7 @@ from ..field_checks import (
     value_span,
 )
 from ..package import FrontmatterView, SkillPackage
-from ..rule import Outcome, Rule, RuleContext, emit, for_targets, severities
+from ..rule import FieldRule, Outcome, Rule, RuleContext, emit, severities
 from ..targets import Target
 from ..targets.base import CLAUDE_CODE_KEYS
 from ..targets.claude_code import read_bool as _cc_bool
@@ -71,7 +71,7 @@ class UnknownKey(Rule):
             yield from emit(per_target)
 
 
-class TopLevelVersion(Rule):
+class TopLevelVersion(FieldRule):
     code = "SL122"
     name = "top-level-version"
     summary = "`version` at the top level instead of under `metadata`"
@@ -80,62 +80,58 @@ class TopLevelVersion(Rule):
     )
     fixable = "safe"
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+    def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
         fix = functools.cache(lambda: yamledit.move_version(package))
+        return (fix,)
 
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            if "version" not in mapping:
-                return None
-            effect = {"reject": "rejected as an unexpected key", "ignore": "ignored"}.get(
-                target.unknown_keys or "", "not a field of the specification"
-            )
-            return Outcome(
-                "top-level `version` belongs under `metadata` as `metadata.version`",
-                key_span(view, "version", package),
-                effect=effect,
-                ref_message=unexpected_fields(mapping),
-                fix=fix(),
-            )
-
-        yield from for_targets(package, ctx, judge)
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        if "version" not in mapping:
+            return None
+        effect = {"reject": "rejected as an unexpected key", "ignore": "ignored"}.get(
+            target.unknown_keys or "", "not a field of the specification"
+        )
+        return Outcome(
+            "top-level `version` belongs under `metadata` as `metadata.version`",
+            key_span(view, "version", package),
+            effect=effect,
+            ref_message=unexpected_fields(mapping),
+            fix=fix(),
+        )
 
 
-class CompatibilityInvalid(Rule):
+class CompatibilityInvalid(FieldRule):
     code = "SL123"
     name = "compatibility-invalid"
     summary = "`compatibility` is not a string, empty, or over 500 characters"
     severity = severities("error: agentskills skills-ref claude-api; warning: claude-code")
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            if "compatibility" not in mapping:
-                return None
-            value = mapping["compatibility"]
-            span = value_span(view, "compatibility", package)
-            if target.id == "claude-api" and not value:
-                return None  # quick_validate checks it only when truthy
-            if target.id != "claude-code" and not isinstance(value, str):
-                return Outcome(
-                    f"`compatibility` must be a string, but it is {describe_type(value)}",
-                    span,
-                    ref_message="Field 'compatibility' must be a string",
-                )
-            if not isinstance(value, str):
-                return None
-            if len(value) > 500:
-                return Outcome(
-                    f"`compatibility` is {len(value)} characters, over the 500-character limit",
-                    span,
-                    ref_message=f"Compatibility exceeds 500 character limit ({len(value)} chars)",
-                )
-            if target.id == "agentskills" and not value.strip():
-                return Outcome("`compatibility` is empty; the specification asks for 1-500 characters", span)
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        if "compatibility" not in mapping:
             return None
+        value = mapping["compatibility"]
+        span = value_span(view, "compatibility", package)
+        if target.id == "claude-api" and not value:
+            return None  # quick_validate checks it only when truthy
+        if target.id != "claude-code" and not isinstance(value, str):
+            return Outcome(
+                f"`compatibility` must be a string, but it is {describe_type(value)}",
+                span,
+                ref_message="Field 'compatibility' must be a string",
+            )
+        if not isinstance(value, str):
+            return None
+        if len(value) > 500:
+            return Outcome(
+                f"`compatibility` is {len(value)} characters, over the 500-character limit",
+                span,
+                ref_message=f"Compatibility exceeds 500 character limit ({len(value)} chars)",
+            )
+        if target.id == "agentskills" and not value.strip():
+            return Outcome("`compatibility` is empty; the specification asks for 1-500 characters", span)
+        return None
 
-        yield from for_targets(package, ctx, judge)
 
-
-class MetadataInvalid(Rule):
+class MetadataInvalid(FieldRule):
     code = "SL124"
     name = "metadata-invalid"
     summary = "`metadata` is not a mapping of strings to strings"
@@ -145,78 +141,76 @@ class MetadataInvalid(Rule):
     severity = severities("error: agentskills codex; warning: claude-code; info: skills-ref")
     fixable = "safe"
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+    def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
         fix = functools.cache(lambda: yamledit.quote_metadata_values(package))
+        return (fix,)
 
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            if "metadata" not in mapping:
-                return None
-            value = mapping["metadata"]
-            span = value_span(view, "metadata", package)
-            if not isinstance(value, dict):
-                if target.id in ("skills-ref",) and value == "":
-                    return None
-                effect = {
-                    "claude-code": "Claude Code drops it",
-                    "codex": "Codex fails to load the skill",
-                }.get(target.id)
-                return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}", span, effect=effect)
-            if target.id not in ("agentskills", "skills-ref"):
-                return None
-            pair = view.key_node("metadata")
-            for key, item in value.items():
-                if isinstance(item, str):
-                    continue
-                node_span = span
-                if pair is not None and pair[1].kind == "map":
-                    for k_node, v_node in pair[1].deref().value:
-                        if k_node.kind == "scalar" and k_node.value == str(key):
-                            node_span = view.span(v_node)
-                return Outcome(
-                    f"`metadata.{key}` is {describe_type(item)}; metadata values must be strings"
-                    + (" (quote it)" if not isinstance(item, (list, dict)) else ""),
-                    node_span,
-                    severity=Severity.INFO,
-                    fix=fix() if item is not None and not isinstance(item, (list, dict)) else None,
-                )
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        if "metadata" not in mapping:
             return None
+        value = mapping["metadata"]
+        span = value_span(view, "metadata", package)
+        if not isinstance(value, dict):
+            if target.id in ("skills-ref",) and value == "":
+                return None
+            effect = {
+                "claude-code": "Claude Code drops it",
+                "codex": "Codex fails to load the skill",
+            }.get(target.id)
+            return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}", span, effect=effect)
+        if target.id not in ("agentskills", "skills-ref"):
+            return None
+        pair = view.key_node("metadata")
+        for key, item in value.items():
+            if isinstance(item, str):
+                continue
+            node_span = span
+            if pair is not None and pair[1].kind == "map":
+                for k_node, v_node in pair[1].deref().value:
+                    if k_node.kind == "scalar" and k_node.value == str(key):
+                        node_span = view.span(v_node)
+            return Outcome(
+                f"`metadata.{key}` is {describe_type(item)}; metadata values must be strings"
+                + (" (quote it)" if not isinstance(item, (list, dict)) else ""),
+                node_span,
+                severity=Severity.INFO,
+                fix=fix() if item is not None and not isinstance(item, (list, dict)) else None,
+            )
+        return None
 
-        yield from for_targets(package, ctx, judge)
 
-
-class AllowedToolsFormat(Rule):
+class AllowedToolsFormat(FieldRule):
     code = "SL125"
     name = "allowed-tools-format"
     summary = "`allowed-tools` is not one space-separated string"
     severity = severities("warning: agentskills; info: skills-ref claude-api copilot")
     fixable = "safe"
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+    def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
         fix = functools.cache(lambda: yamledit.allowed_tools_string(package))
+        return (fix,)
 
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            if "allowed-tools" not in mapping:
-                return None
-            value = mapping["allowed-tools"]
-            span = value_span(view, "allowed-tools", package)
-            if isinstance(value, list):
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        if "allowed-tools" not in mapping:
+            return None
+        value = mapping["allowed-tools"]
+        span = value_span(view, "allowed-tools", package)
+        if isinstance(value, list):
+            return Outcome(
+                "`allowed-tools` is a list; the specification defines one space-separated string "
+                "(lists are a Claude Code extension)",
+                span,
+                fix=fix(),
+            )
+        if isinstance(value, str):
+            if yamledit.commas_outside_parens(value):
                 return Outcome(
-                    "`allowed-tools` is a list; the specification defines one space-separated string "
-                    "(lists are a Claude Code extension)",
+                    "`allowed-tools` is comma-separated; the specification separates tools with spaces",
                     span,
                     fix=fix(),
                 )
-            if isinstance(value, str):
-                if yamledit.commas_outside_parens(value):
-                    return Outcome(
-                        "`allowed-tools` is comma-separated; the specification separates tools with spaces",
-                        span,
-                        fix=fix(),
-                    )
-                return None
-            return Outcome(f"`allowed-tools` must be a string, but it is {describe_type(value)}", span)
-
-        yield from for_targets(package, ctx, judge)
+            return None
+        return Outcome(f"`allowed-tools` must be a string, but it is {describe_type(value)}", span)
 
 
 class ClaudeCodeFieldValue(Rule):
@@ -325,60 +319,54 @@ class ClientSpecificKey(Rule):
             )
 
 
-class ShortDescriptionInvalid(Rule):
+class ShortDescriptionInvalid(FieldRule):
     code = "SL128"
     name = "short-description-invalid"
     summary = "`metadata.short-description` is not a string or over 1,024 characters"
     severity = severities("error: codex")
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            metadata = mapping.get("metadata")
-            if not isinstance(metadata, dict) or "short-description" not in metadata:
-                return None
-            value = metadata["short-description"]
-            span = nested_value_span(view, "metadata", "short-description", package)
-            if value is None:
-                return None  # serde_yaml reads null into Option<String> as None
-            if isinstance(value, (list, dict)):
-                return Outcome(
-                    f"`metadata.short-description` is {describe_type(value)}, not a string: Codex does not load the skill",
-                    span,
-                )
-            # serde_yaml takes any other scalar's text as the string.
-            length = len(collapse_whitespace(value if isinstance(value, str) else str(value)))
-            if length > 1024:
-                return Outcome(
-                    f"`metadata.short-description` is {length:,} characters, over 1,024: Codex does not load the skill",
-                    span,
-                )
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        metadata = mapping.get("metadata")
+        if not isinstance(metadata, dict) or "short-description" not in metadata:
             return None
+        value = metadata["short-description"]
+        span = nested_value_span(view, "metadata", "short-description", package)
+        if value is None:
+            return None  # serde_yaml reads null into Option<String> as None
+        if isinstance(value, (list, dict)):
+            return Outcome(
+                f"`metadata.short-description` is {describe_type(value)}, not a string: Codex does not load the skill",
+                span,
+            )
+        # serde_yaml takes any other scalar's text as the string.
+        length = len(collapse_whitespace(value if isinstance(value, str) else str(value)))
+        if length > 1024:
+            return Outcome(
+                f"`metadata.short-description` is {length:,} characters, over 1,024: Codex does not load the skill",
+                span,
+            )
+        return None
 
-        yield from for_targets(package, ctx, judge)
 
-
-class MetadataShadowsField(Rule):
+class MetadataShadowsField(FieldRule):
     code = "SL129"
     name = "metadata-shadows-field"
     summary = "A `metadata` key named like a frontmatter field"
     severity = severities("warning: claude-code")
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            metadata = mapping.get("metadata")
-            if not isinstance(metadata, dict):
-                return None
-            clash = [k for k in metadata if isinstance(k, str) and k in CLAUDE_CODE_KEYS]
-            if not clash:
-                return None
-            names = ", ".join(f"`metadata.{k}`" for k in clash)
-            verb = "is" if len(clash) == 1 else "are"
-            return Outcome(
-                f"{names} {verb} named like frontmatter fields; Claude Code's docs ask not to reuse field names in metadata",
-                nested_key_span(view, "metadata", clash[0], package),
-            )
-
-        yield from for_targets(package, ctx, judge)
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        metadata = mapping.get("metadata")
+        if not isinstance(metadata, dict):
+            return None
+        clash = [k for k in metadata if isinstance(k, str) and k in CLAUDE_CODE_KEYS]
+        if not clash:
+            return None
+        names = ", ".join(f"`metadata.{k}`" for k in clash)
+        verb = "is" if len(clash) == 1 else "are"
+        return Outcome(
+            f"{names} {verb} named like frontmatter fields; Claude Code's docs ask not to reuse field names in metadata",
+            nested_key_span(view, "metadata", clash[0], package),
+        )
 
 
 RULES = [UnknownKey, TopLevelVersion, CompatibilityInvalid, MetadataInvalid, AllowedToolsFormat, ClaudeCodeFieldValue, ClientSpecificKey, ShortDescriptionInvalid, MetadataShadowsField]

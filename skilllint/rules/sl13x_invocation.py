@@ -12,29 +12,26 @@ from ..field_checks import (
     value_span,
 )
 from ..package import FrontmatterView, SkillPackage
-from ..rule import Outcome, Rule, RuleContext, for_targets, severities
+from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
 from ..targets import Target
 from ..targets.claude_code import read_bool as _cc_bool
 
 
-class NeverInvocable(Rule):
+class NeverInvocable(FieldRule):
     code = "SL130"
     name = "never-invocable"
     summary = "`disable-model-invocation: true` with `user-invocable: false`"
     severity = severities("warning: claude-code copilot")
 
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        def judge(target: Target, view: FrontmatterView, mapping: dict) -> Outcome | None:
-            if _cc_bool(mapping.get("disable-model-invocation", False)) is True and _cc_bool(
-                mapping.get("user-invocable", True)
-            ) is False:
-                return Outcome(
-                    "`disable-model-invocation: true` with `user-invocable: false`: neither the model nor the user can call this skill",
-                    key_span(view, "disable-model-invocation", package),
-                )
-            return None
-
-        yield from for_targets(package, ctx, judge)
+    def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        if _cc_bool(mapping.get("disable-model-invocation", False)) is True and _cc_bool(
+            mapping.get("user-invocable", True)
+        ) is False:
+            return Outcome(
+                "`disable-model-invocation: true` with `user-invocable: false`: neither the model nor the user can call this skill",
+                key_span(view, "disable-model-invocation", package),
+            )
+        return None
 
 
 class WhitespaceCollapsed(Rule):
