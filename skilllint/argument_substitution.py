@@ -30,7 +30,10 @@ from . import lazyre
 from .markdown import CODE_SPAN
 
 # The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
-from .script_lexers import SHELL_FENCES
+from .script_invocations import SHELL_FENCES
+
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
 
 # Claude Code's `$N` (argumentSubstitution.ts, /\$(\d+)(?!\w)/g with JavaScript's ASCII \d and \w).
 # All the digits are taken at once (a lookahead is never re-entered): the character after them is
@@ -70,9 +73,6 @@ SHELL_SCRIPT = lazyre.compile(
     r"\$[@#*]|\$\{[@#*]|\bshift\b|\bgetopts\b|^#!|\(\)[ \t]*\{|\bfunction[ \t]+[A-Za-z_]|\bcase[ \t]+\"?\$\{?[0-9]",
     re.MULTILINE,
 )
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from .rule import RuleContext
 
 
 # A skill's own use of arguments in its prose: `$1`-`$9` not written as an amount ($1.50, $2,000).

@@ -22,10 +22,10 @@ from .fsafe import is_within
 
 if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
     # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import
-    from .catalog import codex
-    from .rule import RuleContext
-if TYPE_CHECKING:  # loaded when a Claude Code or Copilot catalog is judged
-    from .catalog import claude_code, copilot
+    from .catalog import claude_code, codex, copilot
+    from .rule import (
+        RuleContext,  # a type only: the rules call this module, not the other way
+    )
 
 
 def catalog_options(ctx: RuleContext) -> dict:

@@ -25,6 +25,9 @@ from .markdown import CODE_SPAN as _CODE_SPAN
 from .markdown import NextFind, fenced_lines
 from .package import SkillPackage
 
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
+
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
 
 
@@ -1298,9 +1301,6 @@ _TOC_TITLE = lazyre.compile(
     r"(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?$",
     re.IGNORECASE,
 )
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from .rule import RuleContext
 
 
 _ANCHOR_END = lazyre.compile(r"[)\s]")

@@ -23,6 +23,9 @@ from .fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
 from .references import WINDOWS_DRIVE
 
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
+
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
 
 
@@ -1160,9 +1163,6 @@ LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
 _HTML_ANCHOR = lazyre.compile(
     r"<[A-Za-z](?:[^<>]|<(?![A-Za-z]))*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE
 )
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from .rule import RuleContext
 
 
 def _heading_id(line: str) -> str | None:

@@ -26,6 +26,9 @@ from .fsafe import is_within
 from .inventory import MAX_LINK_HOPS
 from .package import SkillPackage
 
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from .rule import RuleContext
+
 LINE_ONE = Span(1, 1, 1, 1)
 
 
@@ -246,9 +249,6 @@ _ENVIRONMENT_ACCOUNTS = frozenset(
         "claude",  # claude.ai's code-execution sandbox works in /home/claude, where uploaded skills run
     }
 )
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from .rule import RuleContext
 
 
 def is_placeholder_user(name: str) -> bool:

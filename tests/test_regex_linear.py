@@ -28,7 +28,7 @@ from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture
 
 from skilllint import markdown, suppress, yamledit
 from skilllint import references as reference_links
-from skilllint import description_trigger as catalog_trigger, disclosure_graph as disclosure, script_lexers as scripts
+from skilllint import description_trigger as catalog_trigger, disclosure_graph as disclosure, script_invocations as scripts
 from skilllint import reference_checks as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
@@ -256,7 +256,7 @@ def _old_first_word(line: str):
 
 @given(texts("$ ", "A=", "b", "=", '"', "'", " ", "\t", "x y", ";", "\u3000", "./s.sh", size=10))
 def test_first_word_is_found_as_before(line):
-    assert scripts._first_word(line) == _old_first_word(line)
+    assert scripts.first_word(line) == _old_first_word(line)
 
 
 @given(texts("!", "[", "]", "(", ")", "](", " ", '"', "a", "\t", "![", size=30))
@@ -355,7 +355,7 @@ SCANNER_CASES = {
     "disclosure heading, a million blanks": (disclosure._heading, "# a" + " " * 1_000_000 + "b"),
     "suppression comments, a megabyte of openers": (lambda line: list(suppress._comments(line)), "<!-- skilllint-disable " * 45_000),
     "run phrases, 200,000 verbs": (scripts._run_phrase_ends, "run the " * 200_000),
-    "first word, 200,000 assignments": (scripts._first_word, "A=1 " * 200_000 + "x"),
+    "first word, 200,000 assignments": (scripts.first_word, "A=1 " * 200_000 + "x"),
     "links, 100,000 without destination end": (lambda text: disclosure._sub_links(text, str), "![](" * 100_000),
     "link syntax, 100,000 paths on a line": (_judge_every_path, "x references/a.md" * 100_000),
     "anchor links, 100,000 without a close": (disclosure._anchor_links, "](#" * 100_000),

@@ -19,33 +19,28 @@ from ..argument_substitution import (
 from ..diagnostics import Finding, Related, Span
 from ..markdown import CODE_SPAN
 from ..rule import Rule, RuleContext, severities
-
-# The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
-from ..script_lexers import (
-    BYPASS,
+from ..runner_pins import pin_example, runner_uses, skill_md_runner_uses, unpinned_what
+from ..script_invocations import (
     FENCE_LINE,
-    INSTEAD,
-    MAX_FINDINGS_PER_FILE,
     NOT_COMMANDS,
-    PROMPT_FINDERS,
-    WHY,
-    Script,
     ScriptRun,
     fenced_blocks,
     interpreter_for,
     invocations,
-    language_of,
     looks_runnable,
-    package_scripts,
-    pin_example,
     python_runs,
-    read_bytes,
-    runner_uses,
     shebang_problems,
-    shorten,
-    skill_md_runner_uses,
-    unpinned_what,
 )
+from ..script_lexers import (
+    MAX_FINDINGS_PER_FILE,
+    Script,
+    language_of,
+    package_scripts,
+    read_bytes,
+)
+
+# The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
+from ..script_prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY, shorten
 
 
 class ScriptInteractive(Rule):
