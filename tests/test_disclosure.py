@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import lint_json, write_skill
-from skilllint.disclosure_graph import BodyContext, has_toc
+from skilllint.document_toc import has_toc
+from skilllint.mention_context import BodyContext
 
 HEAD = "---\nname: {name}\ndescription: Does a thing. Use when the user asks for the thing.\n---\n"
 
@@ -563,7 +564,7 @@ def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):
 
 
 def test_sl310_finds_a_mention_s_sentence_without_reading_the_whole_paragraph():
-    from skilllint.disclosure_graph import SENTINEL, _sentence
+    from skilllint.mention_context import SENTINEL, _sentence
 
     paragraph = "Run it now. " * 20_000 + SENTINEL + "Read `scripts/x.py` when it fails. And more."
     start = time.perf_counter()

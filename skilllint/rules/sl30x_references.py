@@ -8,28 +8,19 @@ from typing import Iterator
 from .. import markdown
 from ..diagnostics import Finding, Related, Severity, Span
 from ..disclosure_graph import (
-    MAX_RELATED,
-    MAX_SCRIPT_BYTES,
-    MAX_SCRIPT_FILES,
-    SUPPORT_FILE,
-    Mentions,
     NamedBy,
     RecordSections,
     beside_source,
-    exempt,
     hop_count,
     hop_notes,
     in_nested_skill,
     is_document,
     is_script,
-    is_under,
     links_back,
     mention_span,
     nested_roots,
     only_written,
-    read_text,
     script_input,
-    unreached_roots,
 )
 from ..package import SkillPackage
 from ..reference_checks import (
@@ -56,6 +47,17 @@ from ..reference_checks import (
     span,
     whole_folders,
     written_target,
+)
+from ..resource_reach import (
+    MAX_RELATED,
+    MAX_SCRIPT_BYTES,
+    MAX_SCRIPT_FILES,
+    SUPPORT_FILE,
+    Mentions,
+    exempt,
+    is_under,
+    read_text,
+    unreached_roots,
 )
 from ..rule import Rule, RuleContext, severities
 

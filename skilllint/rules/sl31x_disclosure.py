@@ -7,9 +7,6 @@ from typing import Iterator
 
 from ..diagnostics import Finding, Span
 from ..disclosure_graph import (
-    Alternatives,
-    BodyContext,
-    has_toc,
     in_nested_skill,
     is_document,
     is_script,
@@ -17,8 +14,11 @@ from ..disclosure_graph import (
     nested_roots,
     suffix_of,
 )
+from ..document_toc import has_toc
+from ..mention_context import BodyContext
 from ..package import SkillPackage
 from ..reference_checks import Places, generic_pointers, reached_from
+from ..resource_reach import Alternatives
 from ..rule import Option, Rule, RuleContext, severities
 
 # =============================================================================
