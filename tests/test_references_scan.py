@@ -10,7 +10,7 @@ import pytest
 
 from skilllint import markdown
 from skilllint.package import SkillPackage
-from skilllint import reference_checks as rules
+from skilllint import generic_pointers as rules
 
 from conftest import write_skill
 

@@ -31,7 +31,7 @@ from skilllint import references as reference_links
 from skilllint import description_trigger as catalog_trigger
 from skilllint import document_toc, mention_context, resource_reach
 from skilllint import script_invocations as scripts
-from skilllint import reference_checks as reference_rules
+from skilllint import generic_pointers as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
 REPEAT = 100_000  # characters of repeated openers: a rescan from each takes seconds

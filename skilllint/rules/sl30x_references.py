@@ -22,24 +22,20 @@ from ..disclosure_graph import (
     only_written,
     script_input,
 )
+from ..generic_pointers import called_a_folder, generic_pointers, names_files_around
 from ..package import SkillPackage
+from ..reference_anchors import LINE_ANCHOR, anchors_of, closest_anchor
 from ..reference_checks import (
-    LINE_ANCHOR,
     MARKDOWN_DOCUMENTS,
     MOST_CANDIDATES,
     NOUN,
     Places,
     Suggestions,
-    anchors_of,
-    called_a_folder,
     case_fixed_path,
     climbed_to_existing,
-    closest_anchor,
     fate_in_whole,
     files_below,
     folder_fixed_path,
-    generic_pointers,
-    names_files_around,
     outside_message,
     reached_from,
     retarget,

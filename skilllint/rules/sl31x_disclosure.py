@@ -15,9 +15,10 @@ from ..disclosure_graph import (
     suffix_of,
 )
 from ..document_toc import has_toc
+from ..generic_pointers import generic_pointers
 from ..mention_context import BodyContext
 from ..package import SkillPackage
-from ..reference_checks import Places, generic_pointers, reached_from
+from ..reference_checks import Places, reached_from
 from ..resource_reach import Alternatives
 from ..rule import Option, Rule, RuleContext, severities
 
