@@ -21,11 +21,10 @@ from .diagnostics import Severity, Span, counted
 from .fsafe import is_within
 
 if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
-    # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import
+    # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import.
+    # RuleContext is a type only: the rules call this module, not the other way.
     from .catalog import claude_code, codex, copilot
-    from .rule import (
-        RuleContext,  # a type only: the rules call this module, not the other way
-    )
+    from .rule import RuleContext
 
 
 def catalog_options(ctx: RuleContext) -> dict:
