@@ -491,6 +491,7 @@ def _rule(args: argparse.Namespace) -> int:
                 "options": r.options_schema,
                 "defaults": r.defaults,
                 "documentation": rule_page(r.code),
+                "source": {"module": r.source()[0], "class": r.source()[1]},
             }
             for r in rules
         ]
@@ -499,7 +500,9 @@ def _rule(args: argparse.Namespace) -> int:
     pages = []
     for r in rules:
         page = rule_page(r.code)
-        pages.append(page.rstrip() if page else f"# {r.code} {r.name}\n\n{r.summary}\n\n(no rule-book page found)")
+        module, name = r.source()
+        text = page.rstrip() if page else f"# {r.code} {r.name}\n\n{r.summary}\n\n(no rule-book page found)"
+        pages.append(f"{text}\n\nSource: {module}, class {name}")
     print("\n\n---\n\n".join(pages))
     return EXIT_OK
 

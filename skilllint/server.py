@@ -275,8 +275,8 @@ class SkillLintServer(LanguageServer):
                 self.log(warning, lsp.MessageType.Warning)
             project.settings = settings
             rules = [rule() for rule in settings.enabled_rules()]
-            project.package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
-            project.catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
+            project.package_rules = [r for r in rules if not r.catalog_rule]
+            project.catalog_rules = [r for r in rules if r.catalog_rule]
             project.max_bytes = settings.read_cap()
         return project
 
@@ -934,7 +934,7 @@ def _lint_in_worker(
             members = [package if other == key else sibling for other, sibling in packages]
             completion = CatalogContext(boundary=project.root, extra=project.installed)
             reader = _entry_reader(project.entries, contents, learned)
-            judging = any(getattr(r, "reads_suppressions", False) for r in project.package_rules)
+            judging = any(r.reads_suppressions for r in project.package_rules)
             catalog = lint_catalogs(members, project.catalog_rules, project.settings, errors, completion, reader, kept, usage if judging else None)
             catalog = [encode(d) for d in catalog]
         diagnostics = settle(diagnostics, project.package_rules + project.catalog_rules, [package], usage, project.settings)

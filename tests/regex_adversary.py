@@ -87,7 +87,14 @@ def _patterns_in(value, depth: int = 0):
 
 
 def module_patterns() -> list[Found]:
+    return [found for found, _ in _module_patterns()]
+
+
+def _module_patterns() -> list[tuple[Found, list[str]]]:
+    """Each module-level pattern once, with every ``module.NAME`` that holds it: a module
+    that imports a pattern holds it too, and may come first."""
     found: dict[tuple, Found] = {}
+    holders: dict[tuple, list[str]] = {}
     for module in package_modules():
         if module is lazyre:
             continue  # lazyre._MADE lists every lazy pattern of the package: each is found where it is defined
@@ -98,7 +105,8 @@ def module_patterns() -> list[Found]:
                 # re.compile's flags include the implied UNICODE; keep what compiling needs
                 flags &= ~re.UNICODE if isinstance(pattern, bytes) else ~0
                 found.setdefault((pattern, flags), Found(f"{module.__name__}.{name}", pattern, flags))
-    return list(found.values())
+                holders.setdefault((pattern, flags), []).append(f"{module.__name__}.{name}")
+    return [(item, holders[key]) for key, item in found.items()]
 
 
 # -- how each module-level pattern is used --------------------------------------------------
@@ -245,10 +253,10 @@ def _discovery_globs() -> None:
 
 
 def _disclosure_globs() -> None:
-    from skilllint.rules import disclosure
+    from skilllint.skill import disclosure_graph as disclosure
 
     for token in ("references/*.md", "scripts/{name}.py", "assets/<file>.png", "*/*/x-*.json", "${ROOT}/*/docs/*-guide.md", "a*b*c*d*e*f.md"):
-        disclosure._NamedBy._pattern(token)
+        disclosure.NamedBy._pattern(token)
 
 
 def _reference_prefixes() -> None:
@@ -258,14 +266,15 @@ def _reference_prefixes() -> None:
 
 
 def _js_imports() -> None:
-    from skilllint.rules import scripts
+    from skilllint.skill import script_prompts
 
     for module in ("prompt-sync", "prompts", "readline-sync", "@inquirer/prompts"):
-        scripts._js_imports("import x from 'y';", module)
+        script_prompts._js_imports("import x from 'y';", module)
 
 
 def _js_prompts() -> None:
-    from skilllint.rules import scripts
+    from skilllint.skill import script_lexers as scripts
+    from skilllint.skill import script_prompts
 
     code = (
         'import { input, select as choose, confirm } from "@inquirer/prompts";\n'
@@ -273,7 +282,7 @@ def _js_prompts() -> None:
         "const rl = readline.createInterface({ input: process.stdin });\nrl.question('x');\n"
         "const a = await input({ message: 'x' }); prompt('y'); prompts({});\n"
     )
-    scripts.js_prompts(scripts.Script("a.js", "js", code))
+    script_prompts.js_prompts(scripts.Script("a.js", "js", code))
 
 
 def _sarif_help() -> None:
@@ -298,10 +307,10 @@ def _schema_keywords() -> None:
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
     "skilllint.skill.discovery:__init__": (_discovery_globs, {"match"}),  # _OneNameGlobs.match_file
-    "skilllint.rules.disclosure:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
+    "skilllint.skill.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
     "skilllint.skill.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
-    "skilllint.rules.scripts:_js_imports": (_js_imports, {"search"}),
-    "skilllint.rules.scripts:js_prompts": (_js_prompts, {"finditer"}),
+    "skilllint.skill.script_prompts:_js_imports": (_js_imports, {"search"}),
+    "skilllint.skill.script_prompts:js_prompts": (_js_prompts, {"finditer"}),
     "skilllint.output.sarif:_section": (_sarif_help, {"search"}),
     "skilllint.skill.schemacheck:_pattern": (_schema_keywords, {"search"}),
 }
@@ -355,7 +364,10 @@ def schema_patterns() -> list[Found]:
 def all_patterns() -> list[Found]:
     """Every pattern once, with every way it is used."""
     uses = pattern_uses()
-    found = [Found(f.where, f.pattern, f.flags, frozenset(uses.get(f.where, {"?"}))) for f in module_patterns()]
+    found = [
+        Found(f.where, f.pattern, f.flags, frozenset(set().union(*(uses.get(w, set()) for w in where)) or {"?"}))
+        for f, where in _module_patterns()
+    ]
     seen: dict[tuple, Found] = {}
     for item in [*found, *source_calls()[0]]:
         key = (item.pattern, item.flags)

@@ -57,9 +57,20 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # Known edges that break the layers, each with why it is still here. Temporary: the list
 # only shrinks, and test_allowed_edges_still_exist fails on an entry the code no longer has.
+# The analysis the rules call names the rules' context as a type (``if TYPE_CHECKING:``), and
+# reads its settings, targets and memo: it should be handed those instead.
+_CONTEXT_TYPE = "a type only: RuleContext in an annotation; pass the analysis what it reads of it"
+
 ALLOWED: dict[tuple[str, str], str] = {
-    # until the rule API leaves registry.py for rule.py, the built-in rules import registry
-    ("skilllint.registry", "skilllint.rules"): "cycle: registry loads the built-in rules, which import registry",
+    ("skilllint.catalog.render", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.argument_substitution", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.disclosure_graph", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.field_checks", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.generic_pointers", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.reference_checks", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.runner_pins", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.safety_checks", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.script_lexers", "skilllint.rule"): _CONTEXT_TYPE,
 }
 
 

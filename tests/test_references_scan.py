@@ -10,7 +10,7 @@ import pytest
 
 from skilllint.skill import markdown
 from skilllint.skill.package import SkillPackage
-from skilllint.rules import references as rules
+from skilllint.skill import generic_pointers as rules
 
 from conftest import write_skill
 

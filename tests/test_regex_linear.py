@@ -28,8 +28,10 @@ from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture
 
 from skilllint.skill import markdown, suppress, yamledit
 from skilllint.skill import references as reference_links
-from skilllint.rules import catalog_trigger, disclosure, scripts
-from skilllint.rules import references as reference_rules
+from skilllint.skill import description_trigger as catalog_trigger
+from skilllint.skill import document_toc, mention_context, resource_reach
+from skilllint.skill import script_invocations as scripts
+from skilllint.skill import generic_pointers as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
 REPEAT = 100_000  # characters of repeated openers: a rescan from each takes seconds
@@ -39,7 +41,7 @@ LIMIT = 0.5  # seconds per call; a linear pattern needs milliseconds
 # cue's (?=.*\b(?:user|you|…)\b) looks to the end of the description from each "asks to".)
 # Globs are matched against paths: at most 4,096 characters (PATH_MAX) and 255 a segment,
 # where the two stars a segment may hold (discovery.tame_glob) cost its length squared.
-CAPPED = {"skilllint.rules.catalog_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.skill.discovery:__init__ (built)": 4096}
+CAPPED = {"skilllint.skill.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.skill.discovery:__init__ (built)": 4096}
 
 
 # -- every pattern, found --------------------------------------------------------------------
@@ -51,9 +53,9 @@ def test_the_search_finds_the_patterns_of_every_kind():
     where = {found.where for found in PATTERNS}
     assert len(PATTERNS) > 150
     assert "skilllint.skill.suppress._YAML" in where  # module level, re.compile
-    assert "skilllint.rules.disclosure._TOC_TITLE" in where  # module level, lazyre.compile
-    assert "skilllint.rules.catalog_trigger.CUES" in where  # inside a tuple
-    assert any(w.startswith("skilllint.rules.disclosure:") for w in where)  # re.sub(r"…", …) in a function
+    assert "skilllint.skill.document_toc._TOC_TITLE" in where  # module level, lazyre.compile
+    assert "skilllint.skill.description_trigger.CUES" in where  # inside a tuple
+    assert any(w.startswith("skilllint.skill.disclosure_graph:") for w in where)  # re.sub(r"…", …) in a function
     assert any(w.startswith("skilllint.skill.references:_plain_pattern") for w in where)  # built at run time
     assert any(w.startswith("schema ") for w in where)
 
@@ -179,12 +181,12 @@ def test_atx_heading_reads_a_line_as_the_old_regex(line):
 @given(HEADING_LINE)
 def test_disclosure_heading_reads_a_line_as_the_old_regex(line):
     old = OLD_HEADING.match(line)
-    assert disclosure._heading(line) == (old and (len(old.group(1)), old.group(2)))
+    assert mention_context._heading(line) == (old and (len(old.group(1)), old.group(2)))
 
 
 @given(texts(" ", "#", "**", "__", "Contents", "table of contents", ":", "\t", "x", "\x0b", size=10))
 def test_toc_title_matches_what_it_matched(line):
-    assert bool(disclosure._TOC_TITLE.match(line)) == bool(OLD_TOC_TITLE.match(line))
+    assert bool(document_toc._TOC_TITLE.match(line)) == bool(OLD_TOC_TITLE.match(line))
 
 
 @given(texts("<!--", "-->", " ", "skilllint-", "disable", "-line", "-next-line", "-file", "enable", "SL1", "x", "<", "-", size=16))
@@ -201,7 +203,7 @@ def test_yaml_suppression_matches_as_before(line):
 
 @given(texts("from", "import", " ", "\n", "\t", ".", "x", ",", "!", "\x0c", size=14))
 def test_python_imports_are_found_as_before(text):
-    assert [m.groups() for m in disclosure._PY_IMPORT.finditer(text)] == [m.groups() for m in OLD_PY_IMPORT.finditer(text)]
+    assert [m.groups() for m in resource_reach._PY_IMPORT.finditer(text)] == [m.groups() for m in OLD_PY_IMPORT.finditer(text)]
 
 
 @given(texts("`", "[", "!", "./", "{baseDir}/", "$CLAUDE_SKILL_DIR/", "a", " ", "/", "."))
@@ -256,18 +258,18 @@ def _old_first_word(line: str):
 
 @given(texts("$ ", "A=", "b", "=", '"', "'", " ", "\t", "x y", ";", "\u3000", "./s.sh", size=10))
 def test_first_word_is_found_as_before(line):
-    assert scripts._first_word(line) == _old_first_word(line)
+    assert scripts.first_word(line) == _old_first_word(line)
 
 
 @given(texts("!", "[", "]", "(", ")", "](", " ", '"', "a", "\t", "![", size=30))
 def test_links_are_replaced_as_the_old_regex_did(text):
-    assert disclosure._sub_links(text, lambda label: f"<{label}>") == OLD_LINK.sub(lambda m: f"<{m.group(1)}>", text)
+    assert mention_context._sub_links(text, lambda label: f"<{label}>") == OLD_LINK.sub(lambda m: f"<{m.group(1)}>", text)
 
 
 @given(texts("*", "**", "_", "__", ":", "—", "-", " ", "a", "b c", "|", "\t", size=14))
 def test_labels_are_read_as_before_on_text_that_starts_with_no_blank(text):
     text = text.lstrip()  # as _label_reason's text: joined stripped lines, the mention mark before a non-blank
-    new, old = disclosure._LABEL.match(text), OLD_LABEL.match(text)
+    new, old = mention_context._LABEL.match(text), OLD_LABEL.match(text)
     assert (new and new.group(1)) == (old and old.group(1))
 
 
@@ -281,7 +283,7 @@ def test_inline_links_differ_only_where_commonmark_has_no_link(text):
 
 @given(texts("[", "]", "(", ")", "](", "](#", "#", " ", "a", "\t", size=24))
 def test_bracket_link_scans_find_what_the_old_regexes_found(text):
-    assert disclosure._anchor_links(text) == len(OLD_ANCHOR_LINK.findall(text))
+    assert document_toc._anchor_links(text) == len(OLD_ANCHOR_LINK.findall(text))
     targets = reference_rules._bracket_links(text, reference_rules._DESTINATION_END.compiled(), filled=True)
     assert [text[start:end] for _, _, start, end in targets] == [m.group(1) for m in OLD_LINK_TARGET.finditer(text)]
     assert reference_rules._without_links(text) == OLD_WHOLE_LINK.sub("", text)
@@ -352,16 +354,16 @@ SCANNER_CASES = {
     ),
     "heading markup, 500,000 openers without a closer": (markdown._plain_heading_text, "<a" * 250_000 + "[" * 250_000 + "![" * 100_000),
     "heading text, a million blanks": (markdown.atx_heading, "# a" + " \t" * 500_000 + "b"),
-    "disclosure heading, a million blanks": (disclosure._heading, "# a" + " " * 1_000_000 + "b"),
+    "disclosure heading, a million blanks": (mention_context._heading, "# a" + " " * 1_000_000 + "b"),
     "suppression comments, a megabyte of openers": (lambda line: list(suppress._comments(line)), "<!-- skilllint-disable " * 45_000),
     "run phrases, 200,000 verbs": (scripts._run_phrase_ends, "run the " * 200_000),
-    "first word, 200,000 assignments": (scripts._first_word, "A=1 " * 200_000 + "x"),
-    "links, 100,000 without destination end": (lambda text: disclosure._sub_links(text, str), "![](" * 100_000),
+    "first word, 200,000 assignments": (scripts.first_word, "A=1 " * 200_000 + "x"),
+    "links, 100,000 without destination end": (lambda text: mention_context._sub_links(text, str), "![](" * 100_000),
     "link syntax, 100,000 paths on a line": (_judge_every_path, "x references/a.md" * 100_000),
-    "anchor links, 100,000 without a close": (disclosure._anchor_links, "](#" * 100_000),
+    "anchor links, 100,000 without a close": (document_toc._anchor_links, "](#" * 100_000),
     "links, 300,000 brackets": (reference_rules._without_links, "[" * 300_000 + "[](" * 100_000),
     "link destinations, 200,000 without a close": (reference_rules._mask_code, "](" * 200_000),
-    "links sharing a destination end before a million blanks": (lambda text: disclosure._sub_links(text, str), "![](" * 50_000 + " " * 1_000_000 + "x"),
+    "links sharing a destination end before a million blanks": (lambda text: mention_context._sub_links(text, str), "![](" * 50_000 + " " * 1_000_000 + "x"),
     "commas, 300,000 outside parentheses": (yamledit.commas_outside_parens, "," * 300_000),
     "suppressions, 20,000 ranges and 20,000 questions": (
         lambda found: [found.suppresses("SL101", line) for line in range(20_000)],

@@ -1,4 +1,4 @@
-"""Bundled scripts (SL701-SL703, skilllint/rules/scripts.py).
+"""Bundled scripts (SL701-SL703, skilllint/rules/sl70x_scripts.py and the script_* analysis modules).
 
 Scripts are read as text only. The lexers blank comments and strings so that a
 prompt or a runner named in a docstring, a help text or a heredoc is not taken
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import lint_json, write_skill
 
-from skilllint.rules import scripts as S
+from skilllint.skill import runner_pins, script_invocations
+from skilllint.skill import script_lexers as S
 
 SKILL = """---
 name: {name}
@@ -440,7 +441,7 @@ def test_skill_root_variables_and_install_paths(tmp_path):
 def test_judge_runner(argv, expected):
     import shlex
 
-    verdict = S.judge_runner(shlex.split(argv))
+    verdict = runner_pins.judge_runner(shlex.split(argv))
     if expected is None:
         assert verdict is None
     else:
@@ -566,8 +567,8 @@ def test_a_code_span_naming_a_command_again_is_reported_once(tmp_path):
     ],
 )
 def test_judge_runner_of_an_installed_package(argv, expected):
-    installed = frozenset().union(*map(S.installed_names, ["mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"]))
-    verdict = S.judge_runner(argv.split(), installed)
+    installed = frozenset().union(*map(runner_pins.installed_names, ["mytool", "@azure/static-web-apps-cli", "@acme/lint-cli", "zod"]))
+    verdict = runner_pins.judge_runner(argv.split(), installed)
     assert (verdict and (verdict.runner, verdict.name, verdict.tag)) == expected
 
 
@@ -643,7 +644,7 @@ def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
     from skilllint.skill.package import SkillPackage
 
     skill = corpus / "obra__superpowers" / "skills" / "subagent-driven-development"
-    calls = S.invocations(SkillPackage(skill))
+    calls = script_invocations.invocations(SkillPackage(skill))
     assert {c.rel for c in calls} == {"scripts/sdd-workspace", "scripts/task-brief", "scripts/review-package"}
     result = lint_json("--target", "all", "--select", "SL7", "--ignore", "SL702", str(corpus), cwd=corpus)
     reported = {Path(d["path"]) for d in result["diagnostics"]}
@@ -662,7 +663,7 @@ def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
         (skill / "SKILL.md").read_text(encoding="utf-8") + "\n" + "`a/b.md` " * 12_000 + "\n", encoding="utf-8"
     )
     start = time.perf_counter()
-    S.invocations(SkillPackage(skill))
+    script_invocations.invocations(SkillPackage(skill))
     assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s
 
 

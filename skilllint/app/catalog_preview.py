@@ -90,7 +90,7 @@ def _skill(skill, *, description_chars, chars_shown, included, minimum_cost, ful
 
 
 def _codex(catalog: Catalog, options: dict) -> dict:
-    from ..rules.catalog import codex_render
+    from ..catalog.render import codex_render
 
     render, _ = codex_render(catalog, options)
     receipt = render.receipt
@@ -140,7 +140,7 @@ def _codex_budget_source(options: dict) -> str:
 
 
 def _claude_code(catalog: Catalog, options: dict) -> dict:
-    from ..rules.catalog_listing import listing_for
+    from ..catalog.render import listing_for
 
     receipt = listing_for(catalog, options)
     skills, lines = [], []
@@ -176,7 +176,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
 
 
 def _copilot(catalog: Catalog, options: dict) -> dict:
-    from ..rules.catalog_listing import copilot_listing_for
+    from ..catalog.render import copilot_listing_for
 
     listing = copilot_listing_for(catalog, options)
     skills = [

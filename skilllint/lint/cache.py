@@ -186,7 +186,7 @@ class ResultCache:
         self._names = {
             r.code: r.name
             for r in settings.enabled_rules()
-            if not getattr(r, "catalog_rule", False) and getattr(r, "cacheable", True)
+            if not r.catalog_rule and r.cacheable
         }
         self.catalog_entries = None  # made by skilllint.lint.catalog_entries.entries_beside, which builds on this module
         self._token_counts: TokenCounts | None = None
@@ -1092,7 +1092,7 @@ class _PackagePaths:
     def named(self) -> set[str]:
         """Places outside the package its findings name: its real location, SKILL.md's, and where links lead."""
         if self._named is None:
-            from ..rules.safety import trace
+            from ..skill.safety_checks import trace
 
             package = self.package
             named = {package.real_root}

@@ -87,8 +87,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         result.abandoned_fix_temps = [path for path in found.fix_temps if is_abandoned_fix_temp(path)]
     rules = [rule() for rule in settings.enabled_rules()]
     result.diagnostics.extend(_endless_link_diagnostics(found.endless_links, rules, settings))
-    package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
-    catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
+    package_rules = [r for r in rules if not r.catalog_rule]
+    catalog_rules = [r for r in rules if r.catalog_rule]
     max_bytes = settings.read_cap()
     packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
@@ -100,8 +100,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     if store is not None:
         store.load()
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
-    cached_rules = [r for r in package_rules if cache is None or getattr(r, "cacheable", True)]
-    always_rules = [r for r in package_rules if cache is not None and not getattr(r, "cacheable", True)]
+    cached_rules = [r for r in package_rules if cache is None or r.cacheable]
+    always_rules = [r for r in package_rules if cache is not None and not r.cacheable]
     warm = cache is not None and cache.has_results()
     judging = any(_reads_suppressions(r) for r in package_rules)  # SL901 runs: tell it what the catalogs silenced
     catalogs = partial(_catalog_phase, packages, paths, settings, cwd, max_bytes, catalog_rules, store=store, judging=judging)
@@ -192,9 +192,9 @@ def settle(diagnostics: list[Diagnostic], rules: list[Rule], packages: list[Skil
     """``diagnostics`` once every pass of the run is done: a rule with ``settle`` (SL901)
     revises what it found in its own pass with what the other passes silenced (``usage``)
     and which rules ran on each package."""
-    package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
+    package_rules = [r for r in rules if not r.catalog_rule]
     for rule in rules:
-        revise = getattr(rule, "settle", None)
+        revise = rule.settle
         if revise is not None:
             diagnostics = revise(diagnostics, packages, usage, lambda package: package_rules_run(package, package_rules, settings))
     return diagnostics
@@ -465,7 +465,7 @@ def lint_catalogs(
 
 def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
     """Catalog-wide effects on context skills, told to the linted members without a finding of their own."""
-    describe = getattr(rule, "context_finding", None)
+    describe = rule.context_finding
     if describe is None:
         return []
     others = [(p, f) for p, f in findings if id(p) not in linted]
@@ -611,12 +611,12 @@ def package_rules_run(package: SkillPackage, rules: list[Rule], settings: Settin
     return {
         rule.code
         for rule, _, _, needs in _package_plan(package, rules, settings)
-        if needs in runnable and not _reads_suppressions(rule) and not getattr(rule, "catalog_rule", False)
+        if needs in runnable and not _reads_suppressions(rule) and not rule.catalog_rule
     }
 
 
 def _reads_suppressions(rule: Rule) -> bool:
-    return getattr(rule, "reads_suppressions", False)
+    return rule.reads_suppressions
 
 
 @dataclass(frozen=True)
@@ -698,13 +698,13 @@ def _plan(
     if plan is None:
         plan = []
         for rule in rules:
-            if getattr(rule, "needs_skill_md", True) is False:
+            if rule.needs_skill_md is False:
                 pool = selected
             else:
-                pool = reads_file if getattr(rule, "content_rule", False) else sees_file
+                pool = reads_file if rule.content_rule else sees_file
             applicable = tuple(t for t in pool if rule.applies_to(t.id))
             if applicable:
-                needs = getattr(rule, "needs_skill_md", True)
+                needs = rule.needs_skill_md
                 needs = False if needs is False else "raw" if needs == "raw" else True
                 plan.append((rule, applicable, settings.options_for(type(rule)), needs))
         if len(settings._rule_plans) >= 64:  # keys hold rule instances: a long-lived Settings must not collect them

@@ -1,35 +1,44 @@
-"""The built-in rules, one module per family."""
+"""The built-in rules, one module per code decade: ``SLabx`` lives in ``sl{a}{b}x_*.py``.
+
+These modules hold rule classes only; what the rules read (lexers, the reference graph,
+prose heuristics) lives in the analysis modules they import."""
 
 from . import (
-    catalog,
-    catalog_discovery,
-    catalog_listing,
-    catalog_trigger,
-    disclosure,
-    fields,
-    openai_yaml,
-    parsing,
-    references,
-    safety,
-    scripts,
-    size,
-    substitution,
-    suppressions,
+    sl00x_package,
+    sl01x_parsing,
+    sl10x_name,
+    sl11x_description,
+    sl12x_fields,
+    sl13x_invocation,
+    sl20x_size,
+    sl30x_references,
+    sl31x_disclosure,
+    sl40x_safety,
+    sl50x_budget,
+    sl51x_selection,
+    sl52x_discovery,
+    sl60x_openai_yaml,
+    sl70x_scripts,
+    sl90x_suppressions,
 )
 
-BUILTIN_RULES = [
-    *parsing.RULES,
-    *fields.RULES,
-    *size.RULES,
-    *references.RULES,
-    *disclosure.RULES,
-    *safety.RULES,
-    *catalog.RULES,
-    *catalog_listing.RULES,
-    *catalog_trigger.RULES,
-    *catalog_discovery.RULES,
-    *openai_yaml.RULES,
-    *scripts.RULES,
-    *substitution.RULES,
-    *suppressions.RULES,
-]
+RULE_MODULES = (
+    sl00x_package,
+    sl01x_parsing,
+    sl10x_name,
+    sl11x_description,
+    sl12x_fields,
+    sl13x_invocation,
+    sl20x_size,
+    sl30x_references,
+    sl31x_disclosure,
+    sl40x_safety,
+    sl50x_budget,
+    sl51x_selection,
+    sl52x_discovery,
+    sl60x_openai_yaml,
+    sl70x_scripts,
+    sl90x_suppressions,
+)
+
+BUILTIN_RULES = [rule for module in RULE_MODULES for rule in module.RULES]

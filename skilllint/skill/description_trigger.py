@@ -1,4 +1,4 @@
-"""SL512 description-without-trigger: the description says what, not when.
+"""Whether a description says when to use the skill: the trigger cues SL512 looks for.
 
 An agent picks a skill from its catalog entry alone, so the description should
 say in which situation to load the skill ("Use when …"). The cue list below was
@@ -9,17 +9,14 @@ see ``rules/SL512-description-without-trigger/README.md`` for the measurements.
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 from .. import lazyre
-from ..diagnostics import Finding
-from ..skill.package import SkillPackage
-from ..registry import Rule, RuleContext, severities
-from .common import value_span
 
 # Each cue: (name, pattern). A description with any cue states when to use the
 # skill. Patterns are matched case-insensitively on the whitespace-collapsed text.
 _WHO = r"(?:the |a |an |your |any )?(?:user|users|you|someone|developer|developers|operator|agent|claude|caller|team|people)"
+
+
 _CUES: tuple[tuple[str, str], ...] = (
     # "Use when …", "Use this skill when …", "Use it for …", "Use PROACTIVELY …",
     # "Use immediately after …", "Should be used when …"
@@ -50,6 +47,8 @@ _CUES: tuple[tuple[str, str], ...] = (
     ("trigger list", r"\b(?:triggers?|trigger (?:words?|phrases?|terms?)|keywords?|key ?phrases?)[ \t]*(?::|[-—–][ \t])"),
     ("handles … requests", r"\b(?:handles?|routes?|serves?|responds? to) [\w/ -]{0,60}?\b(?:requests|questions|queries)\b"),
 )
+
+
 CUES: tuple[tuple[str, lazyre.LazyPattern], ...] = tuple((name, lazyre.compile(p, re.IGNORECASE)) for name, p in _CUES)
 
 
@@ -66,37 +65,3 @@ def find_trigger(description: str) -> tuple[str, str] | None:
         if match:
             return name, match.group(0)
     return None
-
-
-class DescriptionWithoutTrigger(Rule):
-    code = "SL512"
-    name = "description-without-trigger"
-    summary = "The description says what the skill does but not when to use it"
-    severity = severities("info: all")
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        view = package.canonical
-        mapping = view.mapping
-        if not isinstance(mapping, dict):
-            return
-        description = mapping.get("description")
-        if not isinstance(description, str) or not description.strip():
-            return  # SL111 / SL112
-        if find_trigger(description):
-            return
-        targets = None
-        when = mapping.get("when_to_use")
-        if isinstance(when, str) and when.strip():
-            # Claude Code lists `when_to_use` after the description; other surfaces ignore the key.
-            targets = tuple(t for t in ctx.target_ids if t != "claude-code")
-            if not targets:
-                return
-        yield Finding(
-            "`description` says what the skill does but not when to use it: agents pick a skill from its "
-            "description alone; add the situations that call for it, e.g. \"Use when the user asks to …\"",
-            value_span(view, "description", package),
-            targets=targets,
-        )
-
-
-RULES: list = [DescriptionWithoutTrigger]

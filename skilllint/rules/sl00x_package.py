@@ -1,16 +1,16 @@
-"""SL0xx: the package and the parsing of SKILL.md."""
+"""SL00x: the skill package and its SKILL.md: present, named right, readable, with frontmatter that parses."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from ..skill import yamledit
-from ..diagnostics import Finding, Related, Severity, Span
-from ..fsafe import MAX_READ_BYTES
+from ..diagnostics import Finding, Severity, Span
+from ..skill.field_checks import frontmatter_start
 from ..skill.package import SkillPackage
-from ..registry import Rule, RuleContext, severities
-from ..skill.yamltree import MAX_NODES, AliasBombError, TooManyNodesError
-from .common import Outcome, emit, frontmatter_start
+from ..rule import Outcome, Rule, RuleContext, emit, severities
+from ..skill.skill_md_checks import stand_in_file
+from ..skill.yamltree import AliasBombError, TooManyNodesError
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
 # the frontmatter parsed, so a broken file yields one clear finding.
@@ -38,18 +38,6 @@ class SkillMdMissing(Rule):
         ):
             finding.path = stand_in_file(package)
             yield finding
-
-
-def stand_in_file(package: SkillPackage):
-    """The file an SL001 finding is reported on. GitHub's annotations and code scanning place a
-    finding on a file, and an editor shows it in an open file, so not on the folder: its first
-    Markdown file, else its first file (the shallowest first, then by name), or, in a folder
-    holding no file at all, the SKILL.md that is missing."""
-    files = [entry.rel for entry in package.inventory.files()]
-    if not files:
-        return package.root / "SKILL.md"
-    first = min(files, key=lambda rel: (not rel.lower().endswith(".md"), rel.count("/"), rel))
-    return package.root / first
 
 
 class SkillMdFilenameCase(Rule):
@@ -281,158 +269,4 @@ class NotUtf8(Rule):
             )
 
 
-class FenceInsideFrontmatter(Rule):
-    code = "SL010"
-    name = "fence-inside-frontmatter"
-    summary = "A `---` inside the frontmatter closes it early for some parsers"
-    severity = severities("error: claude-api codex-validator codex; warning: skills-ref")
-
-    _HOW = {
-        "skills-ref": "splits at the first `---` anywhere",
-        "quick-validate": "closes at the first line that starts with `---`",
-        "codex": "closes at any line whose trimmed text is `---`",
-    }
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        canonical = package.split("canonical")
-        if canonical.status != "ok":
-            return
-        per_target: dict[str, Outcome | None] = {}
-        for target in ctx.targets:
-            split = package.split(target.splitter)
-            if split.status != "ok" or split.close_line >= canonical.close_line:
-                continue
-            line = split.close_line + 1
-            per_target[target.id] = Outcome(
-                f"`---` on line {line} ends the frontmatter early for {target.id}, which "
-                f"{self._HOW[target.splitter]}; the rest of the frontmatter is read as body",
-                Span(line, split.close_column + 1, line, split.close_column + 4),
-            )
-        yield from emit(per_target)
-
-
-class FileTooLarge(Rule):
-    code = "SL011"
-    name = "file-too-large"
-    summary = "SKILL.md is larger than the size cap; it is not read past it"
-    # The cap is skilllint's own safety bound; skills-ref reads files of any size
-    # and judges only the frontmatter, which the capped read still covers.
-    severity = severities("error: all; info: skills-ref")
-    needs_skill_md = "raw"
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1024, "maximum": MAX_READ_BYTES, "description": "size cap in bytes"}}
-    defaults = {"max-bytes": 1024 * 1024}
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.truncated:
-            size = package.read_result.size  # type: ignore[union-attr]
-            yield Finding(
-                f"SKILL.md is {size:,} bytes, over the {ctx.options['max-bytes']:,}-byte cap; "
-                "only the first part was checked",
-                Span(1, 1, 1, 1),
-            )
-        problem = package.decode_problem
-        if problem is not None and problem[0] == "invalid UTF-8":
-            return  # no frontmatter is read from it (SL009)
-        # A frontmatter written with more YAML nodes than skilllint builds: valid YAML that
-        # surfaces load, but too large to check (an alias bomb is SL005).
-        too_large: dict[str, Span] = {}
-        for target in ctx.targets:
-            view = package.view(target)
-            if view.split.status == "ok" and isinstance(view.error, TooManyNodesError):
-                line, column = view.file_position(view.error.line, view.error.column)
-                too_large[target.id] = Span(line, column, line, column + 1)
-        if too_large:
-            yield Finding(
-                f"the frontmatter is written with more than {MAX_NODES:,} YAML nodes, over skilllint's cap "
-                "(real frontmatter holds a few dozen): its fields were not checked",
-                min(too_large.values(), key=lambda span: (span.line, span.column)),
-                targets=tuple(too_large),
-            )
-
-
-class YamlStrictSubset(Rule):
-    code = "SL012"
-    name = "yaml-strict-subset"
-    summary = "YAML that strictyaml (skills-ref) rejects: flow style, anchors, aliases, tags"
-    severity = severities("error: skills-ref")
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for target in ctx.targets:
-            view = package.view(target)
-            if view.split.status != "ok" or view.document is None:
-                continue
-            for node, what, strict_text in view.document.strict_violations():
-                span = view.span(node)
-                yield Finding(
-                    f"Invalid YAML in frontmatter: {strict_text} (strictyaml rejects {what})",
-                    Span(span.line, span.column, span.line, span.column + 1),
-                    targets=(target.id,),
-                )
-
-
-class SkillMdUnreadable(Rule):
-    code = "SL013"
-    name = "skill-md-unreadable"
-    summary = "SKILL.md, or a file it references, cannot be read safely (not a regular file, link out of the tree, no permission)"
-    severity = severities("error: all")
-    needs_skill_md = False
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.skill_md_name is None:
-            return
-        if package.readable:
-            yield from _unreadable_references(package)
-            return
-        if package.skill_md_dangles:
-            return  # a linked SKILL.md leading nowhere: SL403 (missing target) or SL404 (cycle) says so
-        reason = str(package.read_result)
-        if "outside the linted tree" in reason:
-            tail = "skilllint did not read it, and the skill loads only where the link's target exists"
-        else:
-            tail = "skilllint did not read it and surfaces cannot load it"
-        yield Finding(f"{package.skill_md_name} {reason}; {tail}", Span(1, 1, 1, 1))
-
-
-def _unreadable_references(package: SkillPackage) -> Iterator[Finding]:
-    """Referenced files that are there but cannot be opened (mode 000): not missing (SL301),
-    yet neither skilllint nor an agent running as this user can read them. The reference
-    graph holds the text of the Markdown files it read; every other target is opened once."""
-    from ..fsafe import UnsafeFile, read_capped
-
-    graph = package.references
-    seen: set[str] = set()
-    for reference in graph.references:
-        target = reference.resolved
-        if reference.status != "ok" or reference.target_kind != "file" or target is None:
-            continue
-        if target in seen or target in graph.texts:
-            continue
-        seen.add(target)
-        try:
-            read_capped(package.root / target, 0)
-        except UnsafeFile as exc:
-            source = package.root / reference.source
-            span = Span(reference.line, reference.column, reference.line, reference.column)
-            yield Finding(
-                f"`{target}` cannot be read ({exc}); skilllint did not check it and an agent cannot load it",
-                Span(1, 1, 1, 1),
-                path=package.root / target,
-                related=(Related(f"`{target}` is referenced here", source, span),),
-            )
-
-
-RULES = [
-    SkillMdMissing,
-    SkillMdFilenameCase,
-    FrontmatterMissing,
-    FrontmatterUnclosed,
-    YamlInvalid,
-    FrontmatterNotMapping,
-    DuplicateKey,
-    LineEndingHazard,
-    NotUtf8,
-    FenceInsideFrontmatter,
-    FileTooLarge,
-    YamlStrictSubset,
-    SkillMdUnreadable,
-]
+RULES = [SkillMdMissing, SkillMdFilenameCase, FrontmatterMissing, FrontmatterUnclosed, YamlInvalid, FrontmatterNotMapping, DuplicateKey, LineEndingHazard, NotUtf8]

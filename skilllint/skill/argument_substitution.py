@@ -1,4 +1,4 @@
-"""SL704: Claude Code's argument substitution rewrites code in SKILL.md (SL7xx).
+"""What Claude Code's argument substitution does to SKILL.md's code: read by SL704.
 
 When a skill is invoked (by the user or by the model), Claude Code replaces the
 argument placeholders of SKILL.md's body before the model reads it: named ``$name``
@@ -24,21 +24,26 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .. import lazyre
-from ..diagnostics import Finding, Span
-from ..skill.markdown import CODE_SPAN
-from ..registry import Rule, RuleContext, severities
+from .markdown import CODE_SPAN
+
 # The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
-from .scripts import _FENCE_LINE, SHELL_FENCES, _fences
+from .script_invocations import SHELL_FENCES
+
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from ..rule import RuleContext
 
 # Claude Code's `$N` (argumentSubstitution.ts, /\$(\d+)(?!\w)/g with JavaScript's ASCII \d and \w).
 # All the digits are taken at once (a lookahead is never re-entered): the character after them is
 # then no digit, and only a letter or `_` there makes it no placeholder.
 POSITIONAL = lazyre.compile(r"\$(?=([0-9]+))\1(?![A-Za-z_])")
 
+
 SHELL_LANGUAGES = SHELL_FENCES | {"fish"}
+
+
 # Text, markup and data blocks hold output, templates and examples, where `$1` is no syntax of their own.
 # A block in any other language is code written for that language: a `$1` there is its own (a capture
 # group, a placeholder, a variable).
@@ -46,23 +51,38 @@ UNTAGGED = frozenset({
     "", "text", "txt", "plain", "plaintext", "markdown", "md", "output", "log", "html", "xml", "svg", "json", "jsonc",
     "yaml", "yml", "toml", "ini", "csv", "tsv", "diff", "mermaid", "prompt",
 })
+
+
 SQL_LANGUAGES = frozenset({"sql", "psql", "pgsql", "plpgsql", "postgres", "postgresql", "mysql", "sqlite"})
+
+
 AWK_LANGUAGES = frozenset({"awk", "gawk", "mawk"})
 
+
 _AWK_CALL = lazyre.compile(r"\b[gm]?awk\b")
+
+
 _SQL_WORDS = lazyre.compile(r"\b(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|WHERE|VALUES|RETURNING)\b")
+
+
 _REPLACEMENT_CALL = lazyre.compile(r"\.replace(?:All)?\(|\bre\.sub\(|\bsub\(|-replace\b|\bReplace\(|\bgsub\(")
+
+
 # Signs that a shell block is a script or defines a function: its `$1` is that script's parameter.
-_SHELL_SCRIPT = lazyre.compile(
+SHELL_SCRIPT = lazyre.compile(
     r"\$[@#*]|\$\{[@#*]|\bshift\b|\bgetopts\b|^#!|\(\)[ \t]*\{|\bfunction[ \t]+[A-Za-z_]|\bcase[ \t]+\"?\$\{?[0-9]",
     re.MULTILINE,
 )
+
+
 # A skill's own use of arguments in its prose: `$1`-`$9` not written as an amount ($1.50, $2,000).
 _PROSE_ARGUMENT = lazyre.compile(r"\$[0-9](?![0-9A-Za-z_]|[.,][0-9])")
+
+
 _DECIMALS = lazyre.compile(r"[.,][0-9]")
 
 
-def _amount(text: str, token: re.Match, context: str | None) -> bool:
+def is_amount(text: str, token: re.Match, context: str | None) -> bool:
     """Whether a ``$N`` is written as an amount of money (``$1.50``, ``$2,000``; ``$600`` where no
     program is named): text, not code, whatever Claude Code makes of it."""
     if _DECIMALS.match(text, token.end()):
@@ -70,7 +90,7 @@ def _amount(text: str, token: re.Match, context: str | None) -> bool:
     return context is None and len(token.group(1)) > 1
 
 
-def _ordinal(number: int) -> str:
+def ordinal(number: int) -> str:
     if 10 <= number % 100 <= 20:
         suffix = "th"
     else:
@@ -78,7 +98,7 @@ def _ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def _uses_arguments(package, ctx: RuleContext, code_lines: set[int]) -> bool:
+def takes_arguments(package, ctx: RuleContext, code_lines: set[int]) -> bool:
     """Whether the skill takes arguments on purpose: a declared ``argument-hint`` or
     ``arguments``, ``$ARGUMENTS`` anywhere in the body, or ``$1`` … in its prose."""
     for target in ctx.targets:
@@ -117,7 +137,7 @@ def _quoted_after_awk(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return strings
 
 
-def _foreign_contexts(text: str, start: int, end: int, tokens: list[re.Match], language: str | None, script_block: bool) -> list[str | None]:
+def foreign_contexts(text: str, start: int, end: int, tokens: list[re.Match], language: str | None, script_block: bool) -> list[str | None]:
     """For each ``$N`` of ``tokens`` in the code ``text[start:end]``, what other program it is written
     for, or None when nothing says (``language``: the fence's info word, None for a code span).
     Each question is asked of the code once, not once per token."""
@@ -146,7 +166,7 @@ def _foreign_contexts(text: str, start: int, end: int, tokens: list[re.Match], l
     return contexts
 
 
-_REWRITES = {
+REWRITES = {
     "awk": ("this awk program", "write the field as `$({n})`, which awk reads the same and Claude Code leaves alone"),
     "sql": (
         "this SQL",
@@ -168,77 +188,3 @@ _REWRITES = {
         "meant as the skill's argument, declare `argument-hint`",
     ),
 }
-
-
-class ArgumentSubstitutionInCode(Rule):
-    code = "SL704"
-    name = "argument-substitution-in-code"
-    summary = "A `$1` in SKILL.md's code that Claude Code replaces with a skill argument"
-    severity = severities("warning: claude-code")
-
-    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        if not package.readable or "$" not in package.body:
-            return
-        lines = package.source.lines
-        code_lines: set[int] = set()
-        uses_arguments = None  # found on first need
-        # (line, its text, start and end of the code in it, fence language or None for a code span, script block)
-        candidates: list[tuple[int, str, int, int, str | None, bool]] = []
-        for info, numbers in _fences(lines, package.body_start_line):
-            code_lines.update(numbers)
-            inside = numbers[1:]  # after the opening fence
-            if inside and _FENCE_LINE.match(lines[inside[-1] - 1]):
-                inside = inside[:-1]  # the closing fence (none when the block runs to the end of the file)
-            body = "\n".join(lines[number - 1] for number in inside)
-            if "$" not in body:
-                continue
-            script_block = info in SHELL_LANGUAGES and _SHELL_SCRIPT.search(body) is not None
-            for number in inside:
-                text = lines[number - 1]
-                if "$" in text:
-                    candidates.append((number, text, 0, len(text), info, script_block))
-        for number, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
-            if number in code_lines or "`" not in text or "$" not in text:
-                continue
-            for span in CODE_SPAN.finditer(text):
-                if "$" in span.group(2):
-                    candidates.append((number, text, span.start(2), span.end(2), None, False))
-        candidates.sort(key=lambda c: (c[0], c[2]))
-        for number, text, start, end, language, script_block in candidates:
-            tokens = list(POSITIONAL.finditer(text, start, end))
-            if not tokens:
-                continue
-            judged = list(zip(tokens, _foreign_contexts(text, start, end, tokens, language, script_block)))
-            judged = [(t, c) for t, c in judged if not _amount(text, t, c)]
-            reported = [(t, c) for t, c in judged if c is not None]
-            if not reported and judged:
-                if uses_arguments is None:
-                    uses_arguments = _uses_arguments(package, ctx, code_lines)
-                if uses_arguments:
-                    continue
-                reported = judged
-            if not reported:
-                continue
-            first, context = reported[0]
-            if not ctx.admits(None, number):
-                continue
-            yield Finding(
-                self._message([t.group(0) for t, _ in reported], int(first.group(1)), context, language),
-                Span(number, first.start() + 1, number, first.end() + 1),
-            )
-
-    @staticmethod
-    def _message(tokens: list[str], index: int, context: str | None, language: str | None) -> str:
-        named = " and ".join(f"`{t}`" for t in dict.fromkeys(tokens))
-        what, rewrite = _REWRITES[context]
-        plural = len(dict.fromkeys(tokens)) > 1
-        return (
-            f"{named} in {what.format(language=language)} {'are' if plural else 'is'} Claude Code's argument "
-            f"placeholder{'s' if plural else ''}: when the skill is invoked, Claude Code replaces `${index}` with the "
-            f"skill's {_ordinal(index + 1)} argument{' (and so on)' if plural else ''}, or with nothing when fewer "
-            "are given, before the model reads SKILL.md, code blocks included; "
-            + rewrite.format(n=index)
-        )
-
-
-RULES = [ArgumentSubstitutionInCode]

@@ -1,19 +1,18 @@
-"""SL2xx: the size of one skill (disclosure tiers 1 and 2)."""
+"""SL20x: the size of one skill (disclosure tiers 1 and 2)."""
 
 from __future__ import annotations
 
-import os
-import stat
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
+from ..skill.field_checks import frontmatter_start, value_span
 from ..skill.package import SkillPackage
-from ..registry import Rule, RuleContext, severities
+from ..skill.package_size import package_bytes, readable_size
+from ..rule import Option, Rule, RuleContext, severities
 from ..skill.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
-from .common import frontmatter_start, value_span
 
 _ENCODING_OPTION = {
-    "encoding": {"enum": list(SUPPORTED_ENCODINGS), "description": "tiktoken encoding used to count"}
+    "encoding": Option(str, DEFAULT_ENCODING, "tiktoken encoding used to count", choices=tuple(SUPPORTED_ENCODINGS))
 }
 
 
@@ -22,8 +21,7 @@ class SkillMdTooLong(Rule):
     name = "skill-md-too-long"
     summary = "SKILL.md is over 500 lines"
     severity = severities("warning: all")
-    options_schema = {"max-lines": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most physical lines allowed"}}
-    defaults = {"max-lines": 500}
+    options = {"max-lines": Option(int, 500, "most physical lines allowed", minimum=1, maximum=1_000_000)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-lines"]
@@ -40,11 +38,10 @@ class BodyTooManyTokens(Rule):
     name = "body-too-many-tokens"
     summary = "The SKILL.md body is over 5,000 tokens"
     severity = severities("warning: all")
-    options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 10_000_000, "description": "most body tokens allowed"},
+    options = {
+        "max-tokens": Option(int, 5000, "most body tokens allowed", minimum=1, maximum=10_000_000),
         **_ENCODING_OPTION,
     }
-    defaults = {"max-tokens": 5000, "encoding": DEFAULT_ENCODING}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.truncated:
@@ -66,11 +63,10 @@ class CatalogEntryTooCostly(Rule):
     summary = "`name` + `description` cost over 100 tokens in every session's catalog"
     severity = severities("info: all")
     opt_in = True
-    options_schema = {
-        "max-tokens": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "description": "most tokens for name + description"},
+    options = {
+        "max-tokens": Option(int, 100, "most tokens for name + description", minimum=1, maximum=1_000_000),
         **_ENCODING_OPTION,
     }
-    defaults = {"max-tokens": 100, "encoding": DEFAULT_ENCODING}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         view = package.canonical
@@ -95,55 +91,16 @@ class UploadTooLarge(Rule):
     name = "upload-too-large"
     summary = "The skill package is over 30 MB"
     severity = severities("warning: claude-api")
-    options_schema = {"max-bytes": {"type": "integer", "minimum": 1, "maximum": 2**40, "description": "largest package size in bytes"}}
-    defaults = {"max-bytes": 30 * 1024 * 1024}
+    options = {"max-bytes": Option(int, 30 * 1024 * 1024, "largest package size in bytes", minimum=1, maximum=2**40)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         limit = ctx.options["max-bytes"]
-        total = _package_bytes(package, stop_after=limit)
+        total = package_bytes(package, stop_after=limit)
         if total > limit:
             yield Finding(
-                f"the package is over {_size(limit)}; claude.ai uploads and the Skills API refuse it",
+                f"the package is over {readable_size(limit)}; claude.ai uploads and the Skills API refuse it",
                 Span(1, 1, 1, 1),
             )
-
-
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / 1048576:.3g} MB"
-    if n >= 1024:
-        return f"{n / 1024:.3g} KB"
-    return f"{n:,} bytes"
-
-
-def _package_bytes(package: SkillPackage, stop_after: int) -> int:
-    """Bytes of regular files in the package, links not followed: as its inventory lists
-    them (an editor's buffer or standard input at its own size, a new file too), else,
-    when the listing was cut at its bound, walking the folders until past ``stop_after``."""
-    inventory = package.inventory
-    if not inventory.truncated:
-        return sum(entry.size for entry in inventory.entries.values() if entry.kind == "file")
-    total = 0
-    stack = [package.root]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if entry.name not in (".git", "node_modules"):
-                    stack.append(entry.path)
-            elif stat.S_ISREG(info.st_mode):
-                total += info.st_size
-                if total > stop_after:
-                    return total
-    return total
 
 
 class CodexPromptBytes(Rule):

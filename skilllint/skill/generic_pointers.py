@@ -1,601 +1,20 @@
-"""SL3xx: references from SKILL.md and the Markdown files it references
-(SL301, SL302, SL305, SL306, SL307, SL311).
-
-Every rule here reads the package's reference graph (:mod:`skilllint.references`):
-links, images and reference definitions, and backtick or plain paths that start
-with a folder of the package, from SKILL.md and every referenced Markdown file.
-A finding in a referenced file points into that file and names how it was reached.
-"""
+"""Folder mentions that leave the agent to guess (SL311), and what the sentence around a folder
+mention says (SL306): each scanned Markdown file read once, the pointers found in it."""
 
 from __future__ import annotations
 
-import difflib
-import os
 import posixpath
 import re
 from bisect import bisect_left, bisect_right
-from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING
 
 from .. import lazyre
-from ..skill import markdown
-from ..diagnostics import Finding, Fix, Related, Severity, Span
-from ..fsafe import UnsafeFile, is_within, read_capped
-from ..skill.package import SkillPackage
-from ..skill.references import WINDOWS_DRIVE
-from ..registry import Rule, RuleContext, severities
-
-MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
-_NOUN = {"link": "link", "image": "image", "definition": "link definition", "code": "path", "plain": "path"}
-
-
-# -- shared helpers --------------------------------------------------------------
-
-
-def _usable(package: SkillPackage) -> bool:
-    return package.skill_md_name is not None and package.readable
-
-
-def _where(package: SkillPackage, source: str) -> object:
-    """The Finding path for a file of the package (None: SKILL.md, the default)."""
-    return None if source == package.skill_md_name else package.root / source
-
-
-class _Places:
-    """Finding paths of the package's files (:func:`_where`), one Path per file: a file
-    with thousands of references names the same place each time."""
-
-    def __init__(self, package: SkillPackage) -> None:
-        self.package = package
-        self._paths: dict[str, object] = {}
-
-    def __call__(self, source: str) -> object:
-        try:
-            return self._paths[source]
-        except KeyError:
-            where = self._paths[source] = _where(self.package, source)
-            return where
-
-
-def _span(ref) -> Span:
-    return Span(ref.line, ref.column, ref.line, max(ref.end_column, ref.column))
-
-
-def _reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
-    """For a finding in a referenced file: where that file is referenced from."""
-    graph = package.references
-    if source == package.skill_md_name or source not in graph.parents:
-        return ()
-    chain = graph.chain(source)
-    parent = graph.parents[source]
-    ref = graph.first_reference_to(parent, source)
-    if ref is None:
-        return ()
-    return (
-        Related(
-            f"`{source}` is loaded from here ({' -> '.join(chain)})",
-            package.root / parent if parent != package.skill_md_name else package.skill_md_path,
-            _span(ref),
-        ),
-    )
-
-
-def _written(ref) -> str:
-    """How the reference names its target, with the resolved package path when they differ."""
-    shown = ref.path
-    resolved = ref.resolved
-    if resolved and posixpath.normpath(resolved) != posixpath.normpath(ref.path):
-        return f"`{shown}` (`{resolved}` in the skill)"
-    return f"`{shown}`"
-
-
-# The most names a close spelling is looked for among: a fuzzy match costs each finding
-# time in proportion to the names, and real packages and documents hold far fewer.
-MOST_CANDIDATES = 1000
-
-
-class _Suggestions:
-    """The file of the package the author may have meant by a missing path; the package's
-    files are listed once, by name, on the first question."""
-
-    def __init__(self, package: SkillPackage) -> None:
-        self.package = package
-        self._files: list[str] | None = None
-        self._by_name: dict[str, list[str]] = {}
-
-    def __call__(self, path: str) -> str | None:
-        if self._files is None:
-            self._files = [e.rel for e in self.package.inventory.files()]
-            for rel in self._files:
-                self._by_name.setdefault(posixpath.basename(rel), []).append(rel)
-        same_name = [f for f in self._by_name.get(posixpath.basename(path), ()) if f != path]
-        if len(same_name) == 1:
-            return same_name[0]
-        if len(self._files) > MOST_CANDIDATES:
-            return None
-        close = difflib.get_close_matches(path, self._files, n=1, cutoff=0.85)
-        return close[0] if close else None
-
-
-# -- fixes: point a broken reference at the one file meant --------------------------------
-
-
-def _located_text(package: SkillPackage, source: str):
-    """(path, LineIndex) of a scanned file, when its positions count as the
-    reference graph's do; else None."""
-    from ..edits import LineIndex
-
-    if source == package.skill_md_name:
-        if not package.readable or package.truncated or package.decode_problem is not None:
-            return None
-        return package.skill_md_path, LineIndex(package.raw.decode("utf-8"))
-    path = package.root / source
-    try:
-        result = read_capped(path, package.max_bytes)
-        text = result.data.decode("utf-8")
-    except (UnsafeFile, UnicodeDecodeError):
-        return None
-    # The graph reads other files with a BOM kept and only CRLF as a break.
-    if result.truncated or text.startswith("\ufeff") or re.search("\r(?!\n)", text):
-        return None
-    return path, LineIndex(text)
-
-
-def _retarget(package: SkillPackage, ref, new_path: str) -> Fix | None:
-    """The unsafe fix writing ``new_path`` where ``ref`` names its target."""
-    from ..edits import edit
-
-    raw = ref.raw
-    at = raw.find(ref.path)
-    if "%" in raw or "\\" in raw or at < 0 or raw[at + len(ref.path) :][:1] not in ("", "#", "?"):
-        return None  # percent-encoded or unusual: rewriting it is not obviously right
-    located = _located_text(package, ref.source)
-    if located is None:
-        return None
-    path, index = located
-    start = index.offset(ref.line, ref.column) + at
-    if index.text[start : start + len(ref.path)] != ref.path:
-        return None
-    item = edit(path, index, start, start + len(ref.path), new_path)
-    return Fix(f"point the {_NOUN[ref.kind]} at `{new_path}`", "unsafe", (item,))
-
-
-def _bases(ref) -> list[str]:
-    """The folders a reference resolves from, as the graph tries them."""
-    here = posixpath.dirname(ref.source)
-    return [here] if ref.explicit else list(dict.fromkeys(["", here]))
-
-
-def _case_fixed_path(package: SkillPackage, ref) -> str | None:
-    """``ref.path`` with each segment cased as the one entry it matches (SL305)."""
-    real = ref.case_match
-    entry = package.inventory.entries.get(real)
-    if entry is None or entry.kind != "file":
-        return None
-    variants = None
-    for base in [posixpath.dirname(ref.source), ""]:
-        found = package.inventory.case_variants(posixpath.join(base, ref.path) if base else ref.path)
-        if real in found:
-            variants = found
-            break
-    if variants is None or len(variants) != 1:
-        return None  # several files differ only in case: which one is meant is a guess
-    segments = ref.path.split("/")
-    lead = []
-    while segments and segments[0] == ".":
-        lead.append(segments.pop(0))
-    real_segments = real.split("/")
-    if not segments or any(s in ("", ".", "..") for s in segments) or len(real_segments) < len(segments):
-        return None
-    tail = real_segments[-len(segments) :]
-    if [s.casefold() for s in tail] != [s.casefold() for s in segments]:
-        return None
-    return "/".join(lead + tail)
-
-
-def _folder_fixed_path(package: SkillPackage, ref) -> str | None:
-    """``ref.path`` with `reference/` and `references/` swapped, when that names a file (SL301)."""
-    segments = ref.path.split("/")
-    swaps = [i for i, s in enumerate(segments) if s in ("reference", "references")]
-    if len(swaps) != 1:
-        return None
-    segments[swaps[0]] = "references" if segments[swaps[0]] == "reference" else "reference"
-    candidate = "/".join(segments)
-    found = set()
-    for base in _bases(ref):
-        status, real = package.inventory.resolve(posixpath.join(base, candidate) if base else candidate)
-        entry = package.inventory.entries.get(real) if status == "ok" and real else None
-        if entry is not None and entry.kind == "file":
-            found.add(real)
-    return candidate if len(found) == 1 else None
-
-
-# -- SL301 / SL305 ----------------------------------------------------------------
-
-
-class ReferenceMissing(Rule):
-    code = "SL301"
-    name = "reference-missing"
-    summary = "A referenced file does not exist in the skill package"
-    # skills-ref's verdict ignores references (docs/surfaces.md §1b): a warning there keeps its verdict exact.
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-    fixable = "unsafe"
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        if package.inventory.truncated:
-            return  # the listing is partial: absence proves nothing
-        where = _Places(package)
-        suggest = _Suggestions(package)
-        mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
-        for ref in package.references.references:
-            if ref.status != "missing" or ref.case_match:
-                continue
-            levels = None if ref.explicit else mentioned
-            if not ctx.admits(where(ref.source), ref.line, levels):
-                continue  # over the cap per file: the suggestion and fix would not be shown
-            noun = _NOUN[ref.kind]
-            message = f"{noun} {_written(ref)} does not exist in the skill package"
-            guess = suggest(ref.resolved or ref.path)
-            if guess:
-                message += f"; did you mean `{guess}`?"
-            fixed = _folder_fixed_path(package, ref)
-            yield Finding(
-                message,
-                _span(ref),
-                path=where(ref.source),
-                severities=levels,
-                fix=_retarget(package, ref, fixed) if fixed else None,
-                related=_reached_from(package, ref.source),
-            )
-        # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
-        # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
-        # So is one that stays in the listed skill a nested skill is a document of.
-        wholes = _whole_folders(package, ctx)
-        if not wholes:
-            return
-        for ref in package.references.references:
-            if ref.status != "outside" or _rooted_kind(ref.path) != "climbs":
-                continue
-            fate = _fate_in_whole(package, ref, wholes)
-            missing = tuple(t for t in ctx.target_ids if fate.get(t) is False)
-            if not missing:
-                continue
-            levels = None if ref.explicit else {t: Severity.WARNING for t in missing}
-            if not ctx.admits(where(ref.source), ref.line, levels, missing):
-                continue
-            yield Finding(
-                f"{_NOUN[ref.kind]} {_written(ref)} does not exist in {wholes[missing[0]].described}",
-                _span(ref),
-                path=where(ref.source),
-                severities=levels,
-                related=_reached_from(package, ref.source),
-                targets=missing,
-            )
-
-
-class ReferenceCaseMismatch(Rule):
-    code = "SL305"
-    name = "reference-case-mismatch"
-    summary = "A referenced file exists only with different letter case"
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-    fixable = "unsafe"
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        for ref in package.references.references:
-            if ref.status != "missing" or not ref.case_match:
-                continue
-            if not ctx.admits(where(ref.source), ref.line):
-                continue
-            real = ref.case_match
-            kind = package.inventory.entries.get(real)
-            what = "folder" if kind is not None and kind.kind == "dir" else "file"
-            message = (
-                f"{_NOUN[ref.kind]} `{ref.path}` matches the {what} `{real}` only ignoring letter case: "
-                "it works on macOS and Windows but not on Linux, whose file names are case-sensitive"
-            )
-            related = [Related(f"the {what} is named `{real}`", package.root / real, Span.point(1))]
-            related.extend(_reached_from(package, ref.source))
-            fixed = _case_fixed_path(package, ref)
-            yield Finding(
-                message,
-                _span(ref),
-                path=where(ref.source),
-                fix=_retarget(package, ref, fixed) if fixed else None,
-                related=tuple(related),
-            )
-
-
-# -- SL302 --------------------------------------------------------------------------
-
-
-class ReferenceOutsidePackage(Rule):
-    code = "SL302"
-    name = "reference-outside-package"
-    summary = "A reference leads outside the skill folder"
-    severity = severities("error: all; warning: skills-ref")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
-        wholes = _whole_folders(package, ctx)  # target -> the plugin it installs whole, or the skill a document is of
-        for ref in package.references.references:
-            if ref.status != "outside":
-                continue
-            kind = _rooted_kind(ref.path)
-            if kind == "not a path":
-                continue
-            if kind == "site":
-                rooted.setdefault(ref.source, []).append(ref)
-                continue
-            targets = None
-            if kind == "climbs" and wholes:
-                carried = _fate_in_whole(package, ref, wholes)  # in it: fine, or SL301's missing file
-                if carried:  # where the skill comes alone, the reference still leaves it
-                    targets = tuple(t for t in ctx.target_ids if t not in carried)
-                    if not targets:
-                        continue
-            if not ctx.admits(where(ref.source), ref.line, targets=targets):
-                continue  # over the cap per file: the message would not be shown
-            yield Finding(
-                _outside_message(package, ref, exists=_climbed_to_existing(package, ref) if kind == "climbs" else None),
-                _span(ref),
-                path=where(ref.source),
-                related=_reached_from(package, ref.source),
-                targets=targets,
-            )
-        for source, refs in rooted.items():
-            first = refs[0]
-            more = f" ({len(refs) - 1} more root-relative links in this file)" if len(refs) > 1 else ""
-            yield Finding(
-                f"{_NOUN[first.kind]} `{first.path}` is root-relative: the web site or repository viewer the text "
-                "was written for resolves it against its own root, but an agent reading the skill has no such root "
-                f"and finds no file there; write the full URL, or a path relative to this file{more}",
-                _span(first),
-                path=where(source),
-                related=_reached_from(package, source),
-            )
-
-
-# The top-level folders of a file system (the Filesystem Hierarchy Standard's,
-# macOS's, and the dev-container and Codespaces workspace roots): a path that
-# starts with one names a place on a machine. Any other `/first/…` is a link
-# relative to the root of a web site or repository, copied with the text.
-_FILE_SYSTEM_ROOTS = frozenset(
-    {
-        "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
-        "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var",
-        "Applications", "Library", "System", "Users", "Volumes", "private", "cores", "nix", "snap",
-        "workspace", "workspaces",
-    }
-)
-
-
-class _Whole(NamedTuple):
-    """A folder that comes whole with the skill: the plugin holding it, or the listed skill a
-    nested skill is a document of."""
-
-    root: Path
-    plugin: bool
-
-    @property
-    def described(self) -> str:
-        """The folder, for a message about a file missing from it."""
-        if self.plugin:
-            return (
-                f"the plugin `{self.root.name}` (installed whole, so the skill may lean on the plugin's other files, "
-                "but not on this one)"
-            )
-        return (
-            f"the skill `{self.root.name}` (Claude Code reads this nested skill as a document of it, through a link, "
-            "so it may lean on that skill's other files, but not on this one)"
-        )
-
-
-def _whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
-    """For each selected target that installs plugins by copying them whole, the root of the
-    plugin holding this skill, if any; else, for a target that reads this nested skill only as
-    a document of a listed skill that holds it (:meth:`skilllint.config.Settings.linked_document`),
-    that skill's folder: what the document climbs to there is a file of that skill."""
-    roots = {}
-    for target in ctx.targets:
-        if target.plugin_manifest is not None:
-            root = package.ancestor_with(*target.plugin_manifest)
-            if root is not None:
-                roots[target.id] = _Whole(root, plugin=True)
-                continue
-        if target.id == "claude-code" and ctx.settings is not None:
-            place = ctx.settings.linked_document(package)
-            outer = place.outer_skill() if place is not None else None
-            if outer is not None:
-                roots[target.id] = _Whole(outer, plugin=False)
-    return roots
-
-
-def _fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict[str, bool]:
-    """For each target whose whole folder (:func:`_whole_folders`) holds where a reference that
-    climbs out of the skill leads: whether that file exists (found with lstat alone, through real
-    folders). A target whose folder does not hold it is left out: for it the reference leaves
-    what is installed."""
-    joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
-    target = os.path.normpath(os.path.join(package.root, joined))
-    fate = {}
-    for target_id, (whole, _) in wholes.items():
-        if is_within(whole, Path(target)) and target != os.path.normpath(whole):
-            found = package.exists_beyond(target)  # the folder lies in the linted tree (found there)
-            if found is not None:
-                fate[target_id] = found
-    return fate
-
-
-def _climbed_to_existing(package: SkillPackage, ref) -> bool | None:
-    """Whether the file or folder a reference that climbs out of the skill leads to exists,
-    judged only inside the linted tree (None beyond it: never looked at)."""
-    joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
-    return package.exists_beyond(os.path.normpath(os.path.join(package.root, joined)))
-
-
-def _rooted_kind(path: str) -> str:
-    """What a path that leaves the package is: ``machine`` (an absolute or home path),
-    ``climbs`` (``..`` past the skill's root, or through a link), ``site`` (relative to a web
-    site's or repository's root), or ``not a path`` (a protocol-relative URL ``//host/…``, or a
-    command link such as ``/plugin:skill``)."""
-    if path.startswith("~") or WINDOWS_DRIVE.match(path):
-        return "machine"
-    if not path.startswith("/"):
-        return "climbs"
-    if path.startswith("//"):
-        return "not a path"
-    first = path[1:].split("/", 1)[0]
-    if ":" in first:
-        return "not a path"
-    if first in _FILE_SYSTEM_ROOTS or not first:
-        return "machine"
-    return "site"
-
-
-def _outside_message(package: SkillPackage, ref, exists: bool | None = None) -> str:
-    noun = _NOUN[ref.kind]
-    path = ref.path
-    if path.startswith("~"):
-        return (
-            f"{noun} `{path}` is a path in the user's home folder, not in the skill: "
-            "the file is not shipped with the skill, so the reference breaks wherever it is installed"
-        )
-    if path.startswith("/") or WINDOWS_DRIVE.match(path):
-        return (
-            f"{noun} `{path}` is an absolute path: it names a file on one machine, outside the skill folder, "
-            "so the reference breaks when the skill is installed anywhere else"
-        )
-    joined = posixpath.join(posixpath.dirname(ref.source), path) if ref.explicit else path
-    parts: list[str] = []
-    climbed = 0
-    for part in joined.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if parts:
-                parts.pop()
-            else:
-                climbed += 1
-            continue
-        parts.append(part)
-    if climbed == 0:
-        return (
-            f"{noun} `{path}` resolves outside the skill folder through a symbolic link: "
-            "the file is not part of the skill, so the reference breaks when the skill is installed alone"
-        )
-    target = "/".join(parts) or "."
-    ancestors = [p for p in package.root.parts[:-1] if p not in ("/", "")]
-    holder = ancestors[-climbed] if len(ancestors) >= climbed else None
-    if climbed == 1:
-        where = f"in `{holder}/` (the folder that holds the skill)" if holder else "beside the skill folder"
-    else:
-        where = f"in `{holder}/` ({climbed} levels above the skill folder)" if holder else f"{climbed} levels above the skill folder"
-    if exists is False:
-        return (
-            f"{noun} `{path}` leaves the skill folder for `{target}` {where}, and no such file exists there: "
-            "the reference is broken now, and would still break when the skill is installed alone"
-        )
-    return (
-        f"{noun} `{path}` leaves the skill folder for `{target}` {where}: that file is not part of the skill, "
-        "so the reference breaks when the skill is installed alone"
-    )
-
-
-# -- SL306 / SL311 ------------------------------------------------------------------
-
-
-class ReferenceIsDirectory(Rule):
-    code = "SL306"
-    name = "reference-is-directory"
-    summary = "A reference names a folder, not a file"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        generic = {(f.source, f.line, f.column) for f in _generic_pointers(package, ctx)}
-        where = _Places(package)
-        for ref in package.references.references:
-            if ref.status != "ok" or ref.target_kind != "dir":
-                continue
-            if (ref.source, ref.line, ref.column) in generic:
-                continue  # SL311 over SL306
-            if not ref.explicit and ref.raw.endswith("/"):
-                continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
-            if _names_files_around(package, ctx, ref):
-                continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
-            if _called_a_folder(package, ctx, ref):
-                continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
-            if not ctx.admits(where(ref.source), ref.line):
-                continue
-            noun = _NOUN[ref.kind]
-            count = _files_below(package, ref.resolved)
-            yield Finding(
-                f"{noun} {_written(ref)} is a folder, not a file ({count} file{'s' if count != 1 else ''} in it): "
-                "an agent cannot read a folder; link the file it should load",
-                _span(ref),
-                path=where(ref.source),
-                related=_reached_from(package, ref.source),
-            )
-
-
-def _names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
-    doc = _documents(package, ctx).get(ref.source)
-    if doc is None or ref.resolved is None:
-        return False
-    line = doc.text(ref.line)
-    opening = line.rfind("[", 0, max(ref.column - 1, 0))
-    column = opening if opening >= 0 else ref.column - 1
-    return doc.names_files(ref.line, column, ref.resolved, section=False)
-
-
-# A folder noun right after the mention ("the `fonts` directory") or right before it
-# ("the folder `fonts`"), with at most a closing mark or a word like "of" between.
-_FOLDER_NOUN_AFTER = lazyre.compile(r"[`*_)\]]{0,3}[^\S\n]{1,3}(?:sub)?(?:director(?:y|ies)|folders?|dirs?)\b", re.IGNORECASE)
-_FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|dirs?)(?:[^\S\n]{1,3}(?:of|at|named|called))?[^\S\n]{1,3}[`*_\[]{0,3}$", re.IGNORECASE)
-
-
-def _called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
-    """Whether the text calls the mentioned path a folder: naming a folder as a folder is
-    no promise of a file to read (an agent told to search a directory lists it)."""
-    doc = _documents(package, ctx).get(ref.source)
-    if doc is None:
-        return False
-    line = doc.text(ref.line)
-    before = line[max(ref.column - 1 - 40, 0) : max(ref.column - 1, 0)]
-    after = line[max(ref.end_column - 1, 0) : ref.end_column - 1 + 40]
-    return bool(_FOLDER_NOUN_AFTER.match(after) or _FOLDER_NOUN_BEFORE.search(before))
-
-
-def _files_below(package: SkillPackage, folder: str | None) -> int:
-    if folder is None:
-        return 0
-    prefix = "" if folder == "." else folder + "/"
-    return sum(1 for e in package.inventory.files() if e.rel.startswith(prefix))
-
-
-class GenericReferencePointer(Rule):
-    code = "SL311"
-    name = "generic-reference-pointer"
-    summary = "A pointer to a folder or to 'the references' that names no file"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        where = _Places(package)
-        for pointer in _generic_pointers(package, ctx):
-            if not ctx.admits(where(pointer.source), pointer.line):
-                continue
-            yield Finding(
-                pointer.message,
-                Span(pointer.line, pointer.column, pointer.line, pointer.end_column),
-                path=where(pointer.source),
-                related=_reached_from(package, pointer.source),
-            )
+from . import markdown
+from .package import SkillPackage
+
+if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
+    from ..rule import RuleContext
+from .reference_checks import usable
 
 
 class _Pointer:
@@ -610,6 +29,8 @@ _DIRECTIVES = lazyre.compile(
     r"\b(?:see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|study|review|use|run|execute)\b",
     re.IGNORECASE,
 )
+
+
 # Words that only say where material lives: "lives in", "available in", "documented in", "reference files".
 # A sentence with these alone is an overview when the document names the files elsewhere.
 _LOCATIONS = lazyre.compile(
@@ -617,21 +38,29 @@ _LOCATIONS = lazyre.compile(
     r"|reference (?:material|files|docs|documents|documentation|guides)|guides)\b",
     re.IGNORECASE,
 )
+
+
 # Sentences that act on the folder rather than send the reader into it.
 _NOT_POINTER = lazyre.compile(
     r"\b(?:never|don't|do not|must not|write (?:to|into)|save (?:to|into)|put (?:it|them)|place (?:it|them)"
     r"|copy|create|add (?:it|them|new))\b",
     re.IGNORECASE,
 )
+
+
 # What may stand right before a folder that the sentence points into.
 _LEAD_IN = lazyre.compile(
     r"(?:\b(?:in|from|under|at|inside|within|into|see|check|consult|browse|study|open|and|or)"
     r"(?:\s+(?:the|this|a|our|its|the skill's|this skill's|skill's))?\s*|,\s*|^\W*(?:the\s+)?)$",
     re.IGNORECASE,
 )
+
+
 # Starts where a run of `, [ and ! starts (the lookbehind): tried inside the run, it would scan
 # to the run's end from every character of it.
 _LEAD_TAIL = lazyre.compile(r"(?<![`\[!])[`\[!]*(?:\{baseDir\}/|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\./)?$")
+
+
 # "check the references folder", "read the files in the scripts directory": a pointer with no path at all.
 _FOLDER_WORDS = lazyre.compile(
     r"\b(?P<cue>see|read|load|consult|check|refer to|look (?:in|at|into|through)|browse|open|in|from|under)"
@@ -640,22 +69,40 @@ _FOLDER_WORDS = lazyre.compile(
     r"|(?<=the )(?P<plural>references)\b(?!\s+(?:folder|directory|dir)\b|/))",
     re.IGNORECASE,
 )
+
+
 _SENTENCE_END = lazyre.compile(r"(?<=[.!?])\s+(?=[A-Z`*\[(_\"'])")
+
+
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
+
+
 _BLOCK_START = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\|)")
+
+
 _LIST_OR_TABLE = lazyre.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\|)")
+
+
 _HEADING = lazyre.compile(r"^\s{0,3}#{1,6}\s")
+
+
 _RULE = lazyre.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
+
+
 _BACKTICK = lazyre.compile(r"`([^`\n]+)`")
+
+
 _DESTINATION_END = lazyre.compile(r"[)\s]")
+
+
 _FILE_NAME = lazyre.compile(r"^[\w./-]*\w\.[A-Za-z0-9]{1,8}$")
 
 
-def _generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
+def generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
     memo = ctx.memo
     key = "references.generic-pointers"
     if key not in memo:
-        memo[key] = _find_generic_pointers(package, _documents(package, ctx)) if _usable(package) else []
+        memo[key] = _find_generic_pointers(package, _documents(package, ctx)) if usable(package) else []
     return memo[key]
 
 
@@ -1267,6 +714,8 @@ class _Document:
 
 
 _PATH_REST = lazyre.compile(r"[\w.-]+(?:/[\w.-]+)*")
+
+
 # A file stem, as distinctive as a name must be to name one file: words joined by a
 # separator, not a plain word that code spans hold for other reasons.
 _STEM = lazyre.compile(r"^[A-Za-z][\w-]*$")  # a separator inside is checked apart: one class, no overlap
@@ -1297,142 +746,35 @@ def _strip_code(text: str) -> str:
     return _BACKTICK.sub(" ", text)
 
 
+# A folder noun right after the mention ("the `fonts` directory") or right before it
+# ("the folder `fonts`"), with at most a closing mark or a word like "of" between.
+_FOLDER_NOUN_AFTER = lazyre.compile(r"[`*_)\]]{0,3}[^\S\n]{1,3}(?:sub)?(?:director(?:y|ies)|folders?|dirs?)\b", re.IGNORECASE)
+
+
+_FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|dirs?)(?:[^\S\n]{1,3}(?:of|at|named|called))?[^\S\n]{1,3}[`*_\[]{0,3}$", re.IGNORECASE)
+
+
 def _mentioned_in(ref, sentence: str) -> bool:
     return ref.raw in sentence
 
 
-# -- SL307 --------------------------------------------------------------------------
+def names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+    doc = _documents(package, ctx).get(ref.source)
+    if doc is None or ref.resolved is None:
+        return False
+    line = doc.text(ref.line)
+    opening = line.rfind("[", 0, max(ref.column - 1, 0))
+    column = opening if opening >= 0 else ref.column - 1
+    return doc.names_files(ref.line, column, ref.resolved, section=False)
 
 
-class AnchorMissing(Rule):
-    code = "SL307"
-    name = "anchor-missing"
-    summary = "A `#anchor` names no heading of the target document"
-    severity = severities("warning: all")
-    content_rule = True
-
-    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
-        place = _Places(package)
-        for ref in package.references.references:
-            fragment = ref.fragment
-            if not fragment or ref.status != "ok" or ref.target_kind != "file" or ref.resolved is None:
-                continue
-            target = ref.resolved
-            if not target.lower().endswith(MARKDOWN_DOCUMENTS) or _LINE_ANCHOR.match(fragment):
-                continue
-            if target not in anchors:
-                found = _anchors_of(package, target)
-                anchors[target] = None if found is None else (*found, {a.lower() for a in (*found[0], *found[1])})
-            known = anchors[target]
-            if known is None:
-                continue
-            headings, html, lowered = known
-            wanted = fragment.removeprefix("user-content-")
-            if wanted in headings or wanted in html or wanted.lower() in lowered:
-                continue
-            if not ctx.admits(place(ref.source), ref.line):
-                continue  # over the cap per file: the closest heading would not be shown
-            where = "this file" if target == ref.source else f"`{target}`"
-            message = f"`#{fragment}`: no heading of {where} produces this anchor"
-            related: list[Related] = []
-            close = _closest_anchor(wanted.lower(), list(headings)) if len(headings) <= MOST_CANDIDATES else []
-            target_path = package.skill_md_path if target == package.skill_md_name else package.root / target
-            if close:
-                heading = headings[close[0]]
-                message += f"; did you mean `#{close[0]}`?"
-                related.append(Related(f"the heading '{heading.text}' has the anchor `#{close[0]}`", target_path, Span.point(heading.line)))
-            elif not headings and not html:
-                message += " (it has no headings)"
-            related.extend(_reached_from(package, ref.source))
-            yield Finding(message, _span(ref), path=place(ref.source), related=tuple(related))
-
-
-def _closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
-    """The heading anchor the author probably meant: a close spelling, else the one
-    sharing the longest start (at least 4 characters: `#auth` for `#authentication`)."""
-    close = difflib.get_close_matches(wanted, anchors, n=1, cutoff=0.6)
-    if close:
-        return close
-    def shared(anchor: str) -> int:
-        n = 0
-        for a, b in zip(anchor, wanted):
-            if a != b:
-                break
-            n += 1
-        return n
-    best = max(anchors, key=shared, default=None)
-    if best is None or shared(best) < 4 or sum(1 for a in anchors if shared(a) == shared(best)) > 1:
-        return []
-    return [best]
-
-
-_ID_NAME = lazyre.compile(r"[^\s}]+")
-_ID_TAIL = lazyre.compile(r"\s*(?:#+\s*)?")
-_LINE_ANCHOR = lazyre.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
-# An id or name attribute of an HTML tag. The tag's text stops at the next tag's start
-# (<(?![A-Za-z])): that tag's own search finds the same attribute, where a scan from each of
-# many tags with no ">" would run to the end of the line.
-_HTML_ANCHOR = lazyre.compile(
-    r"<[A-Za-z](?:[^<>]|<(?![A-Za-z]))*?\s(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE
-)
-
-
-def _heading_id(line: str) -> str | None:
-    r"""The id of a heading's ``{#id}`` attribute: group 1 of ``\{#([^\s}]+)[^}]*\}\s*#*\s*$``.
-    Only the line's last "}" can close it, and the "{#" that opens it comes after the "}"
-    before: found with two rfinds, where that regex scans from every "{#" to a "}"."""
-    close = line.rfind("}")
-    if close < 0 or _ID_TAIL.fullmatch(line, close + 1) is None:
-        return None
-    start = line.find("{#", line.rfind("}", 0, close) + 1)
-    while 0 <= start < close:
-        name = _ID_NAME.match(line, start + 2, close)
-        if name is not None:
-            return name.group()
-        start = line.find("{#", start + 1)
-    return None
-
-
-def _anchors_of(package: SkillPackage, target: str):
-    """Heading anchors (GitHub slugs, -1/-2 for duplicates) and HTML ids/names of a document."""
-    graph = package.references
-    if target == package.skill_md_name:
-        text, offset = package.body, package.body_start_line
-    elif target in graph.texts:
-        text, offset = graph.texts[target], 0
-    else:
-        try:
-            data = read_capped(package.root / target, package.max_bytes).data
-        except UnsafeFile:
-            return None
-        if b"\x00" in data[:8192]:
-            return None
-        text, offset = data.decode("utf-8", errors="replace").replace("\r\n", "\n"), 0
-    found, code = markdown.scan_headings(text, offset)
-    headings: dict[str, markdown.Heading] = {}
-    for heading in found:
-        headings.setdefault(heading.anchor, heading)
-    html: set[str] = set()
-    for number, line in enumerate(text.split("\n"), start=1 + offset):
-        if number in code:
-            continue
-        if "{#" in line:  # `## Title {#id}`: an explicit heading id (Pandoc, kramdown, MkDocs attr_list)
-            attribute = _heading_id(line)
-            if attribute:
-                html.add(attribute)
-        if "=" not in line:
-            continue
-        for match in _HTML_ANCHOR.finditer(line):
-            html.add(next(g for g in match.groups() if g is not None))
-    return headings, html
-
-
-RULES = [
-    ReferenceMissing,
-    ReferenceOutsidePackage,
-    ReferenceCaseMismatch,
-    ReferenceIsDirectory,
-    AnchorMissing,
-    GenericReferencePointer,
-]
+def called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+    """Whether the text calls the mentioned path a folder: naming a folder as a folder is
+    no promise of a file to read (an agent told to search a directory lists it)."""
+    doc = _documents(package, ctx).get(ref.source)
+    if doc is None:
+        return False
+    line = doc.text(ref.line)
+    before = line[max(ref.column - 1 - 40, 0) : max(ref.column - 1, 0)]
+    after = line[max(ref.end_column - 1, 0) : ref.end_column - 1 + 40]
+    return bool(_FOLDER_NOUN_AFTER.match(after) or _FOLDER_NOUN_BEFORE.search(before))

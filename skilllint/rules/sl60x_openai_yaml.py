@@ -1,48 +1,13 @@
-"""SL6xx: a skill's agents/openai.yaml as Codex reads it (docs/surfaces.md §3b).
-
-The model is :mod:`skilllint.openai_yaml` (serde_yaml's reading of the file, the
-limits of Codex's loader); these rules only word its issues. Every finding points
-into agents/openai.yaml. Codex never refuses a skill over this file: it ignores the
-whole file, or drops one value, and logs a warning nobody reads.
-"""
+"""SL60x: a skill's agents/openai.yaml as Codex reads it (docs/surfaces.md §3b)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..diagnostics import Finding, Severity
 from ..skill.openai_yaml import RELPATH, Issue, OpenAIYaml, load
-from ..registry import Rule, RuleContext, severities
-from ..targets import TARGETS
-
-_FILE = f"`{RELPATH}`"
-
-
-def _whole_file(model: OpenAIYaml) -> str:
-    """What Codex does when serde cannot read the file, and what the author loses."""
-    text = (
-        "Codex cannot read the file and ignores all of it (its log says `ignoring …: invalid openai.yaml`), "
-        "so the interface, dependencies and policy it sets are lost"
-    )
-    if model.says_false:
-        text += (
-            ", including `allow_implicit_invocation: false`: the skill stays in Codex's model-visible catalog"
-        )
-    return text
-
-
-def _mention(package) -> str:
-    """How the skill is invoked explicitly in Codex: ``$name`` (its name as Codex reads it)."""
-    mapping = package.view(TARGETS["codex"]).mapping
-    name = mapping.get("name") if mapping is not None else None
-    name = " ".join(name.split()) if isinstance(name, str) else ""
-    return f"${name or package.folder_name}"  # Codex falls back to the folder name
-
-
-def _generic(field: str) -> str:
-    """``dependencies.tools[1].type`` as Codex's log names it (``dependencies.tools.type``)."""
-    return re.sub(r"\[\d+\]", "", field)
+from ..skill.openai_yaml_checks import FILE, color_hint, generic, mention, whole_file
+from ..rule import Rule, RuleContext, severities
 
 
 class _OpenAIYamlRule(Rule):
@@ -71,34 +36,34 @@ class OpenAIYamlInvalid(_OpenAIYamlRule):
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
         facts = issue.facts
         if issue.kind == "syntax":
-            message = f"{_FILE} is not valid YAML ({facts['problem']}): {_whole_file(model)}"
+            message = f"{FILE} is not valid YAML ({facts['problem']}): {whole_file(model)}"
         elif issue.kind == "not-utf8":
             message = (
-                f"{_FILE} is not UTF-8 text (an invalid byte at offset {facts['offset']}): Codex fails to read it "
+                f"{FILE} is not UTF-8 text (an invalid byte at offset {facts['offset']}): Codex fails to read it "
                 "and ignores the whole file (`ignoring …: failed to read openai.yaml`)"
             )
         elif issue.kind == "not-mapping":
             message = (
-                f"{_FILE} holds {facts['found']}, not a mapping of `interface`, `dependencies` and `policy`: "
-                + _whole_file(model)
+                f"{FILE} holds {facts['found']}, not a mapping of `interface`, `dependencies` and `policy`: "
+                + whole_file(model)
             )
         elif issue.kind == "duplicate":
             where = f" in `{facts['section']}`" if facts.get("section") else ""
             message = (
                 f"`{facts['key']}` is written twice{where} (first on line {facts['first_line']}): Codex's reader "
-                f"(serde) rejects a repeated field (`duplicate field `{facts['key']}``), so {_whole_file(model)}; "
+                f"(serde) rejects a repeated field (`duplicate field `{facts['key']}``), so {whole_file(model)}; "
                 "keep one"
             )
         elif issue.kind == "unreadable":
-            message = f"{_FILE} cannot be read ({facts['reason']}): Codex ignores it"
+            message = f"{FILE} cannot be read ({facts['reason']}): Codex ignores it"
         elif issue.kind == "too-large" and "nodes" in facts:
             message = (
-                f"{_FILE} is written with more than {facts['nodes']:,} YAML nodes, over skilllint's cap "
+                f"{FILE} is written with more than {facts['nodes']:,} YAML nodes, over skilllint's cap "
                 "(agent manifests hold a few dozen): it was not checked"
             )
         elif issue.kind == "too-large":
             message = (
-                f"{_FILE} is {facts['size']:,} bytes, over skilllint's {facts['cap']:,}-byte read cap (SL011's "
+                f"{FILE} is {facts['size']:,} bytes, over skilllint's {facts['cap']:,}-byte read cap (SL011's "
                 "`max-bytes`): it was not checked"
             )
         elif issue.kind == "misnamed":
@@ -107,7 +72,7 @@ class OpenAIYamlInvalid(_OpenAIYamlRule):
                 f"everything in it is ignored; rename it to `{RELPATH}`"
             )
         else:  # not-a-file
-            message = f"{_FILE} is a {facts['what']}, not a file: Codex ignores it"
+            message = f"{FILE} is a {facts['what']}, not a file: Codex ignores it"
         return Finding(message, issue.span)
 
 
@@ -122,7 +87,7 @@ class OpenAIYamlField(_OpenAIYamlRule):
         facts = issue.facts
         field = issue.field
         if issue.kind == "type":
-            where = f"`{field}`" if field else f"The top level of {_FILE}"
+            where = f"`{field}`" if field else f"The top level of {FILE}"
             message = f"{where} is {facts['found']}, where Codex expects {facts['expected']}: "
             if facts.get("positional"):
                 message += (
@@ -130,7 +95,7 @@ class OpenAIYamlField(_OpenAIYamlRule):
                     "certainly not what was meant; write a mapping of named fields"
                 )
             else:
-                message += _whole_file(model)
+                message += whole_file(model)
             return Finding(message, issue.span)
         if issue.kind == "unknown-key":
             if facts.get("merge"):
@@ -147,12 +112,12 @@ class OpenAIYamlField(_OpenAIYamlRule):
             return Finding(message, issue.span, severities={"codex": Severity.INFO})
         entry = " and with it this whole `dependencies.tools` entry" if facts.get("entry_dropped") else ""
         if issue.kind == "empty":
-            message = f"`{field}` is empty: Codex drops it{entry} (`ignoring {_generic(field)}: value is empty`)"
+            message = f"`{field}` is empty: Codex drops it{entry} (`ignoring {generic(field)}: value is empty`)"
         else:  # too-long
             after = " once its whitespace is collapsed" if facts.get("collapsed") else ""
             message = (
                 f"`{field}` is {facts['length']:,} characters{after}, over Codex's {facts['limit']:,}-character limit: "
-                f"Codex drops it{entry} (`ignoring {_generic(field)}: exceeds maximum length of {facts['limit']} characters`)"
+                f"Codex drops it{entry} (`ignoring {generic(field)}: exceeds maximum length of {facts['limit']} characters`)"
             )
         return Finding(message, issue.span)
 
@@ -179,20 +144,10 @@ class OpenAIYamlBrandColor(_OpenAIYamlRule):
                 f"`{issue.field}` is '{value}', not `#RRGGBB` (`#` and six hexadecimal digits): Codex drops it "
                 f"(`ignoring {issue.field}: expected #RRGGBB, got {value}`)"
             )
-            hint = _color_hint(value)
+            hint = color_hint(value)
             if hint:
                 message += f"; {hint}"
         return Finding(message, issue.span)
-
-
-def _color_hint(value: str) -> str | None:
-    if re.fullmatch(r"#[0-9A-Fa-f]{3}", value):
-        return "write the six-digit form `#" + "".join(c * 2 for c in value[1:]) + "`"
-    if re.fullmatch(r"[0-9A-Fa-f]{6}", value):
-        return f"add the `#`: `#{value}`"
-    if re.fullmatch(r"#[0-9A-Fa-f]{8}", value):
-        return f"drop the alpha digits: `{value[:7]}`"
-    return None
 
 
 class OpenAIYamlIcon(_OpenAIYamlRule):
@@ -289,29 +244,22 @@ class OpenAIYamlPolicy(_OpenAIYamlRule):
         value = (facts.get("value") or "").strip().casefold()
         message = (
             f"`{issue.field}` is {facts['found']}, not a boolean: Codex's reader takes only a plain `true` or "
-            f"`false` here, so it ignores the whole {_FILE} (interface and dependencies too) and the skill stays "
+            f"`false` here, so it ignores the whole {FILE} (interface and dependencies too) and the skill stays "
             "in its model-visible catalog"
         )
         if value in ("false", "no", "off", "n", "0"):
             message += (
                 "; write `allow_implicit_invocation: false` unquoted to take the skill out of Codex's model-visible "
-                f"catalog (it can still be invoked as `{_mention(package)}`)"
+                f"catalog (it can still be invoked as `{mention(package)}`)"
             )
         elif value in ("true", "yes", "on", "y", "1"):
             message += "; write `true` unquoted, or drop the line (true is the default)"
         else:
             message += (
                 "; `false` takes the skill out of Codex's model-visible catalog (it can still be invoked as "
-                f"`{_mention(package)}`), `true` (the default) keeps it there"
+                f"`{mention(package)}`), `true` (the default) keeps it there"
             )
         return Finding(message, issue.span)
 
 
-RULES = [
-    OpenAIYamlInvalid,
-    OpenAIYamlField,
-    OpenAIYamlBrandColor,
-    OpenAIYamlIcon,
-    OpenAIYamlDependency,
-    OpenAIYamlPolicy,
-]
+RULES = [OpenAIYamlInvalid, OpenAIYamlField, OpenAIYamlBrandColor, OpenAIYamlIcon, OpenAIYamlDependency, OpenAIYamlPolicy]

@@ -1,0 +1,183 @@
+"""Catalogs as surfaces render them, for the SL50x and SL51x rules and ``skilllint catalog``.
+
+A catalog is the set of skills a surface lists together (:mod:`skilllint.catalog.model`).
+Rendered once per run: the Codex catalog and its budget (SL501, SL502), a skill listing
+over its budget for Claude Code (docs/surfaces.md §2b) and Copilot CLI ([2ND], §4)
+(SL503); and the words findings about catalogs share (SL510, SL511).
+
+The Claude Code listing model is :mod:`skilllint.catalog.claude_code`; its line format and
+the drop order are approximations (see there). Copilot's CLI budget (15,000
+characters, [2ND]) is modelled in :mod:`skilllint.catalog.copilot`: skills in name
+order until the first that does not fit; the rest are not listed at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .model import Catalog, codex_skip_reason
+from ..diagnostics import Severity, Span, counted
+from ..fsafe import is_within
+
+if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
+    # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import.
+    # RuleContext is a type only: the rules call this module, not the other way.
+    from . import claude_code, codex, copilot
+    from ..rule import RuleContext
+
+
+def catalog_options(ctx: RuleContext) -> dict:
+    """The run's ``[catalog]`` settings (none in a bare rule context)."""
+    return ctx.settings.catalog if ctx.settings else {}
+
+
+def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, dict]:
+    """Render a Codex catalog once per run (SL501 and SL502 share it).
+
+    ``options`` are the ``[catalog]`` settings: ``context-window``,
+    ``budget-chars`` or ``budget-tokens``; none set means an unknown window
+    (Codex's 8,000 characters)."""
+    from . import codex
+
+    cached = getattr(catalog, "_codex_render", None)
+    if cached is not None:
+        return cached
+    if options.get("budget-chars"):
+        budget = codex.Characters(options["budget-chars"])
+    else:
+        budget = codex.budget_for(options.get("context-window"), options.get("budget-tokens"))
+    by_path: dict[str, object] = {}
+    entries = []
+    for skill in catalog.visible:
+        if codex_skip_reason(skill) is not None:
+            continue  # Codex does not load it
+        path = str(skill.package.skill_md_path.absolute())
+        by_path[path] = skill.package
+        entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))
+    result = (codex.render_catalog(entries, budget), by_path)
+    catalog._codex_render = result  # type: ignore[attr-defined]
+    return result
+
+
+def budget_words(receipt: codex.RenderReceipt) -> str:
+    return f"{receipt.budget_limit:,} {receipt.budget_unit}"
+
+
+def count(findings, noun: str) -> str:
+    return counted(len(findings), noun)
+
+
+def some_names(pairs, shown: int = 5) -> str:
+    """A few of the skills concerned, by folder, for a message about many."""
+    names = [package.folder_name for package, _ in pairs]
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+MAX_PARTNERS = 10  # same-named skills a finding names
+
+
+class NameGroup:
+    """The skills of a catalog sharing one name, counted once for all of them: the scopes
+    they hold, and the scopes each winner shadows."""
+
+    def __init__(self, skills: list) -> None:
+        self.scopes: dict[str, int] = {}
+        self.shadowed: dict[int, set[str]] = {}  # id(winner) -> scopes of the skills it shadows
+        for skill in skills:
+            self.scopes[skill.scope] = self.scopes.get(skill.scope, 0) + 1
+            if skill.shadowed_by is not None:
+                self.shadowed.setdefault(id(skill.shadowed_by), set()).add(skill.scope)
+
+
+_SURFACE_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "copilot": "Copilot"}
+
+
+def duplicate_effect(catalog: Catalog, skill, group: NameGroup) -> tuple[str, Severity | None]:
+    """What the surface does with same-named skills, by its precedence (catalog.model). Said
+    so that surfaces which do the same say the same (one finding lists them all)."""
+    surface = _SURFACE_NAMES.get(catalog.target, f"the {catalog.target} surface")
+    if catalog.target == "codex":
+        return f"Codex lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
+    if skill.shadowed_by is not None:
+        winner = skill.shadowed_by
+        return (
+            f"{surface} loads the {winner.scope}-scope skill "
+            f"({shown_path(catalog, skill, winner.package.skill_md_path)}) instead, so this {skill.scope}-scope skill "
+            "is shadowed and never listed",
+            Severity.ERROR,
+        )
+    shadowed = group.shadowed.get(id(skill))
+    effects = []
+    if shadowed:
+        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted(shadowed))}-scope one")
+    if group.scopes[skill.scope] > 1:  # another skill of its scope
+        effects.append(f"surfaces that keep one skill per name use one of the {skill.scope}-scope skills, and which one is not defined")
+    return "; ".join(effects), None
+
+
+LISTED_CHARS = 1536
+
+
+def shown_path(catalog: Catalog, skill, path) -> str:
+    """Another skill's path in a finding on ``skill``: relative to the tree ``skill`` was linted in
+    when inside the catalog, so every target's catalog names it alike; else as :func:`_in_catalog`."""
+    import os
+
+    if is_within(catalog.root, path):
+        base = os.path.normpath(skill.package.lint_root)
+        return os.path.relpath(path, base).replace(os.sep, "/")
+    return _in_catalog(catalog, path)
+
+
+def _in_catalog(catalog: Catalog, path) -> str:
+    """A skill's path as the catalog knows it: relative to the catalog's root,
+    or in full (home as ~) for an installed skill outside it."""
+    import os
+
+    if is_within(catalog.root, path):
+        return os.path.relpath(path, catalog.root).replace(os.sep, "/")
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home) :] if home != "~" and is_within(Path(home), Path(text)) else text
+
+
+def _value_span(package, key: str) -> Span:
+    view = package.canonical
+    pair = view.key_node(key) if view.mapping is not None else None
+    return view.span(pair[1]) if pair else Span(1, 1, 1, 4)
+
+
+def description_span(package) -> Span:
+    return _value_span(package, "description")
+
+
+def name_span(package) -> Span:
+    return _value_span(package, "name")
+
+
+def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
+    """The Claude Code listing of one catalog, computed once per run."""
+    from . import claude_code
+
+    cached = getattr(catalog, "_claude_code_listing", None)
+    if cached is not None:
+        return cached
+    entries = []
+    for skill in catalog.loaded:  # a shadowed skill is not loaded, so not listed
+        description = skill.description or skill.first_body_line
+        entries.append(claude_code.ListingEntry(skill.name, description, skill.when_to_use, hidden=skill.hidden, key=skill))
+    receipt = claude_code.listing(entries, context_window=options.get("context-window"), budget_chars=options.get("budget-chars"))
+    catalog._claude_code_listing = receipt  # type: ignore[attr-defined]
+    return receipt
+
+
+def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListing:
+    """The Copilot CLI listing of one catalog, computed once per run."""
+    from . import copilot
+
+    cached = getattr(catalog, "_copilot_listing", None)
+    if cached is None:
+        entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
+        cached = catalog._copilot_listing = copilot.listing(entries, options.get("budget-chars"))  # type: ignore[attr-defined]
+    return cached

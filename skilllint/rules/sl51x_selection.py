@@ -1,0 +1,136 @@
+"""SL51x: choosing a skill from the catalog: overlapping descriptions, duplicate names, no trigger."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..catalog.model import Catalog, name_key
+from ..catalog.render import (
+    LISTED_CHARS,
+    MAX_PARTNERS,
+    NameGroup,
+    description_span,
+    duplicate_effect,
+    name_span,
+    shown_path,
+)
+from ..skill.description_trigger import find_trigger
+from ..diagnostics import Finding, Related, Severity
+from ..skill.field_checks import value_span
+from ..skill.package import SkillPackage
+from ..rule import CatalogRule, Option, Rule, RuleContext, severities
+
+
+class DescriptionOverlap(CatalogRule):
+    code = "SL510"
+    name = "description-overlap"
+    summary = "This skill's description is so close to another's in the same catalog that routing is ambiguous"
+    severity = severities("warning: all")
+    # Read on the corpus: of 66 pairs scoring 0.4-1.0, only about 40% were truly
+    # ambiguous (template clones that one platform word tells apart score high),
+    # so by default only near-identical descriptions are reported; lower it to audit.
+    options = {
+        "threshold": Option(
+            float, 0.9, "Jaccard similarity of content words from which near-duplicates are reported", exclusive_minimum=0, maximum=1
+        )
+    }
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        skills = [s for s in catalog.visible if s.description.strip()]
+        # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
+        # what the model compares is the start.
+        texts = [s.description[:LISTED_CHARS] for s in skills]
+        from ..catalog import overlap
+
+        for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept):
+            skill, partner = skills[found.index], skills[found.partner]
+            if skill.context:
+                continue  # never reported (and its span would parse a sibling's frontmatter for nothing)
+            where = shown_path(catalog, skill, partner.package.skill_md_path)
+            if found.identical:
+                message = f"the description is identical to that of '{partner.name}' ({where}): the model cannot tell them apart"
+                level = Severity.WARNING
+            else:
+                message = (
+                    f"the description is {found.score:.0%} the same (shared content words) as that of "
+                    f"'{partner.name}' ({where}): say what sets this skill apart and when to use it instead"
+                )
+                level = Severity.INFO
+            yield skill.package, Finding(
+                message,
+                description_span(skill.package),
+                severities={catalog.target: level},
+                related=(Related(f"closest: '{partner.name}'", partner.package.skill_md_path, description_span(partner.package)),),
+            )
+
+
+class DuplicateName(CatalogRule):
+    code = "SL511"
+    name = "duplicate-name"
+    summary = "Two skills in one catalog share a name"
+    severity = severities("warning: all; error: codex")
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        groups: dict[str, list] = {}
+        for skill in catalog.skills:
+            groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
+        for skills in groups.values():
+            if len(skills) < 2:
+                continue
+            group = NameGroup(skills)
+            for skill in skills:
+                if skill.context:
+                    continue  # installed or sibling skills are not this run's to report
+                # A few of the others by path, and how many more: with every one of N
+                # same-named skills naming all the others, output grows with N squared.
+                others = [s for s in skills[: MAX_PARTNERS + 1] if s is not skill][:MAX_PARTNERS]
+                more = len(skills) - 1 - len(others)
+                where = "; ".join(
+                    (f"{o.scope} scope: " if o.scope != "repo" else "") + shown_path(catalog, skill, o.package.skill_md_path)
+                    for o in others
+                ) + (f"; and {more} more" if more else "")
+                effect, level = duplicate_effect(catalog, skill, group)
+                yield skill.package, Finding(
+                    f"another skill in the same catalog is also named '{skill.name}' ({where})",
+                    name_span(skill.package),
+                    effect=effect,
+                    severities={catalog.target: level} if level else None,
+                    related=tuple(
+                        Related(f"also named '{o.name}' ({o.scope} scope)", o.package.skill_md_path, name_span(o.package))
+                        for o in others
+                    ),
+                )
+
+
+class DescriptionWithoutTrigger(Rule):
+    code = "SL512"
+    name = "description-without-trigger"
+    summary = "The description says what the skill does but not when to use it"
+    severity = severities("info: all")
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        view = package.canonical
+        mapping = view.mapping
+        if not isinstance(mapping, dict):
+            return
+        description = mapping.get("description")
+        if not isinstance(description, str) or not description.strip():
+            return  # SL111 / SL112
+        if find_trigger(description):
+            return
+        targets = None
+        when = mapping.get("when_to_use")
+        if isinstance(when, str) and when.strip():
+            # Claude Code lists `when_to_use` after the description; other surfaces ignore the key.
+            targets = tuple(t for t in ctx.target_ids if t != "claude-code")
+            if not targets:
+                return
+        yield Finding(
+            "`description` says what the skill does but not when to use it: agents pick a skill from its "
+            "description alone; add the situations that call for it, e.g. \"Use when the user asks to …\"",
+            value_span(view, "description", package),
+            targets=targets,
+        )
+
+
+RULES = [DescriptionOverlap, DuplicateName, DescriptionWithoutTrigger]

@@ -1,0 +1,56 @@
+"""Where the built-in rules live: one module per code decade, holding rule classes only."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+from skilllint import rules as rules_package
+from skilllint.registry import registry
+from skilllint.rule import Rule
+
+from conftest import run_cli
+
+RULES_DIR = Path(rules_package.__file__).parent
+DECADE_MODULE = re.compile(r"^sl(\d)(\d)x_[a-z0-9_]+$")
+
+
+def test_each_code_lives_in_the_module_of_its_decade():
+    """``SLabx`` is written in ``rules/sl{a}{b}x_*.py``, and listed in that module's RULES."""
+    for rule in registry(load_plugins=False).sorted():
+        module = rule.__module__.rsplit(".", 1)[-1]
+        decade = DECADE_MODULE.match(module)
+        assert rule.__module__.startswith("skilllint.rules.") and decade, (rule.code, rule.__module__)
+        assert rule.code[2:4] == decade.group(1) + decade.group(2), (rule.code, module)
+        assert rule in getattr(rules_package, module).RULES
+
+
+def test_each_decade_has_one_module_and_every_module_is_registered():
+    modules = sorted(p.stem for p in RULES_DIR.glob("*.py") if p.stem != "__init__")
+    assert all(DECADE_MODULE.match(m) for m in modules), modules
+    decades = [m[:4] for m in modules]
+    assert len(decades) == len(set(decades))
+    assert [m.__name__.rsplit(".", 1)[-1] for m in rules_package.RULE_MODULES] == modules
+
+
+def test_rule_modules_hold_rule_classes_only():
+    """Analysis (lexers, graph walks, prose heuristics) lives outside rules/: a rule module
+    defines rule classes, the constants they declare with, and its RULES list."""
+    for path in sorted(RULES_DIR.glob("sl*.py")):
+        module = getattr(rules_package, path.stem)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                raise AssertionError(f"{path.name}: function {node.name} belongs in an analysis module")
+            if isinstance(node, ast.ClassDef):
+                assert issubclass(getattr(module, node.name), Rule), f"{path.name}: class {node.name} is not a rule"
+
+
+def test_the_rule_command_says_where_the_source_is():
+    code, out, _ = run_cli("rule", "SL106")
+    assert code == 0 and out.rstrip().endswith("Source: rules/sl10x_name.py, class NameFolderMismatch")
+    code, out, _ = run_cli("rule", "SL701", "--output-format", "json")
+    assert json.loads(out)["source"] == {"module": "rules/sl70x_scripts.py", "class": "ScriptInteractive"}
+    source = Path(rules_package.__file__).parent.parent / "rules" / "sl70x_scripts.py"
+    assert "class ScriptInteractive(" in source.read_text(encoding="utf-8")
