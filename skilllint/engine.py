@@ -90,7 +90,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     package_rules = [r for r in rules if not getattr(r, "catalog_rule", False)]
     catalog_rules = [r for r in rules if getattr(r, "catalog_rule", False)]
     max_bytes = _max_bytes(settings)
-    packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
+    packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names, found.listings) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
     store = cache.catalog_entries() if cache is not None and catalog_rules else None
     if store is not None:
