@@ -90,6 +90,11 @@ def added_entry(path: Path | str) -> tuple[str, int] | None:
     return kind, len(contents.get(os.path.join(folder, name), b"")) if kind == "file" else 0
 
 
+def overlay_adds_entries() -> bool:
+    """Whether an overlay adds entries (new files) that a listing of the disk lacks."""
+    return bool(_ADDED.get())
+
+
 def overlaid_size(path: Path | str, size: int) -> int:
     """The size of a regular file as its overlaid text has it (``size``: on disk)."""
     contents = _OVERLAY.get()

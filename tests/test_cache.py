@@ -256,3 +256,41 @@ def test_a_cached_probe_never_looks_outside_the_linted_tree(tmp_path):
         assert check(repo) == first  # a miss, never a traceback
     for entry in entries(repo):  # rewritten by the miss: the forged probe is gone
         assert "etc/passwd" not in entry.read_text()
+
+
+def test_a_warm_run_looks_up_without_the_collector_walking_what_it_keeps(tmp_path, monkeypatch, capsys):
+    """Looking up a warm tree's results makes objects by the thousand per skill and frees them by
+    their counts: no cyclic collection runs between the first lookup and the last."""
+    import gc
+
+    from skilllint import cli
+    from skilllint.lint import engine
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for index in range(80):
+        write_skill(repo / "skills", f"s{index}", f"---\nname: s{index}\ndescription: Does s{index} things. Use when asked.\n---\n# S\n")
+    age(repo)
+    monkeypatch.chdir(repo)
+    assert cli.main(["check", "--output-format", "json", "--exit-zero", "--jobs", "1", "."]) == 0
+    looked_up = []
+    during = []
+    real_look_up = engine._look_up
+
+    def look_up(*args, **kwargs):
+        looked_up.append(1)
+        return real_look_up(*args, **kwargs)
+
+    def collected(phase, info):
+        if phase == "start" and 0 < len(looked_up) < 80:
+            during.append(info["generation"])
+
+    monkeypatch.setattr(engine, "_look_up", look_up)
+    gc.callbacks.append(collected)
+    try:
+        capsys.readouterr()
+        assert cli.main(["check", "--output-format", "json", "--exit-zero", "--jobs", "1", "."]) == 0
+    finally:
+        gc.callbacks.remove(collected)
+    assert len(looked_up) == 80 and json.loads(capsys.readouterr().out)["summary"]["packages"] == 80
+    assert during == []

@@ -96,3 +96,40 @@ def test_a_script_is_defined_once():
     assert [is_script(r) for r in ("scripts/run.py", "x/Y.SH", "bin/tool", "scripts/tool", "tool", "notes.md", "a/b.ps1")] == [
         True, True, True, True, False, False, True
     ]  # fmt: skip
+
+
+def test_a_run_lists_each_folder_of_a_skill_once(tmp_path, monkeypatch):
+    """Discovery lists every folder (a skill may hold a nested one); the packages' inventories
+    take those listings rather than listing each folder again."""
+    import collections
+
+    from skilllint import fsafe
+    from skilllint.skill import discovery, inventory
+    from skilllint.config import load_settings
+    from skilllint.lint.engine import lint_paths
+    from skilllint.registry import registry
+
+    for index in range(3):
+        skill = tmp_path / "skills" / f"s{index}"
+        (skill / "references" / "deep").mkdir(parents=True)
+        (skill / "SKILL.md").write_text(f"---\nname: s{index}\ndescription: Does s{index} things. Use when testing.\n---\nSee references/deep/a.md\n")
+        (skill / "references" / "deep" / "a.md").write_text("a")
+    listed: collections.Counter = collections.Counter()
+    real_scandir, real_list_folder = os.scandir, fsafe.list_folder
+
+    def counting_scandir(path="."):
+        listed[os.path.normpath(str(path))] += 1
+        return real_scandir(path)
+
+    def counting_list_folder(path):
+        listed[os.path.normpath(str(path))] += 1
+        return real_list_folder(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", counting_scandir)
+    monkeypatch.setattr(inventory, "list_folder", counting_list_folder)
+    settings = load_settings(registry(), tmp_path)
+    result = lint_paths([str(tmp_path)], settings, tmp_path, jobs=1)
+    assert result.packages == 3 and not result.internal_errors
+    folders = [p for p in listed if p.startswith(str(tmp_path / "skills") + os.sep)]
+    assert len(folders) == 9  # three skills of three folders each
+    assert {p: listed[p] for p in folders if listed[p] > 1} == {}

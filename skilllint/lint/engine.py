@@ -4,8 +4,10 @@ suppression, per-file ignores and sorting."""
 
 from __future__ import annotations
 
+import gc
 import os
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -62,6 +64,7 @@ def lint_paths(
         result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts)
     finally:
         tokens.use_count_store(None)
+        gc.unfreeze()  # what _uncollected froze: a later full collection walks it again (a caller that lints on)
     if counts is not None:
         counts.save()
     if cache is not None:
@@ -72,14 +75,15 @@ def lint_paths(
 
 
 def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs: int | None, counts) -> LintResult:
-    found = discover(
-        paths,
-        cwd,
-        exclude=settings.exclude,
-        exclude_base=settings.base,
-        use_gitignore=settings.respect_gitignore,
-        force_exclude=force_exclude,
-    )
+    with _uncollected():
+        found = discover(
+            paths,
+            cwd,
+            exclude=settings.exclude,
+            exclude_base=settings.base,
+            use_gitignore=settings.respect_gitignore,
+            force_exclude=force_exclude,
+        )
     result = LintResult(warnings=list(found.warnings))
     if found.fix_temps:
         from ..fsafe import is_abandoned_fix_temp
@@ -90,7 +94,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     package_rules = [r for r in rules if not r.catalog_rule]
     catalog_rules = [r for r in rules if r.catalog_rule]
     max_bytes = settings.read_cap()
-    packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names) for item in found.packages]
+    packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names, found.listings) for item in found.packages]
     # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
     store = None
     if cache is not None and catalog_rules:
@@ -124,7 +128,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     if warm:
         # An earlier run left results: look them up here first, and fork workers only
         # for the skills that changed (a fork costs more than a cached skill).
-        items = [(package, _look_up(cache, package, settings, deferred)) for package in packages]
+        with _uncollected():
+            items = [(package, _look_up(cache, package, settings, deferred)) for package in packages]
         if deferred:  # a miss is linted afresh: nothing to confirm
             deferred = {id(p): deferred[id(p)] for p, found in items if id(p) in deferred and found[1] is not None}
     misses = sum(1 for _, cached in items if cached is None or cached[1] is None)
@@ -178,6 +183,22 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     if note:
         result.warnings.append(note)
     return result
+
+
+@contextmanager
+def _uncollected():
+    """Pause the cyclic collector, and freeze what is alive at the end (the collector never walks
+    it again, as around a fork). The walk and the cache lookups make objects by the hundred
+    thousand that live until the report (listings, findings, paths) and free the rest by their
+    counts (no cycles): the collector would walk the survivors over and over, finding nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def add_usage(usage: dict, path: str, hits=(), ran=()) -> None:

@@ -83,6 +83,9 @@ class Discovery:
     # Endless links outside every skill folder (SL404), and dangling ones where skills are
     # looked for (SL403): a package's own links are its rules'.
     endless_links: list[TreeLink] = field(default_factory=list)
+    # Every folder the walk listed -> its entries' names, sorted: a package's inventory lists
+    # its folders from here rather than listing each again.
+    listings: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _has_skill_md(names: list[str]) -> bool:
@@ -426,7 +429,7 @@ def _walk(
         except OSError as exc:
             result.warnings.append(f"{folder}: cannot list ({exc.strerror or exc}); skipped")
             continue
-        names = [entry.name for entry in entries]
+        names = result.listings[folder] = [entry.name for entry in entries]
         if _has_skill_md(names):
             hits += 1
             _add(result, packaged, Found(Path(folder), lint_root, explicit=folder == start_text, names=names), real)

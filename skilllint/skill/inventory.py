@@ -15,10 +15,10 @@ import os
 import posixpath
 import stat
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 from pathlib import Path
 
-from ..fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, real_path_or_given
+from ..fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, overlay_adds_entries, real_path_or_given
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
@@ -99,18 +99,26 @@ class PackageInventory:
     _nested: frozenset[str] | None = None
 
     @classmethod
-    def scan(cls, root: Path, skip: frozenset[str] = frozenset({".git", "node_modules"})) -> "PackageInventory":
+    def scan(
+        cls, root: Path, skip: frozenset[str] = frozenset({".git", "node_modules"}), listings: Mapping[str, list[str]] | None = None
+    ) -> "PackageInventory":
+        """``listings``: folders (absolute) the caller listed just now -> their names, sorted
+        (discovery's walk); a folder not there is listed here."""
         inventory = cls(root)
+        if listings is not None and overlay_adds_entries():
+            listings = None  # an editor's new files are in list_folder's listing only
         inventory.entries["."] = Entry(".", "dir")
         stack = [""]
         while stack:
             folder = stack.pop()
             absolute = os.path.join(root, folder) if folder else str(root)
-            try:
-                names = sorted(list_folder(absolute))
-            except OSError:
-                inventory.unreadable.append(folder or ".")
-                continue
+            names = listings.get(absolute) if listings is not None else None
+            if names is None:
+                try:
+                    names = sorted(list_folder(absolute))
+                except OSError:
+                    inventory.unreadable.append(folder or ".")
+                    continue
             prefix = absolute + os.sep
             for name in names:
                 if len(inventory.entries) > MAX_ENTRIES:  # "." and MAX_ENTRIES more: this one is past the limit

@@ -119,6 +119,7 @@ class SkillPackage:
         max_bytes: int = DEFAULT_MAX_BYTES,
         real_root: str | None = None,
         listing: list[str] | None = None,
+        listings: dict[str, list[str]] | None = None,
     ):
         self.root = root
         self.lint_root = lint_root or root
@@ -126,6 +127,7 @@ class SkillPackage:
         self._real_root = real_root  # discovery knows it: resolving it again costs an lstat per path component
         if listing is not None:  # discovery listed the folder (sorted): a pre-commit run's 1,000 siblings need not again
             self.__dict__["listing"] = listing
+        self._listings = listings  # every folder discovery listed (absolute -> sorted names): the inventory's walk lists none again
         self._parse_cache: dict[str, yamltree.Document | yamltree.YamlError] = {}
         self._splits: dict[str, frontmatter.Split] = {}
         self._ancestors: dict[tuple[str, ...], Path | None] = {}  # ancestor_with's answers: several rules ask
@@ -222,7 +224,7 @@ class SkillPackage:
         """Every entry of the package, links judged without being followed out."""
         from .inventory import PackageInventory
 
-        return PackageInventory.scan(self.root)
+        return PackageInventory.scan(self.root, listings=self._listings)
 
     @cached_property
     def references(self):
