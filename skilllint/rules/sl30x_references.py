@@ -7,6 +7,7 @@ from typing import Iterator
 
 from ..skill import markdown
 from ..diagnostics import Finding, Related, Severity, Span
+from ..skill.inventory import is_script
 from ..skill.disclosure_graph import (
     NamedBy,
     RecordSections,
@@ -15,7 +16,6 @@ from ..skill.disclosure_graph import (
     hop_notes,
     in_nested_skill,
     is_document,
-    is_script,
     links_back,
     mention_span,
     nested_roots,

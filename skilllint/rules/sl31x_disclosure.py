@@ -6,10 +6,10 @@ import posixpath
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
+from ..skill.inventory import is_script
 from ..skill.disclosure_graph import (
     in_nested_skill,
     is_document,
-    is_script,
     mention_span,
     nested_roots,
     suffix_of,

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Iterator
 
 from .. import lazyre
 from ..diagnostics import Related, Span
+from .inventory import is_script
+from .markdown import is_atx_heading
 from .package import SkillPackage
 
 if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
@@ -30,23 +32,12 @@ if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not d
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
 
 
-SCRIPT_SUFFIXES = (
-    ".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
-    ".ps1", ".psm1", ".rb", ".pl", ".php", ".lua", ".r", ".bat", ".cmd", ".go", ".swift", ".kts",
-)  # fmt: skip
-
-
 def suffix_of(rel: str) -> str:
     return posixpath.splitext(rel)[1].lower()
 
 
 def is_document(rel: str) -> bool:
     return suffix_of(rel) in DOCUMENT_SUFFIXES
-
-
-def is_script(rel: str) -> bool:
-    suffix = suffix_of(rel)
-    return suffix in SCRIPT_SUFFIXES or (not suffix and rel.startswith(("scripts/", "bin/")))
 
 
 def nested_skill_roots(inventory) -> list[str]:
@@ -208,9 +199,6 @@ _RECORD_HEADING = lazyre.compile(
 )
 
 
-_ATX = lazyre.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
-
-
 class RecordSections:
     """Per scanned file, the line ranges under a record heading (:data:`_RECORD_HEADING`)
     up to the next heading of the same or a higher level."""
@@ -232,7 +220,7 @@ class RecordSections:
         ranges: list[tuple[int, int]] = []
         open_at: tuple[int, int] | None = None  # (line, level) of the open record heading
         for number, line in enumerate(text.split("\n"), start=1):
-            if number in fenced or not _ATX.match(line):
+            if number in fenced or not is_atx_heading(line):
                 continue
             level = len(line.lstrip(" ")) - len(line.lstrip(" ").lstrip("#"))
             if open_at is not None and level <= open_at[1]:
