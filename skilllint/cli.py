@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run() -> None:
     """The ``skilllint`` command: :func:`main`, then leave without tearing the interpreter
-    down. Freeing every object and module at exit is ~17 ms, a tenth of a warm run, and
+    down. Freeing every object and module at exit is a noticeable part of a warm run, and
     nothing of ours waits for it: the cache and reports are written and closed by then."""
     code = main()
     if sys.gettrace() is not None or sys.getprofile() is not None:

@@ -254,7 +254,7 @@ def validate_config(data: dict, registry: Registry, source: str) -> None:
 
     schema = config_schema(registry)
     if is_valid(schema, data):
-        return  # jsonschema (~50 ms to import) only to say what is wrong, or for what the quick check cannot tell
+        return  # jsonschema (slow to import) only to say what is wrong, or for what the quick check cannot tell
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(schema)

@@ -1,9 +1,9 @@
 """Regular expressions compiled when first used.
 
 ``re`` compiles a pattern in every process anew (its cache does not outlive the
-process), and the rules' module-level patterns cost ~30 ms of each start-up:
-a tenth of a pre-commit run. A run whose skills all come from the cache uses
-none of them, so they are compiled on first use instead.
+process), and compiling the rules' module-level patterns is a large part of a
+pre-commit run's start-up. A run whose skills all come from the cache uses none
+of them, so they are compiled on first use instead.
 """
 
 from __future__ import annotations

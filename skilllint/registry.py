@@ -93,8 +93,8 @@ def registry(load_plugins: bool = True) -> Registry:
 
 def _may_have_plugins() -> bool:
     """Whether any installed distribution declares the plugin group: a look at each
-    ``entry_points.txt`` on ``sys.path`` spares importing importlib.metadata (~15 ms,
-    it pulls in the email package) on every run when, as usual, there is none.
+    ``entry_points.txt`` on ``sys.path`` spares importing importlib.metadata (it pulls in
+    the email package) on every run when, as usual, there is none.
     True when unsure: then importlib.metadata decides."""
     import os
     import sys

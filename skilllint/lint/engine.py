@@ -24,7 +24,7 @@ from .parallel import Background, PendingMap, can_fork, worker_count
 from ..registry import Rule, RuleContext
 
 
-# A background process for the catalogs pays off from this many skills (a fork costs ~5 ms).
+# A background process for the catalogs pays off from this many skills (below, the fork costs more than it saves).
 BACKGROUND_MIN_PACKAGES = 48
 
 

@@ -216,8 +216,8 @@ def _work(start: int, stop: int) -> tuple:
 class Background:
     """``function()`` in a forked process while the caller goes on; :meth:`result` waits for
     its value, which must be plain data (what :mod:`marshal` writes: numbers, strings, lists,
-    tuples, dicts). Plain ``os.fork``, a pipe and marshal: ``multiprocessing`` costs ~15 ms
-    to import and pickle ~5 ms, a third of what a background task here saves. When the fork
+    tuples, dicts). Plain ``os.fork``, a pipe and marshal: importing ``multiprocessing`` and
+    pickling would cost a good part of what a background task here saves. When the fork
     fails, or the process fails or dies, :meth:`result` runs ``function`` in this process
     and ``failure`` says why.
     """

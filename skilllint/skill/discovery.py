@@ -115,7 +115,7 @@ class _Ignore:
         self.base = base
         self.use_gitignore = use_gitignore
         self.defaults = _FolderNames(DEFAULT_EXCLUDE)
-        # pathspec (~10 ms to import) only for patterns that are more than folder names
+        # pathspec (slow to import) only for patterns that are more than folder names
         # (`drafts/`, `node_modules/`), in the configuration or a .gitignore met
         self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines([tame_glob(p) for p in patterns]) or self.defaults
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
@@ -180,7 +180,7 @@ _FOLDER_NAME_LINE = re.compile(r"(?!\.+/)[A-Za-z0-9._-]+/")
 
 
 def _spec_of_lines(lines: list[str]):
-    """A .gitignore's matcher; None when it has no pattern, and without pathspec (~12 ms
+    """A .gitignore's matcher; None when it has no pattern, and without pathspec (slow
     to import) when every pattern names a folder (``build/``, ``__pycache__/``) or is a
     one-name glob (``*.pyc``, ``/.venv/``): what most .gitignore files hold."""
     patterns = [line for line in lines if line.strip() and not line.startswith("#")]

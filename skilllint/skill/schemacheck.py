@@ -1,7 +1,7 @@
 """Whether a value satisfies a JSON Schema, for the few keywords skilllint's own schemas use.
 
-The configuration is validated on every run, and jsonschema takes ~50 ms to
-import: a quarter of a cached run. A valid configuration, the usual case, is
+The configuration is validated on every run, and importing jsonschema is a
+large part of a cached run. A valid configuration, the usual case, is
 confirmed here without it; :func:`skilllint.config.validate_config` imports
 jsonschema only when this check says "invalid" (for its error message) or
 "cannot tell" (a keyword outside this subset, say from a plugin rule's
