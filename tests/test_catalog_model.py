@@ -73,3 +73,21 @@ def test_codex_leaves_skills_without_implicit_invocation_out_of_its_catalog(tmp_
     (quiet / "agents" / "openai.yaml").write_text("policy:\n  allow_implicit_invocation: true\n")
     code, out, err = run_cli("catalog", str(tmp_path), "--output-format", "json")
     assert [s["name"] for s in json.loads(out)["catalogs"][0]["skills"]] == ["listed", "quiet"]
+
+
+def test_a_catalog_keeps_each_surfaces_render_in_a_declared_field(tmp_path):
+    """The rules that judge one catalog share its render; it is kept in ``renders``, not in
+    attributes set on the catalog from outside."""
+    import dataclasses
+
+    from skilllint.catalog.render import codex_render, copilot_listing_for, listing_for
+
+    (tmp_path / ".git").mkdir()
+    write_skill(tmp_path / ".agents" / "skills", "a", SKILL.format(n="a"))
+    settings = load_settings(registry(), tmp_path, overrides={"targets": ["codex"]})
+    packages = [SkillPackage(f.root, f.lint_root) for f in discover([str(tmp_path)], tmp_path).packages]
+    (catalog,) = build_catalogs(packages, settings)
+    for render in (codex_render, listing_for, copilot_listing_for):
+        assert render(catalog, {}) is render(catalog, {})
+    assert set(vars(catalog)) == {f.name for f in dataclasses.fields(catalog)}
+    assert set(catalog.renders) == {"codex", "claude-code", "copilot"}

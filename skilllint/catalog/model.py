@@ -104,6 +104,9 @@ class Catalog:
     root: Path  # the folder that names the catalog (a repository, a skills root or a collection)
     kind: str  # "surface-roots" | "plugin" | "collection"
     skills: list[CatalogSkill] = field(default_factory=list)
+    # What a surface's renderer made of this catalog (by surface), made once per run and
+    # shared by the rules that judge it (catalog.render).
+    renders: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def loaded(self) -> list[CatalogSkill]:

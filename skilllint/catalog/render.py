@@ -40,7 +40,7 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
     (Codex's 8,000 characters)."""
     from . import codex
 
-    cached = getattr(catalog, "_codex_render", None)
+    cached = catalog.renders.get("codex")
     if cached is not None:
         return cached
     if options.get("budget-chars"):
@@ -56,7 +56,7 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
         by_path[path] = skill.package
         entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))
     result = (codex.render_catalog(entries, budget), by_path)
-    catalog._codex_render = result  # type: ignore[attr-defined]
+    catalog.renders["codex"] = result
     return result
 
 
@@ -160,7 +160,7 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
     """The Claude Code listing of one catalog, computed once per run."""
     from . import claude_code
 
-    cached = getattr(catalog, "_claude_code_listing", None)
+    cached = catalog.renders.get("claude-code")
     if cached is not None:
         return cached
     entries = []
@@ -168,7 +168,7 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
         description = skill.description or skill.first_body_line
         entries.append(claude_code.ListingEntry(skill.name, description, skill.when_to_use, hidden=skill.hidden, key=skill))
     receipt = claude_code.listing(entries, context_window=options.get("context-window"), budget_chars=options.get("budget-chars"))
-    catalog._claude_code_listing = receipt  # type: ignore[attr-defined]
+    catalog.renders["claude-code"] = receipt
     return receipt
 
 
@@ -176,8 +176,8 @@ def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListi
     """The Copilot CLI listing of one catalog, computed once per run."""
     from . import copilot
 
-    cached = getattr(catalog, "_copilot_listing", None)
+    cached = catalog.renders.get("copilot")
     if cached is None:
         entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
-        cached = catalog._copilot_listing = copilot.listing(entries, options.get("budget-chars"))  # type: ignore[attr-defined]
+        cached = catalog.renders["copilot"] = copilot.listing(entries, options.get("budget-chars"))
     return cached
