@@ -402,7 +402,7 @@ class SkillLintServer(LanguageServer):
         the open documents it concerns whose text has not changed since it started (a
         newer lint comes for those)."""
         from .skill import tokens
-        from .lint.cache import decode
+        from .lint.cache_entries import decode
 
         if found["tokenizer"] and not tokens.encoding_loaded():
             self.warm(_warm_up_tokenizer)
@@ -913,7 +913,7 @@ def _lint_in_worker(
     """One lint where it runs (a forked process, or a thread), the open documents read
     from ``contents``. Plain data: ``package``, the findings of package ``key``;
     ``catalog``, those of the catalog rules (None: the project has none); findings as
-    :func:`skilllint.lint.cache.encode` writes them; ``errors``, internal errors;
+    :func:`skilllint.lint.cache_entries.encode` writes them; ``errors``, internal errors;
     ``entries`` and ``kept``, what :meth:`Project.remember` keeps; ``tokenizer``, whether
     this lint had the tokenizer."""
     from .skill import tokens

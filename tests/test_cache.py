@@ -5,7 +5,8 @@ import os
 import time
 
 from skilllint.skill import tokens
-from skilllint.lint.cache import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts, decode, encode
+from skilllint.lint.cache_entries import decode, encode
+from skilllint.lint.cache_memo import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts
 from skilllint.diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 
 from conftest import run_cli, write_skill
@@ -184,7 +185,7 @@ def test_a_torn_or_foreign_count_file_is_ignored(tmp_path):
 
 
 def test_the_count_file_is_bounded_and_keeps_this_runs_counts_first(tmp_path, monkeypatch):
-    import skilllint.lint.cache as cache_module
+    import skilllint.lint.cache_memo as cache_module
 
     monkeypatch.setattr(cache_module, "MAX_TOKEN_COUNTS", 3)
     (tmp_path / TOKEN_COUNTS_FILE).write_text(json.dumps({"format": 1, "counts": {f"old{i}": i for i in range(5)}}))

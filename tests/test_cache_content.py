@@ -17,7 +17,10 @@ from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
 from skilllint.lint import cache as cache_module
-from skilllint.lint.cache import STAMP_KEYS_FILE, FileHashes, ResultCache, code_digest
+from skilllint.lint import cache_keys, cache_memo
+from skilllint.lint.cache import ResultCache
+from skilllint.lint.cache_keys import code_digest
+from skilllint.lint.cache_memo import STAMP_KEYS_FILE, FileHashes
 
 SKILLS = {
     "bad-name": BROKEN,  # several findings, one with a fix
@@ -77,13 +80,13 @@ def settled(monkeypatch) -> None:
 def reads(monkeypatch) -> list[str]:
     """The files read to hash them."""
     seen: list[str] = []
-    original = cache_module.content_digest
+    original = cache_memo.content_digest
 
     def recording(path, *args, **kwargs):
         seen.append(os.fspath(path))
         return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(cache_module, "content_digest", recording)
+    monkeypatch.setattr(cache_memo, "content_digest", recording)
     return seen
 
 
@@ -346,12 +349,12 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_bytes(module.read_bytes())
             os.utime(copy, (1e9 + seconds, 1e9 + seconds))
-            stamps.append((module.relative_to(source).as_posix(), str(copy), cache_module.file_stamp(copy.stat())))
+            stamps.append((module.relative_to(source).as_posix(), str(copy), cache_keys.file_stamp(copy.stat())))
         return stamps
 
     def digest(stamps: list) -> str | None:
-        monkeypatch.setattr(cache_module, "_CODE_STAMP", stamps)
-        monkeypatch.setattr(cache_module, "_code_digests", {})
+        monkeypatch.setattr(cache_keys, "_CODE_STAMP", stamps)
+        monkeypatch.setattr(cache_keys, "_code_digests", {})
         return code_digest(FileHashes())
 
     first = install(tmp_path / "one", 0)
@@ -361,7 +364,7 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
     assert digest(second) is None  # this process runs code its files no longer hold: nothing is cached
     other = install(tmp_path / "three", 0)
     Path(other[0][1]).write_bytes(b"# other code\n")
-    other[0] = (*other[0][:2], cache_module.file_stamp(Path(other[0][1]).stat()))
+    other[0] = (*other[0][:2], cache_keys.file_stamp(Path(other[0][1]).stat()))
     assert digest(other) not in (None, digest(first))
 
 
@@ -370,7 +373,7 @@ def test_the_code_stamp_covers_every_module_of_the_package():
     not only from the folder the cache module sits in."""
     package = Path(cache_module.__file__).resolve().parent.parent
     assert (package / "__init__.py").read_text(encoding="utf-8").startswith('"""skilllint:')
-    stamped = {rel for rel, _, _ in cache_module._CODE_STAMP}
+    stamped = {rel for rel, _, _ in cache_keys._CODE_STAMP}
     assert stamped == {path.relative_to(package).as_posix() for path in package.rglob("*.py")}
 
 

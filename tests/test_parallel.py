@@ -156,7 +156,7 @@ def test_workers_find_what_one_process_finds(tmp_path):
 
 @linux_fork
 def test_workers_fill_and_read_the_cache(tmp_path, monkeypatch):
-    import skilllint.lint.cache as cache_module
+    import skilllint.lint.cache_folder as cache_module
     from skilllint.lint import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
@@ -182,7 +182,7 @@ def test_jobs_must_be_a_positive_whole_number(value, tmp_path):
 
 @linux_fork
 def test_a_warm_run_forks_only_for_the_skills_that_changed(tmp_path, monkeypatch):
-    import skilllint.lint.cache as cache_module
+    import skilllint.lint.cache_folder as cache_module
     from skilllint.lint import engine
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
@@ -241,7 +241,7 @@ def test_a_failed_background_process_is_run_again_here(function, said):
 
 @linux_fork
 def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch):
-    import skilllint.lint.cache as cache_module
+    import skilllint.lint.cache_folder as cache_module
     from skilllint.lint import engine
     from skilllint.lint import catalog_entries as entries_module
 
@@ -268,7 +268,7 @@ def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch)
 @linux_fork
 def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, monkeypatch):
     """SL520 (never cached: it counts a whole skills root) runs in the background process of a warm run."""
-    import skilllint.lint.cache as cache_module
+    import skilllint.lint.cache_folder as cache_module
     from skilllint.lint import engine
     from skilllint.lint import catalog_entries as entries_module
 

@@ -73,101 +73,17 @@ import stat
 import time
 from pathlib import Path
 
-from .. import __version__
-from ..diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
-from ..fsafe import SafeFolder, UnsafeFile, content_digest, file_stamp, is_within, plain_file
-from ..targets import TARGET_IDS, claude_code
+from ..diagnostics import Diagnostic
+from ..fsafe import SafeFolder, UnsafeFile, file_stamp, is_within, plain_file
+from ..targets import claude_code
+from . import cache_folder
+from .cache_entries import checked_diagnostics, encode, holds_documents, moved, probes_hold
+from .cache_folder import FORMAT, CacheFolder, parse_json
+from .cache_keys import MANIFESTS, linked_skill_md, manifest_stamps, path_below, settings_salt
+from .cache_memo import FileHashes, StampKeys, TokenCounts
 
-FORMAT = "1"
-RACY_SECONDS = 2.0
-MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
 # The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
 MAX_RESULT_BYTES = 8 * 1024 * 1024
-# A package's lookups beyond itself are bounded by its references (at most 100,000 are kept).
-MAX_PROBES = 100_000
-MAX_PROBE_CHARS = 4096
-GITIGNORE = "# created by skilllint\n*\n"
-
-
-class CacheFolder:
-    """A folder of the cache: ``anchor`` is trusted (the user's choice, or the root of the
-    repository), and each of ``parts`` below it must be a real folder, never a link.
-
-    :meth:`open` walks down with :class:`skilllint.fsafe.SafeFolder` (``O_NOFOLLOW``
-    at each level) and keeps the last level open for the run, so a link planted
-    anywhere below the anchor is never followed. ``problem`` says why the folder
-    cannot be used (a link or a file in the place of a folder). The folder at
-    index ``ignored`` of the chain (0: the anchor) gets a ``.gitignore`` when made.
-    """
-
-    def __init__(self, anchor: str | Path, parts: tuple[str, ...] = (), ignored: int | None = None) -> None:
-        self.anchor = str(anchor)
-        self.parts = tuple(parts)
-        self.path = Path(self.anchor, *self.parts)
-        self.ignored = ignored
-        self.problem: str | None = None
-        self._open: SafeFolder | None = None
-
-    def open(self, create: bool = False) -> SafeFolder | None:
-        """The folder, made first when ``create`` (None: not there, or not usable;
-        an OSError when it cannot be made)."""
-        if self._open is not None or self.problem is not None:
-            return self._open
-        chain: list[SafeFolder] = []
-        where = self.anchor
-        try:
-            made = create and not os.path.isdir(self.anchor)
-            chain.append(SafeFolder.trusted(self.anchor, create))
-            if made and self.ignored == 0:
-                chain[-1].write_atomic(".gitignore", GITIGNORE.encode(), durable=False)
-            for depth, name in enumerate(self.parts, 1):
-                where = os.path.join(where, name)
-                try:
-                    chain.append(chain[-1].child(name))
-                except FileNotFoundError:
-                    if not create:
-                        return None
-                    chain.append(chain[-1].child(name, create=True))
-                    if self.ignored == depth:  # never committed by accident, as ruff's cache does it
-                        chain[-1].write_atomic(".gitignore", GITIGNORE.encode(), durable=False)
-        except FileNotFoundError:
-            return None
-        except UnsafeFile as exc:
-            self.problem = f"{where}: {exc}; the result cache is not used"
-            return None
-        finally:
-            for folder in chain[:-1]:
-                folder.close()
-        self._open = chain[-1]
-        return self._open
-
-    def read(self, name: str, cap: int) -> bytes | None:
-        """The bytes of the file ``name`` (None: absent, not a regular file, or over ``cap``)."""
-        try:
-            folder = self.open()
-            return folder.read(name, cap).data if folder is not None else None
-        except (UnsafeFile, OSError):
-            return None
-
-    def write(self, name: str, data: bytes) -> None:
-        """Replace the file ``name`` atomically (OSError when the folder cannot be made or written)."""
-        folder = self.open(create=True)
-        if folder is None:
-            raise OSError(self.problem or f"{self.path}: cannot be used")
-        folder.write_atomic(name, data, durable=False)  # a lost or torn file reads as a miss
-
-
-def parse_json(data: bytes) -> object:
-    """The JSON value of a cache file, or None when it is not UTF-8 JSON, is nested deeper than
-    the parser goes, or would take far more memory than its size once loaded (``[[],[],…]``
-    takes 30 times its size: each value costs an object and a pointer, some 70 bytes)."""
-    values = data.count(b",") + data.count(b"[") + data.count(b"{")
-    if 72 * values > 5 * len(data) + 65536:  # skilllint's own files stay under 2.5 times
-        return None
-    try:
-        return json.loads(data.decode("utf-8", "surrogatepass"))
-    except (ValueError, RecursionError):
-        return None
 
 
 class ResultCache:
@@ -179,7 +95,7 @@ class ResultCache:
         self.settings = settings
         self.hashes = FileHashes()
         self.stamp_keys = StampKeys(self.folder)
-        self.salt = _settings_salt(settings, self.hashes, self.stamp_keys)
+        self.salt = settings_salt(settings, self.hashes, self.stamp_keys)
         self._slot = hashlib.sha256(repr(self.salt).encode()).hexdigest()[:12]  # one key memo slot a package per settings
         self.usable = self.salt is not None  # None: skilllint's code changed since this process loaded it
         # What a cached finding may say: the codes (and names) of the rules whose findings are kept.
@@ -252,11 +168,11 @@ class ResultCache:
             if listing in anchor + os.sep:
                 anchor = ""  # lies in a skills folder: the place is absolute
             self._anchors[lint_root] = anchor
-        below = _below(anchor, root) if anchor else None
+        below = path_below(anchor, root) if anchor else None
         if below is None:
             return None
-        base = _below(anchor, os.path.normpath(self.settings.base))
-        return anchor, (os.path.basename(anchor), below, _below(anchor, lint_root), base)
+        base = path_below(anchor, os.path.normpath(self.settings.base))
+        return anchor, (os.path.basename(anchor), below, path_below(anchor, lint_root), base)
 
     def _content_key(self, package, targets, anchor: str, where: tuple) -> tuple[str, bool]:
         """The key of what the package's rules read: each file's content hash, mode and size; the
@@ -306,7 +222,7 @@ class ResultCache:
         chain = []  # folders not answered yet, nearest first
         held = memo.get((folder, anchor))
         while held is None:
-            place = _below(anchor, folder)
+            place = path_below(anchor, folder)
             if place is None:
                 held = ()
                 break
@@ -328,10 +244,10 @@ class ResultCache:
         where it lies (:meth:`_place`); None when a file changed within the last two seconds."""
         inventory = package.inventory
         now_ns = time.time_ns()
-        if any(now_ns - stamp[3] < RACY_SECONDS * 1e9 for stamp in inventory.stamps):
+        if any(now_ns - stamp[3] < cache_folder.RACY_SECONDS * 1e9 for stamp in inventory.stamps):
             return None
         links = sorted((rel, e.link.text) for rel, e in inventory.entries.items() if e.link is not None)
-        source = _linked_skill_md(package, now_ns) if links else ()
+        source = linked_skill_md(package, now_ns) if links else ()
         if source is None:
             return None
         parts = [
@@ -345,7 +261,7 @@ class ResultCache:
             source,
             sorted(inventory.unreadable),
             sorted(inventory.skipped),
-            _manifest_stamps(package, self._manifests),
+            manifest_stamps(package, self._manifests),
             [t.id for t in targets],
         ]
         # repr, not json.dumps: the same text for the same parts (strings, numbers, tuples), a
@@ -400,7 +316,7 @@ class ResultCache:
         except (OSError, UnsafeFile):
             return None
         data = self._placed(parse_json(result.data), package)
-        if not _probes_hold(data, package) or not _documents_hold(data, documents_hold):
+        if not probes_hold(data, package) or not holds_documents(data, documents_hold):
             return None
         return checked_diagnostics(data, package, self._names, {t.id for t in targets})
 
@@ -419,7 +335,7 @@ class ResultCache:
         anchor = data.get("moves")
         if type(made) is not str or type(anchor) is not str or root not in self._keyed:  # _keyed: a content key
             return None
-        return _moved(data, made, root, anchor)
+        return moved(data, made, root, anchor)
 
     def put(
         self,
@@ -488,621 +404,6 @@ class ResultCache:
         """Keep the stat memo (:class:`StampKeys`)."""
         if self.usable:
             self.stamp_keys.save()
-
-
-class TokenCounts:
-    """Token counts of text parts by content hash (the store of :func:`skilllint.skill.tokens.use_count_store`),
-    kept in one file beside the results: an edited long skill needs only its edited parts counted.
-
-    A key names the encoding and the part's sha256, so an entry is right for any
-    code and settings. Worker processes hand their new counts to the main process
-    (:meth:`take_new`, :meth:`add`), which alone saves; a concurrent run's counts
-    may be lost (the last to save wins), never mixed, as the file is written whole.
-    """
-
-    def __init__(self, folder: CacheFolder | Path) -> None:
-        self.folder = folder if isinstance(folder, CacheFolder) else CacheFolder(folder)
-        self._stored: dict[str, int] | None = None
-        self._used: dict[str, int] = {}  # asked for or counted in this run: kept first
-        self._new: dict[str, int] = {}  # counted here since the last take_new()
-        self._changed = False
-
-    def get(self, key: str) -> int | None:
-        count = self._used.get(key)
-        if count is None:
-            count = self.load().get(key)
-            if count is not None:
-                self._used[key] = count
-        return count
-
-    def put(self, key: str, count: int) -> None:
-        self._new[key] = count
-        self.add({key: count})
-
-    def take_new(self) -> dict[str, int]:
-        """The counts made in this process since the last call (what a worker sends back)."""
-        new, self._new = self._new, {}
-        return new
-
-    def add(self, counts: dict[str, int]) -> None:
-        stored = self.load()
-        for key, count in counts.items():
-            if stored.get(key) != count:
-                self._changed = True
-            self._used[key] = count
-
-    def save(self) -> None:
-        if not self._changed:
-            return
-        kept = used_first(self._used, self.load(), MAX_TOKEN_COUNTS)
-        try:
-            self.folder.write(TOKEN_COUNTS_FILE, json.dumps({"format": 1, "counts": kept}).encode())
-        except (OSError, UnsafeFile):
-            pass  # a read-only tree: the next run counts again
-        self._changed = False
-
-    def load(self) -> dict[str, int]:
-        if self._stored is None:
-            self._stored = {}
-            data = self.folder.read(TOKEN_COUNTS_FILE, MAX_TOKEN_COUNTS_BYTES)
-            data = parse_json(data) if data is not None else None  # absent or torn: every part is counted again
-            counts = data.get("counts") if isinstance(data, dict) and data.get("format") == 1 else None
-            if isinstance(counts, dict):
-                # a key names an encoding and a hash; a count is a whole number, never a bool (JSON
-                # true would load as one); tokens.py checks it against the bytes of its part
-                self._stored = {
-                    k: v for k, v in counts.items() if len(k) <= MAX_TOKEN_KEY and type(v) is int and 0 <= v <= MAX_COUNT
-                }
-        return self._stored
-
-
-TOKEN_COUNTS_FILE = "token-counts.json"
-MAX_TOKEN_COUNTS = 50_000  # parts of ~430 characters: some 20 MB of text, in a file of ~2.5 MB
-MAX_TOKEN_COUNTS_BYTES = 8 * 1024 * 1024
-MAX_TOKEN_KEY = 100  # "o200k_base:" and 32 hex digits
-MAX_COUNT = 2**31
-
-
-def used_first(used: dict, stored: dict, limit: int) -> dict:
-    """What a bounded store file keeps: this run's entries, then earlier ones while there is room."""
-    kept = dict(used)
-    for key, value in stored.items():
-        if len(kept) >= limit:
-            break
-        kept.setdefault(key, value)
-    return kept
-
-
-class FileHashes:
-    """Content hashes of the files read to make keys in this process (:func:`skilllint.fsafe.content_digest`),
-    by path and ``lstat`` (:func:`skilllint.fsafe.file_stamp`): a skill's SKILL.md keys both its
-    result and its catalog entry, and is read once. Kept for the run only (see :class:`StampKeys`)."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, tuple] = {}
-
-    def digest(self, path: str, stamp: tuple, trusted: bool = False) -> tuple[str | None, bool]:
-        """(the content hash of the file ``path`` whose ``lstat`` is ``stamp``, whether it is
-        settled: unchanged for two seconds, by its modification time as the lstat keys judge
-        it); (None, False) when it cannot be read as that file. ``trusted``: skilllint's own
-        code, read through links."""
-        known = self._known.get(path)
-        if known is not None and known[0] == stamp:
-            return known[1], known[2]
-        digest = content_digest(path, stamp, trusted=trusted)
-        if digest is None:
-            return None, False
-        settled = time.time_ns() - stamp[2] >= RACY_SECONDS * 1e9
-        self._known[path] = (stamp, digest, settled)
-        return digest, settled
-
-
-class StampKeys:
-    """The stat memo: per slot (a package with the run's settings, a skill's catalog files,
-    skilllint's code), the hash of the ``lstat`` of all its key was made from, and the content
-    key (or the hash it is made from), in ``stamp-keys.json``: a package's files and manifests
-    with its place, targets and settings (:meth:`ResultCache._content_key`); a skill's catalog
-    files (:func:`skilllint.lint.catalog_entries.entry_digests`); the code (:func:`code_digest`). A
-    warm run finds every key here and reads no file; what it misses is read and hashed
-    (:class:`FileHashes`). One entry a slot, so a checkout whose files keep changing (CI)
-    replaces its entries rather than adding ever more. Kept only when nothing it was made
-    from changed within the last two seconds (two writes in one timestamp tick would share
-    a stamp). Slots name absolute paths: the memo says what files on this machine hold, and
-    is of no use elsewhere.
-
-    Each entry is checked where it is used. Worker processes hand what they added to the main
-    process (:meth:`take_new`, :meth:`add`), which alone saves: the file is bounded and written
-    whole, this run's entries first, as :class:`TokenCounts` is; a concurrent run's additions
-    may be lost (the last to save wins), never mixed."""
-
-    FILENAME = "stamp-keys.json"
-    LIMIT = 100_000  # entries (~250 bytes each), this run's first
-    MAX_BYTES = 32 * 1024 * 1024  # the largest file read or written
-
-    def __init__(self, folder: CacheFolder | None = None) -> None:
-        self.folder = folder
-        self._stored: dict | None = None
-        self._used: dict[str, list] = {}  # asked for or made in this run: kept first
-        self._new: dict[str, list] = {}  # made here since the last take_new()
-        self._changed = False
-
-    @staticmethod
-    def _valid(slot: str, value: object) -> bool:
-        # the key names a result file (its first two characters a folder): letters and digits,
-        # never a path; the stamps' hash is only ever compared with one made here
-        if len(slot) > MAX_SLOT or type(value) is not list or len(value) != 2:
-            return False
-        stamps, key = value
-        return type(stamps) is str and type(key) is str and len(key) == 64 and key.isascii() and key.isalnum()
-
-    def get(self, slot: str, stamps: str) -> str | None:
-        """The key kept in ``slot`` when it was made from what has the ``lstat`` hash ``stamps``."""
-        known = self._known(slot)
-        return known[1] if known is not None and known[0] == stamps else None
-
-    def put(self, slot: str, stamps: str, key: str) -> None:
-        if self._known(slot) != [stamps, key]:
-            self._used[slot] = self._new[slot] = [stamps, key]
-            self._changed = True
-
-    def _known(self, slot: str) -> list | None:
-        value = self._used.get(slot)
-        if value is None:
-            value = self.load().get(slot)
-            if value is None or not self._valid(slot, value):
-                return None
-            self._used[slot] = value
-        return value
-
-    def take_new(self) -> dict:
-        """What this process added since the last call (what a worker sends back)."""
-        new, self._new = self._new, {}
-        return new
-
-    def add(self, entries: dict) -> None:
-        if entries:
-            self._used.update(entries)
-            self._changed = True
-
-    def save(self) -> None:
-        if not self._changed or self.folder is None:
-            return
-        stored = {slot: value for slot, value in self.load().items() if self._valid(slot, value)}
-        data = json.dumps({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)}).encode()  # ASCII
-        if len(data) > self.MAX_BYTES:
-            return  # it would not be read back
-        try:
-            self.folder.write(self.FILENAME, data)
-        except (OSError, UnsafeFile):
-            pass  # a read-only tree: the next run hashes again
-        self._changed = False
-
-    def load(self) -> dict:
-        if self._stored is None:
-            self._stored = {}
-            data = self.folder.read(self.FILENAME, self.MAX_BYTES) if self.folder is not None else None
-            data = parse_json(data) if data is not None else None  # absent or torn: every key is made again
-            entries = data.get("entries") if isinstance(data, dict) and data.get("format") == 1 else None
-            if isinstance(entries, dict):
-                self._stored = entries
-        return self._stored
-
-
-STAMP_KEYS_FILE = StampKeys.FILENAME
-MAX_SLOT = 4096 + 40  # PATH_MAX and the slot's prefix
-
-
-def _below(anchor: str, path: str) -> str | None:
-    """``path`` from ``anchor`` ("." for itself), None when it does not lie below it (both normalised)."""
-    if path == anchor:
-        return "."
-    prefix = anchor if anchor.endswith(os.sep) else anchor + os.sep
-    return path[len(prefix) :] if path.startswith(prefix) else None
-
-
-def _manifest_stamps(package, memo: dict) -> list:
-    """The plugin manifests above the package, inside its lint root (``memo``: per folder, for siblings)."""
-    stamps = []
-    lint_root = os.path.normpath(package.lint_root)
-    folder = os.path.dirname(str(package.root))
-    while folder.startswith(lint_root):
-        found = memo.get(folder)
-        if found is None:
-            found = memo[folder] = []
-            for parts in MANIFESTS:
-                info = plain_file(folder, *parts)  # as the rules find them: no link followed
-                if info is not None:
-                    found.append((folder, *parts, info.st_size, info.st_mtime_ns, info.st_ino))
-        stamps.extend(found)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return stamps
-
-
-def _linked_skill_md(package, now_ns: int) -> tuple | None:
-    """When SKILL.md is a link, the file read in its place (its real path and ``lstat``): what the
-    key must cover besides the package's own entries; () when it is no link, None when it is racy."""
-    name = package.skill_md_name
-    entry = package.inventory.entries.get(name) if name else None
-    if entry is None or entry.kind != "symlink":
-        return ()
-    source = package.skill_md_source  # a real path inside the linted tree, or why it is not read
-    if not isinstance(source, Path):
-        return (str(source),)
-    try:
-        info = os.lstat(source)
-    except OSError as exc:
-        return (str(source), exc.errno)
-    if now_ns - info.st_mtime_ns < RACY_SECONDS * 1e9:
-        return None
-    return (str(source), info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino)
-
-
-def _code_stamp() -> list:
-    """The installed skilllint code (an editable checkout changes without a version bump):
-    (path from the package, path, :func:`skilllint.fsafe.file_stamp`) of each module."""
-    here = Path(__file__).parent.parent  # the skilllint package: this module is in skilllint/lint/
-    stamps = []
-    for path in sorted(here.rglob("*.py")):
-        stamps.append((path.relative_to(here).as_posix(), str(path), file_stamp(path.stat())))
-    return stamps
-
-
-# Stamped once, when this module is imported: a process that loaded older code and runs
-# on after the files change must not file its results under the new code's stamp.
-_CODE_STAMP = _code_stamp()
-_code_digests: dict[str, str | None] = {}  # the digest of the code, once per process
-
-
-def code_digest(hashes: FileHashes, keys: StampKeys | None = None) -> str | None:
-    """A hash of the contents of skilllint's code as this process loaded it (the same in a fresh
-    install of the same code: CI installs it anew every run), or None when a module changed since."""
-    if "code" not in _code_digests:
-        quick = hashlib.sha256(repr(_CODE_STAMP).encode("utf-8", "surrogatepass")).hexdigest()
-        found = keys.get("code", quick) if keys is not None else None
-        if found is None:
-            parts = []
-            settled = True
-            for rel, path, stamp in _CODE_STAMP:
-                digest, ok = hashes.digest(path, stamp, trusted=True)
-                if digest is None:
-                    break
-                settled = settled and ok
-                parts.append((rel, digest))
-            else:
-                found = hashlib.sha256(repr([FORMAT, __version__, parts]).encode()).hexdigest()
-                if settled and keys is not None:
-                    keys.put("code", quick, found)
-        _code_digests["code"] = found
-    return _code_digests["code"]
-
-
-def _plugin_stamp(rules, hashes: FileHashes) -> list:
-    """The contents of rule plugins' modules (third-party code changes without skilllint's)."""
-    import sys
-
-    stamps = []
-    for module in sorted({r.__module__ for r in rules if not r.__module__.startswith("skilllint.")}):
-        path = getattr(sys.modules.get(module), "__file__", None)
-        try:
-            info = os.stat(path) if path else None
-        except OSError:
-            info = None
-        stamps.append((module, hashes.digest(path, file_stamp(info), trusted=True)[0] if info else None))
-    return stamps
-
-
-def _settings_salt(settings, hashes: FileHashes, keys: StampKeys | None = None) -> str | None:
-    """What every key starts from: skilllint's code and version, rule plugins, the run's settings
-    (None when the code changed since this process loaded it: nothing is cached then)."""
-    code = code_digest(hashes, keys)
-    if code is None:
-        return None
-    rules = [r for r in settings.enabled_rules()]
-    parts = {
-        "format": FORMAT,
-        "version": __version__,
-        "code": code,
-        "plugins": _plugin_stamp(rules, hashes),
-        "rules": [(r.code, r.__module__, settings.options_for(r), str(settings.severity_override(r))) for r in rules],
-        "targets": settings.targets,
-        "per_file_ignores": settings.per_file_ignores,
-        "max_findings_per_rule_per_file": settings.max_findings_per_rule_per_file,
-    }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
-
-
-# -- the JSON form of a diagnostic ------------------------------------------------------
-
-
-def _span(span: Span) -> list[int]:
-    return [span.line, span.column, span.end_line, span.end_column]
-
-
-def encode(d: Diagnostic) -> dict:
-    item = {
-        "code": d.code,
-        "name": d.name,
-        "severity": int(d.severity),
-        "targets": list(d.targets),
-        "message": d.message,
-        "path": str(d.path),
-        "span": _span(d.span),
-        "related": [[r.message, str(r.path), _span(r.span)] for r in d.related],
-    }
-    if d.left_out:
-        item["left_out"] = d.left_out
-    if d.fix is not None:
-        item["fix"] = {
-            "message": d.fix.message,
-            "applicability": d.fix.applicability,
-            "edits": [[str(e.path), _span(e.span), e.text, e.start, e.end] for e in d.fix.edits],
-        }
-    return item
-
-
-def decode(item: dict, paths: dict[str, Path] | None = None) -> Diagnostic:
-    """A diagnostic from :func:`encode`'s form; ``paths`` shares Path objects between calls."""
-    paths = {} if paths is None else paths
-
-    def path_of(text: str) -> Path:
-        found = paths.get(text)
-        if found is None:
-            found = paths[text] = Path(text)
-        return found
-
-    fix = None
-    if "fix" in item:
-        raw = item["fix"]
-        fix = Fix(
-            raw["message"],
-            raw["applicability"],
-            tuple(Edit(path_of(p), Span(*s), text, start, end) for p, s, text, start, end in raw["edits"]),
-        )
-    return Diagnostic(
-        code=item["code"],
-        name=item["name"],
-        severity=Severity(item["severity"]),
-        targets=tuple(item["targets"]),
-        message=item["message"],
-        path=path_of(item["path"]),
-        span=Span(*item["span"]),
-        fix=fix,
-        related=tuple(Related(m, path_of(p), Span(*s)) for m, p, s in item["related"]),
-        left_out=item.get("left_out", 0),
-    )
-
-
-# -- what a result file may hold ---------------------------------------------------------
-
-MAX_POSITION = 2**31  # a line, column or offset past any file skilllint reads
-APPLICABILITIES = ("safe", "unsafe")
-
-
-class _Refused(Exception):
-    """A result file holds something skilllint would not have written: a miss."""
-
-
-def _moved(data: dict, made: str, root: str, anchor: str) -> dict | None:
-    """``data`` with every path below ``made`` (the package's root where the entry was made)
-    moved below ``root``; None when a path lies elsewhere or a text names ``anchor`` (the
-    absolute folder the place was named from there): such a finding is tied to that place."""
-    below = made.rstrip(os.sep) + os.sep
-    here = root.rstrip(os.sep) + os.sep
-
-    def path(text: object) -> str:
-        if type(text) is not str:
-            raise _Refused
-        if text == made:
-            return root
-        if text.startswith(below):
-            return here + text[len(below) :]
-        raise _Refused
-
-    def text(value: object) -> object:
-        if type(value) is str and anchor in value:
-            raise _Refused
-        return value
-
-    items = data.get("diagnostics")
-    if type(items) is not list:
-        return None
-    moved = []
-    try:
-        for item in items:
-            item = dict(item)
-            item["path"] = path(item["path"])
-            item["message"] = text(item["message"])
-            item["related"] = [[text(m), path(p), span] for m, p, span in item["related"]]
-            fix = item.get("fix")
-            if fix is not None:
-                fix = item["fix"] = dict(fix)
-                fix["message"] = text(fix["message"])
-                fix["edits"] = [[path(p), span, text(t), start, end] for p, span, t, start, end in fix["edits"]]
-            moved.append(item)
-    except (_Refused, KeyError, TypeError, ValueError):  # a finding of the wrong shape: a miss anyway
-        return None
-    return {**data, "diagnostics": moved}
-
-
-def _probes_hold(data: object, package) -> bool:
-    """Whether every path beyond the package that the cached result rests on is found as it was
-    (a sibling skill created since would make "no such file" stale). A probe is looked up only
-    inside the linted tree (:meth:`skilllint.skill.package.SkillPackage.exists_in_tree`): a cache file
-    naming other places is refused, not followed."""
-    if type(data) is not dict:
-        return False
-    probes = data.get("probes", [])
-    if type(probes) is not list or len(probes) > MAX_PROBES:
-        return False
-    for probe in probes:
-        if type(probe) is not list or len(probe) != 2 or type(probe[0]) is not str or type(probe[1]) is not bool:
-            return False
-        if len(probe[0]) > MAX_PROBE_CHARS or package.exists_in_tree(probe[0]) is not probe[1]:
-            return False
-    return True
-
-
-def _documents_hold(data: dict, documents_hold) -> bool:
-    """Whether the targets that read a nested skill through a link are those the cached result
-    was made for (an entry without the answer was made for a skill every target lists: the key
-    covers where it lies and the plugin manifests above it)."""
-    if "documents" not in data:
-        return True
-    kept = data["documents"]
-    if type(kept) is not list or len(kept) > len(TARGET_IDS) or any(t not in TARGET_IDS for t in kept):
-        return False
-    return documents_hold is not None and documents_hold(tuple(kept))
-
-
-def checked_diagnostics(data: object, package, names: dict[str, str], targets: set[str]) -> list[Diagnostic] | None:
-    """The findings of a result file (:func:`encode`'s form), or None unless every one is what
-    skilllint could have written for ``package``: a kept rule's code and name (``names``), a
-    severity, targets among ``targets``, text where text goes, positions in bounds, and paths
-    inside the package (a note may also name where one of its links leads).
-
-    Written out in one loop: a warm run checks every finding it reports from the cache."""
-    if type(data) is not dict:
-        return None
-    items = data.get("diagnostics")
-    if type(items) is not list:
-        return None
-    paths = _PackagePaths(package)
-    inside, noted, checked = paths.inside, paths.noted, paths.checked
-    known_targets: dict[tuple, tuple] = {}
-    found = []
-    try:
-        for item in items:
-            code, severity, message = item["code"], item["severity"], item["message"]
-            if names.get(code) != item["name"] or type(severity) is not int or type(message) is not str:
-                raise _Refused
-            level = _SEVERITIES[severity]
-            shared = tuple(item["targets"])
-            if type(item["targets"]) is not list:
-                raise _Refused
-            kept = known_targets.get(shared)
-            if kept is None:
-                if not targets.issuperset(shared):
-                    raise _Refused
-                kept = known_targets[shared] = shared
-            fix = item.get("fix")
-            if fix is not None:
-                fix = _checked_fix(fix, inside)
-            related = item["related"]
-            left_out = item.get("left_out", 0)
-            if type(related) is not list or type(left_out) is not int or not 0 <= left_out <= MAX_LEFT_OUT:
-                raise _Refused
-            notes = []
-            for note in related:
-                if type(note) is not list or len(note) != 3 or type(note[0]) is not str:
-                    raise _Refused
-                where = checked.get(note[1]) if type(note[1]) is str else None
-                notes.append(Related(note[0], where or noted(note[1]), _span_of(note[2])))
-            found.append(
-                Diagnostic(
-                    code=code,
-                    name=item["name"],
-                    severity=level,
-                    targets=kept,
-                    message=message,
-                    path=(type(item["path"]) is str and checked.get(item["path"])) or inside(item["path"]),
-                    span=_span_of(item["span"]),
-                    fix=fix,
-                    related=tuple(notes),
-                    left_out=left_out,
-                )
-            )
-    except (_Refused, KeyError, TypeError, ValueError):  # a missing key, a value of the wrong kind
-        return None
-    return found
-
-
-_SEVERITIES = {int(s): s for s in Severity}
-MAX_LEFT_OUT = 10**9  # findings a rule could leave out in one file: a bound, not a count
-
-
-def _span_of(values: object) -> Span:
-    if type(values) is list and len(values) == 4:
-        a, b, c, d = values
-        if (
-            type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and type(d) is int
-            and 0 <= a <= MAX_POSITION
-            and 0 <= b <= MAX_POSITION
-            and 0 <= c <= MAX_POSITION
-            and 0 <= d <= MAX_POSITION
-        ):
-            return Span(a, b, c, d)
-    raise _Refused
-
-
-def _offset(value: object) -> int | None:
-    if value is None or (type(value) is int and 0 <= value <= MAX_POSITION):
-        return value
-    raise _Refused
-
-
-def _checked_fix(raw: object, inside) -> Fix:
-    if type(raw) is not dict or type(raw.get("message")) is not str or raw.get("applicability") not in APPLICABILITIES:
-        raise _Refused
-    edits = raw.get("edits")
-    if type(edits) is not list:
-        raise _Refused
-    checked = []
-    for edit in edits:
-        if type(edit) is not list or len(edit) != 5 or type(edit[2]) is not str:
-            raise _Refused
-        path, span, text, start, end = edit
-        checked.append(Edit(inside(path), _span_of(span), text, _offset(start), _offset(end)))
-    return Fix(raw["message"], raw["applicability"], tuple(checked))
-
-
-class _PackagePaths:
-    """The paths a package's findings may name, one Path object per text: files of the package,
-    and for a note also where its links lead (its real location, SKILL.md's, a link's target)."""
-
-    def __init__(self, package) -> None:
-        self.package = package
-        self.root = str(package.root)
-        self._below = self.root.rstrip(os.sep) + os.sep
-        self.checked: dict[str, Path] = {}  # texts found inside the package
-        self._named: set[str] | None = None
-
-    def inside(self, text: object) -> Path:
-        found = self.checked.get(text) if type(text) is str else None
-        if found is None:
-            # on strings, as fsafe.is_within: the package's root and what lies below it, normalised
-            if not (type(text) is str and (text == self.root or text.startswith(self._below)) and os.path.normpath(text) == text):
-                raise _Refused
-            found = self.checked[text] = Path(text)
-        return found
-
-    def noted(self, text: object) -> Path:
-        try:
-            return self.inside(text)
-        except _Refused:
-            if type(text) is not str or text not in self.named():
-                raise
-            return Path(text)
-
-    def named(self) -> set[str]:
-        """Places outside the package its findings name: its real location, SKILL.md's, and where links lead."""
-        if self._named is None:
-            from ..skill.safety_checks import trace
-
-            package = self.package
-            named = {package.real_root}
-            if package.skill_md_name is not None:
-                named.add(package.real_skill_md)
-            for rel, entry in package.inventory.entries.items():
-                if entry.link is not None and entry.link.status == "escapes":
-                    named.update(p for p in (entry.link.outside, trace(package, rel).outside) if p)
-            self._named = named
-        return self._named
 
 
 def open_cache(settings, cwd: Path, override: str | None = None) -> ResultCache | None:

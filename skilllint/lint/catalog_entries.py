@@ -9,7 +9,7 @@ result cache and read back while those files are unchanged.
 
 The key of an entry hashes the contents of SKILL.md and, when the folder lists an
 ``agents`` entry, of ``agents/openai.yaml`` (the key's shape changes when one
-appears), by way of the result cache's stat memo (:class:`skilllint.lint.cache.StampKeys`:
+appears), by way of the result cache's stat memo (:class:`skilllint.lint.cache_memo.StampKeys`:
 while their ``lstat`` is as remembered, they are not read); the skill folder's name (an
 entry without a name takes it); the target; the size limit; skilllint's version
 and code. No path: the entry is the same in a checkout elsewhere (a cache restored
@@ -20,7 +20,7 @@ through); a link at ``agents/`` or ``openai.yaml`` makes the entry uncached, as
 ``openai.yaml`` is found through the package's links. A file changed within the
 last two seconds is not stored (as :mod:`skilllint.lint.cache` does), nor one changed
 while its entry was read. One JSON file,
-read as a cache file is (:class:`skilllint.lint.cache.CacheFolder`: no link, size-capped,
+read as a cache file is (:class:`skilllint.lint.cache_folder.CacheFolder`: no link, size-capped,
 each entry checked against its shape), written under a temporary name and
 renamed into place: concurrent runs never see half of it; the last one wins.
 
@@ -37,7 +37,8 @@ import stat
 import time
 from pathlib import Path
 
-from .cache import CacheFolder, FileHashes, StampKeys, parse_json, used_first
+from .cache_folder import CacheFolder, parse_json
+from .cache_memo import FileHashes, StampKeys, used_first
 from ..fsafe import UnsafeFile, file_stamp, lstat_each
 from ..skill.package import SkillPackage
 from ..catalog.model import CatalogSkill, read_entry
@@ -60,7 +61,7 @@ def entries_beside(cache) -> CatalogEntries | None:
 
 
 class CatalogEntries:
-    """Entries of earlier runs in ``folder`` (a :class:`skilllint.lint.cache.CacheFolder`, or a trusted
+    """Entries of earlier runs in ``folder`` (a :class:`skilllint.lint.cache_folder.CacheFolder`, or a trusted
     path); :meth:`save` writes this run's back."""
 
     def __init__(

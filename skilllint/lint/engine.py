@@ -286,7 +286,7 @@ def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list
 
 def _as_plain_data(result: tuple) -> tuple:
     """(diagnostics, *rest) as marshal-able data: what crosses from a worker or the background process."""
-    from .cache import encode
+    from .cache_entries import encode
 
     diagnostics, *rest = result
     return [encode(d) for d in diagnostics], *rest
@@ -299,7 +299,7 @@ class _FromPlainData:
         self.paths: dict = {}
 
     def __call__(self, data: tuple) -> tuple:
-        from .cache import decode
+        from .cache_entries import decode
 
         encoded, *rest = data
         return [decode(item, self.paths) for item in encoded], *rest
@@ -348,9 +348,9 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
     entry limit; the cache never keeps such a package), the token counts made for it
-    (``counts``: the run's :class:`skilllint.lint.cache.TokenCounts`, or None), from the cache
+    (``counts``: the run's :class:`skilllint.lint.cache_memo.TokenCounts`, or None), from the cache
     where it has them, the (code, line) pairs suppressions silenced of the rules never
-    cached, and the keys made from the files read to key it (:class:`skilllint.lint.cache.StampKeys`).
+    cached, and the keys made from the files read to key it (:class:`skilllint.lint.cache_memo.StampKeys`).
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The
