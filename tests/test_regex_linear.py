@@ -26,7 +26,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill import markdown, suppress, yamledit
+from skilllint.skill import frontmatter_fixes, markdown, suppress
 from skilllint.skill import references as reference_links
 from skilllint.skill import description_trigger as catalog_trigger
 from skilllint.skill import document_toc, mention_context, resource_reach
@@ -293,8 +293,8 @@ def test_bracket_link_scans_find_what_the_old_regexes_found(text):
 
 @given(texts(",", "(", ")", "a", " ", size=24))
 def test_commas_outside_parentheses_are_the_old_regex_matches(text):
-    assert yamledit.commas_outside_parens(text) == [m.start() for m in OLD_COMMA_OUTSIDE_PARENS.finditer(text)]
-    assert yamledit.split_outside_parens(text) == OLD_COMMA_OUTSIDE_PARENS.split(text)
+    assert frontmatter_fixes.commas_outside_parens(text) == [m.start() for m in OLD_COMMA_OUTSIDE_PARENS.finditer(text)]
+    assert frontmatter_fixes.split_outside_parens(text) == OLD_COMMA_OUTSIDE_PARENS.split(text)
 
 
 def _old_inside_link_syntax(line: str, start: int) -> bool:
@@ -365,7 +365,7 @@ SCANNER_CASES = {
     "links, 300,000 brackets": (folder_mentions._without_links, "[" * 300_000 + "[](" * 100_000),
     "link destinations, 200,000 without a close": (reference_rules._mask_code, "](" * 200_000),
     "links sharing a destination end before a million blanks": (lambda text: mention_context._sub_links(text, str), "![](" * 50_000 + " " * 1_000_000 + "x"),
-    "commas, 300,000 outside parentheses": (yamledit.commas_outside_parens, "," * 300_000),
+    "commas, 300,000 outside parentheses": (frontmatter_fixes.commas_outside_parens, "," * 300_000),
     "suppressions, 20,000 ranges and 20,000 questions": (
         lambda found: [found.suppresses("SL101", line) for line in range(20_000)],
         suppress.parse(["<!-- skilllint-disable SL2 -->", "<!-- skilllint-enable -->"] * 20_000),
