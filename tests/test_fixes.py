@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skilllint.skill import yamledit, yamltree
+from skilllint.skill import frontmatter_fixes, yamledit, yamltree
 from skilllint.diagnostics import Edit, Span
 from skilllint.edits import LineIndex, apply_edits, edit, edits_between, offsets
 from skilllint.skill.package import SkillPackage
@@ -502,10 +502,10 @@ def _apply(original: str, fix) -> str:
 
 
 _BUILDERS = {
-    "SL122": (yamledit.move_version, {"version", "metadata"}),
-    "SL124": (yamledit.quote_metadata_values, {"metadata"}),
-    "SL125": (yamledit.allowed_tools_string, {"allowed-tools"}),
-    "SL106": (lambda p: yamledit.set_scalar(p, "name", "forms", "set name", "unsafe"), {"name"}),
+    "SL122": (frontmatter_fixes.move_version, {"version", "metadata"}),
+    "SL124": (frontmatter_fixes.quote_metadata_values, {"metadata"}),
+    "SL125": (frontmatter_fixes.allowed_tools_string, {"allowed-tools"}),
+    "SL106": (lambda p: frontmatter_fixes.set_scalar(p, "name", "forms", "set name", "unsafe"), {"name"}),
 }
 
 
@@ -547,7 +547,7 @@ def test_property_sl122_fix_leaves_untouched_keys_byte_identical(tmp_path_factor
     original = "---\n" + yaml_text + "\n---\n# Forms\n"
     (folder / "SKILL.md").write_text(original, encoding="utf-8")
     package = SkillPackage(folder)
-    fix = yamledit.move_version(package)
+    fix = frontmatter_fixes.move_version(package)
     assert fix is not None, yaml_text  # a one-line version and a block or no metadata: always movable
     new = _apply(original, fix)
     new_yaml = new.split("\n---\n")[0][len("---\n") :]

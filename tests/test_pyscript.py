@@ -259,8 +259,8 @@ def test_thousands_of_commands_and_options(tmp_path):
 
 
 def test_the_python_model_is_imported_only_for_a_python_script(tmp_path):
-    """A run whose skills ship no Python script never imports the ast-based model (startup of a
-    pre-commit run on one skill); the first Python script does."""
+    """A run whose skills ship no Python script never imports the ast-based model, any of its three
+    modules (startup of a pre-commit run on one skill); the first Python script does."""
     skill = tmp_path / "skills" / "plain"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: plain\ndescription: Formats notes. Use when asked to tidy notes.\n---\nBody.\n")
@@ -268,7 +268,7 @@ def test_the_python_model_is_imported_only_for_a_python_script(tmp_path):
         "import sys\n"
         "from skilllint.cli import main\n"
         "main(['check', '--no-cache', '-q', '--select', 'SL701', 'skills'])\n"
-        "print('skilllint.skill.pyscript' in sys.modules)\n"
+        "print(any(m in sys.modules for m in ('skilllint.skill.pyscript', 'skilllint.skill.pyscript_model', 'skilllint.skill.pyscript_judge')))\n"
     )
     run = lambda: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert run().stdout.strip().splitlines()[-1] == "False"

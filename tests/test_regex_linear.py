@@ -26,11 +26,12 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill import markdown, suppress, yamledit
+from skilllint.skill import frontmatter_fixes, markdown, suppress
 from skilllint.skill import references as reference_links
 from skilllint.skill import description_trigger as catalog_trigger
 from skilllint.skill import document_toc, mention_context, resource_reach
 from skilllint.skill import script_invocations as scripts
+from skilllint.skill import folder_mentions
 from skilllint.skill import generic_pointers as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
@@ -208,7 +209,7 @@ def test_python_imports_are_found_as_before(text):
 
 @given(texts("`", "[", "!", "./", "{baseDir}/", "$CLAUDE_SKILL_DIR/", "a", " ", "/", "."))
 def test_lead_tail_removes_what_it_removed(text):
-    assert reference_rules._LEAD_TAIL.sub("", text) == OLD_LEAD_TAIL.sub("", text)
+    assert folder_mentions._LEAD_TAIL.sub("", text) == OLD_LEAD_TAIL.sub("", text)
 
 
 # The old regex dropped any `<x…>`; since SL307 learned that only what parses as an HTML tag is
@@ -284,16 +285,16 @@ def test_inline_links_differ_only_where_commonmark_has_no_link(text):
 @given(texts("[", "]", "(", ")", "](", "](#", "#", " ", "a", "\t", size=24))
 def test_bracket_link_scans_find_what_the_old_regexes_found(text):
     assert document_toc._anchor_links(text) == len(OLD_ANCHOR_LINK.findall(text))
-    targets = reference_rules._bracket_links(text, reference_rules._DESTINATION_END.compiled(), filled=True)
+    targets = folder_mentions._bracket_links(text, folder_mentions._DESTINATION_END.compiled(), filled=True)
     assert [text[start:end] for _, _, start, end in targets] == [m.group(1) for m in OLD_LINK_TARGET.finditer(text)]
-    assert reference_rules._without_links(text) == OLD_WHOLE_LINK.sub("", text)
+    assert folder_mentions._without_links(text) == OLD_WHOLE_LINK.sub("", text)
     assert reference_rules._mask_code(text) == OLD_LINK_DESTINATION.sub(lambda m: " " * len(m.group(0)), text)
 
 
 @given(texts(",", "(", ")", "a", " ", size=24))
 def test_commas_outside_parentheses_are_the_old_regex_matches(text):
-    assert yamledit.commas_outside_parens(text) == [m.start() for m in OLD_COMMA_OUTSIDE_PARENS.finditer(text)]
-    assert yamledit.split_outside_parens(text) == OLD_COMMA_OUTSIDE_PARENS.split(text)
+    assert frontmatter_fixes.commas_outside_parens(text) == [m.start() for m in OLD_COMMA_OUTSIDE_PARENS.finditer(text)]
+    assert frontmatter_fixes.split_outside_parens(text) == OLD_COMMA_OUTSIDE_PARENS.split(text)
 
 
 def _old_inside_link_syntax(line: str, start: int) -> bool:
@@ -361,10 +362,10 @@ SCANNER_CASES = {
     "links, 100,000 without destination end": (lambda text: mention_context._sub_links(text, str), "![](" * 100_000),
     "link syntax, 100,000 paths on a line": (_judge_every_path, "x references/a.md" * 100_000),
     "anchor links, 100,000 without a close": (document_toc._anchor_links, "](#" * 100_000),
-    "links, 300,000 brackets": (reference_rules._without_links, "[" * 300_000 + "[](" * 100_000),
+    "links, 300,000 brackets": (folder_mentions._without_links, "[" * 300_000 + "[](" * 100_000),
     "link destinations, 200,000 without a close": (reference_rules._mask_code, "](" * 200_000),
     "links sharing a destination end before a million blanks": (lambda text: mention_context._sub_links(text, str), "![](" * 50_000 + " " * 1_000_000 + "x"),
-    "commas, 300,000 outside parentheses": (yamledit.commas_outside_parens, "," * 300_000),
+    "commas, 300,000 outside parentheses": (frontmatter_fixes.commas_outside_parens, "," * 300_000),
     "suppressions, 20,000 ranges and 20,000 questions": (
         lambda found: [found.suppresses("SL101", line) for line in range(20_000)],
         suppress.parse(["<!-- skilllint-disable SL2 -->", "<!-- skilllint-enable -->"] * 20_000),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..skill import yamledit
+from ..skill import frontmatter_fixes
 from ..diagnostics import Finding, Severity, Span
 from ..skill.field_checks import frontmatter_start
 from ..skill.package import SkillPackage
@@ -96,7 +96,7 @@ class FrontmatterMissing(Rule):
                 message,
                 Span(1, 1, 1, 1 + len(package.source.lines[0]) if package.source.lines else 1),
                 ref_message="SKILL.md must start with YAML frontmatter (---)",
-                fix=yamledit.remove_bom(package) if junk == "bom" else None,
+                fix=frontmatter_fixes.remove_bom(package) if junk == "bom" else None,
             )
         yield from emit(per_target)
 
@@ -152,7 +152,7 @@ class YamlInvalid(Rule):
             if isinstance(error, AliasBombError):
                 message = f"YAML aliases expand without bound ({error.message}); the frontmatter is refused"
             else:
-                fix = yamledit.quote_colon_value(package, line) if "mapping values are not allowed" in error.problem else None
+                fix = frontmatter_fixes.quote_colon_value(package, line) if "mapping values are not allowed" in error.problem else None
                 if fix is not None:
                     message = "a value holds an unquoted `: `, so YAML reads a second mapping: quote the value"
                 else:
@@ -235,7 +235,7 @@ class LineEndingHazard(Rule):
             f"{source.crlf_lines} line(s) end with CRLF; surveyed loaders accept them, naive tools may not",
             Span(1, 1, 1, 1 + len(source.lines[0])),
             targets=ids,
-            fix=yamledit.crlf_to_lf(package),
+            fix=frontmatter_fixes.crlf_to_lf(package),
         )
 
 

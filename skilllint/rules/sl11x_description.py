@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from ..skill import yamledit
+from ..skill import frontmatter_fixes
 from ..skill.field_checks import (
     describe_type,
     frontmatter_start,
@@ -85,7 +85,7 @@ class DescriptionTooLong(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        fix = functools.cache(lambda: yamledit.trim_description(package))
+        fix = functools.cache(lambda: frontmatter_fixes.trim_description(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from ..skill import yamledit
+from ..skill import frontmatter_fixes
 from ..diagnostics import Finding, Severity
 from ..skill.field_checks import (
     MAX_SUGGESTIONS,
@@ -81,7 +81,7 @@ class TopLevelVersion(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        fix = functools.cache(lambda: yamledit.move_version(package))
+        fix = functools.cache(lambda: frontmatter_fixes.move_version(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
@@ -142,7 +142,7 @@ class MetadataInvalid(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        fix = functools.cache(lambda: yamledit.quote_metadata_values(package))
+        fix = functools.cache(lambda: frontmatter_fixes.quote_metadata_values(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
@@ -187,7 +187,7 @@ class AllowedToolsFormat(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        fix = functools.cache(lambda: yamledit.allowed_tools_string(package))
+        fix = functools.cache(lambda: frontmatter_fixes.allowed_tools_string(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
@@ -203,7 +203,7 @@ class AllowedToolsFormat(FieldRule):
                 fix=fix(),
             )
         if isinstance(value, str):
-            if yamledit.commas_outside_parens(value):
+            if frontmatter_fixes.commas_outside_parens(value):
                 return Outcome(
                     "`allowed-tools` is comma-separated; the specification separates tools with spaces",
                     span,

@@ -8,7 +8,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import yamledit
+from . import frontmatter_fixes
 from ..diagnostics import Span
 from .package import FrontmatterView, SkillPackage, nfkc
 from ..targets import TARGETS, Target
@@ -152,7 +152,7 @@ def name_fix(package: SkillPackage):
     """The fix setting `name` to the folder name, built once per package."""
     folder = package.folder_name
     return functools.cache(
-        lambda: yamledit.set_scalar(package, "name", folder, f"set `name` to the folder name '{folder}'", "unsafe")
+        lambda: frontmatter_fixes.set_scalar(package, "name", folder, f"set `name` to the folder name '{folder}'", "unsafe")
         if _valid_folder_name(folder)
         else None
     )
