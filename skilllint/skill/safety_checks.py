@@ -91,30 +91,14 @@ def trace(package: SkillPackage, rel: str) -> Trace:
     return Trace(tuple(hops), "ok", "/".join(current) or ".", None)
 
 
-def _nested_skill_folders(package: SkillPackage) -> set[str]:
-    """Sub-folders holding their own SKILL.md: packages of their own, linted on their own."""
-    folders = set()
-    for rel in package.inventory.entries:
-        parent, _, name = rel.rpartition("/")
-        if parent and name.casefold() == "skill.md":
-            folders.add(parent)
-    return folders
-
-
 def own_entries(package: SkillPackage, ctx: RuleContext, kinds: str) -> list:
     """This package's symlinks or special files, those of nested skills left to them."""
     key = f"safety.{kinds}"
     cached = ctx.memo.get(key)
     if cached is None:
-        nested = _nested_skill_folders(package)
-        entries = package.inventory.symlinks() if kinds == "links" else package.inventory.specials()
-        cached = []
-        for entry in sorted(entries, key=lambda e: e.rel):
-            folder = posixpath.dirname(entry.rel)
-            while folder and folder not in nested:
-                folder = posixpath.dirname(folder)
-            if not folder:
-                cached.append(entry)
+        inventory = package.inventory
+        entries = inventory.symlinks() if kinds == "links" else inventory.specials()
+        cached = [entry for entry in sorted(entries, key=lambda e: e.rel) if not inventory.in_nested_skill(entry.rel)]
         ctx.memo[key] = cached
     return cached
 

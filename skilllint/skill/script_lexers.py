@@ -95,19 +95,6 @@ class Script:
         return self._masked
 
 
-def _nested_skill_folders(inventory) -> set[str]:
-    return {rel.rpartition("/")[0] for rel in inventory.entries if rel.rpartition("/")[2].casefold() == "skill.md" and "/" in rel}
-
-
-def _inside(rel: str, folders: set[str]) -> bool:
-    folder = posixpath.dirname(rel)
-    while folder:
-        if folder in folders:
-            return True
-        folder = posixpath.dirname(folder)
-    return False
-
-
 def language_of(rel: str, head: bytes | None) -> str | None:
     """The language of a file by its extension, else by its ``#!`` line (``head``: its first bytes)."""
     ext = posixpath.splitext(rel)[1].lower()
@@ -129,14 +116,13 @@ def package_scripts(package, ctx: RuleContext | None = None) -> list[Script]:
     if cached is not None:
         return cached
     inventory = package.inventory
-    nested = _nested_skill_folders(inventory)
     found: list[Script] = []
     sniffed = 0
     for rel, entry in sorted(inventory.entries.items()):
         if entry.kind != "file" or rel == ".":
             continue
         parts = rel.split("/")
-        if parts[0] == "assets" or any(p in SKIPPED_FOLDERS for p in parts[:-1]) or _inside(rel, nested):
+        if parts[0] == "assets" or any(p in SKIPPED_FOLDERS for p in parts[:-1]) or inventory.in_nested_skill(rel):
             continue
         if entry.size == 0 or entry.size > MAX_SCRIPT_BYTES:
             continue
