@@ -919,7 +919,9 @@ def _lint_in_worker(
     from .skill import tokens
     from .lint.cache import encode
     from .lint.catalog_context import CatalogContext
-    from .lint.engine import lint_catalogs, lint_package, settle
+    from .lint.catalogs import lint_catalogs
+    from .lint.engine import settle
+    from .lint.package_lint import lint_package
 
     errors: list[str] = []
     catalog = None
