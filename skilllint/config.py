@@ -301,7 +301,7 @@ class Settings:
     _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
     _declared_skills: dict[str, Any] = field(default_factory=dict)  # plugin -> its manifest's `skills` folders
     _not_listing_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: engine._plan
+    # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: package_lint._plan
     _rule_plans: dict[tuple, list] = field(default_factory=dict)
 
     @property

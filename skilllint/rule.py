@@ -131,7 +131,7 @@ class RuleContext:
     kept: Any = None  # catalog rules: a mapping of costly answers kept between runs (JSON values), or None
     admission: Any = None  # the engine's cap on this rule's findings per file (see admits), or None
     # rules with ``reads_suppressions`` (SL901), run after the others: what SKILL.md's suppression
-    # comments silenced in this pass, and which rules ran (engine._SuppressionRun), else None
+    # comments silenced in this pass, and which rules ran (package_lint._SuppressionRun), else None
     suppressions: Any = None
 
     @property

@@ -145,19 +145,19 @@ def test_the_plugin_precheck_says_no_only_when_no_distribution_declares_the_grou
 
 
 def test_rule_plans_are_kept_per_run_and_bounded(tmp_path):
-    """engine._plan works out which rules apply once per (rules, targets); a long-lived Settings
+    """package_lint._plan works out which rules apply once per (rules, targets); a long-lived Settings
     (the language server's) must not collect the rule instances of every run it served."""
-    from skilllint.lint import engine
+    from skilllint.lint import package_lint
     from skilllint.targets import TARGETS
 
     settings = load_settings(registry(), tmp_path)
     targets = (TARGETS["agentskills"],)
     rules = [rule() for rule in settings.enabled_rules()]
-    first = engine._plan(rules, settings, targets, targets)
-    assert engine._plan(rules, settings, targets, targets) is first  # kept for the run
+    first = package_lint._plan(rules, settings, targets, targets)
+    assert package_lint._plan(rules, settings, targets, targets) is first  # kept for the run
     assert first and all(applicable == targets for _, applicable, _, _ in first)
     for _ in range(100):  # a new run, new instances
-        engine._plan([rule() for rule in settings.enabled_rules()], settings, targets, targets)
+        package_lint._plan([rule() for rule in settings.enabled_rules()], settings, targets, targets)
     assert len(settings._rule_plans) <= 64
 
 

@@ -128,8 +128,10 @@ class Blocker(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Blocker())
 import skilllint
+# the lsp extra's modules: pygls at import
+LSP = {"skilllint.server", "skilllint.server_convert", "skilllint.server_features", "skilllint.server_watch"}
 for module in pkgutil.walk_packages(skilllint.__path__, "skilllint."):
-    if module.name != "skilllint.server":  # the lsp extra's module: pygls at import
+    if module.name not in LSP:
         importlib.import_module(module.name)
 from skilllint.cli import main
 sys.exit(main(sys.argv[1:]))
