@@ -247,6 +247,10 @@ _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
     "defaults": (lambda v: isinstance(v, dict), "a mapping"),
     "settle": (lambda v: v is None or callable(v), "None or a method"),
     "context_finding": (lambda v: v is None or callable(v), "None or a method"),
+    "security_severity": (
+        lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 10.0),
+        "None or a number from 0.0 to 10.0",
+    ),
 }
 
 
@@ -291,6 +295,10 @@ class Rule:
     # Catalog rules: ``context_finding(catalog, package, others, ctx) -> Finding | None`` tells a
     # linted skill about the effect on skills of its catalog that this run does not lint.
     context_finding: ClassVar[Callable[..., Finding | None] | None] = None
+    # A security rule (SL8xx) says how grave its findings are on the CVSS-like scale GitHub code
+    # scanning ranks security alerts by (0.0-10.0; 9.0+ critical, 7.0+ high, 4.0+ medium, else
+    # low); SARIF tags such rules "security" and carries the figure. None: not a security rule.
+    security_severity: ClassVar[float | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -179,6 +179,12 @@ def rule_descriptor(rule, settings=None, folders: dict[str, Path] | None = None)
     }
     if rule.fixable:
         descriptor["properties"]["fix"] = rule.fixable
+    if rule.security_severity is not None:
+        # GitHub code scanning files a rule tagged "security" under security alerts and ranks them by
+        # `security-severity`, a number written as a string.
+        if "security" not in descriptor["properties"]["tags"]:  # the SL80x module's family is "security" already
+            descriptor["properties"]["tags"].append("security")
+        descriptor["properties"]["security-severity"] = f"{float(rule.security_severity):.1f}"
     return descriptor
 
 
@@ -186,6 +192,7 @@ class _Unknown:
     """A descriptor stand-in for a code no registered rule has (defensive)."""
 
     fixable = None
+    security_severity = None
 
     def __init__(self, diag: Diagnostic) -> None:
         self.code, self.name, self.summary = diag.code, diag.name, diag.name
