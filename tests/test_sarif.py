@@ -513,3 +513,24 @@ def test_the_command_line_says_what_the_sarif_report_left_out(monkeypatch, tmp_p
     assert len(json.loads(out)["runs"][0]["results"]) == 2 and "at most 2 results" in err
     code, out, err = run_cli("check", "x", "--select", "SL122", "--output-format", "sarif", cwd=tmp_path)
     assert len(json.loads(out)["runs"][0]["results"]) == 1 and "at most" not in err
+
+
+def test_security_rules_are_tagged_and_ranked_for_code_scanning(validator, tmp_path):
+    """GitHub code scanning files a rule tagged "security" under security alerts and ranks it by
+    `security-severity`; the other rules carry neither."""
+    write_skill(
+        tmp_path,
+        "deploy",
+        "---\nname: deploy\ndescription: Deploys the service. Use when the user asks to deploy.\n"
+        "allowed-tools: Read Bash\n---\n\n# Deploy\n\nRun `make deploy`.\n",
+    )
+    log = sarif("--target", "claude-code", "--select", "SL805,SL201", str(tmp_path), cwd=tmp_path)
+    assert_valid(validator, log)
+    rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    security = rules["SL805"]["properties"]
+    assert security["tags"].count("security") == 1
+    assert float(security["security-severity"]) == 7.0 and isinstance(security["security-severity"], str)
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["SL805"]
+    for code, rule in rules.items():
+        if code != "SL805":
+            assert "security" not in rule["properties"]["tags"] and "security-severity" not in rule["properties"]
