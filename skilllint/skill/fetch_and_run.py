@@ -43,6 +43,7 @@ from .markdown import is_atx_heading
 from .passages import Passages
 from .runner_pins import given_to_run, in_exec_call
 from .script_invocations import CODE_SPAN, FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES, fenced_blocks
+from .script_prompts import shorten
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from .shell_commands import ASSIGNMENT, Command, command_words, shell_commands
 
@@ -465,6 +466,41 @@ def _runner_verdict(runner: str, specs: list[str]) -> FetchRun | None:
         if _unpinned_remote(spec):
             return FetchRun(0, 0, "runner", spec, runner)
     return None
+
+
+# -- the message -------------------------------------------------------------------------
+
+
+def describe(run: FetchRun) -> str:
+    """What a fetch-and-run does, why it matters and the safer form, after a subject ("This script …")."""
+    source = f"`{shorten(run.what, 100)}`" if run.what else "code"
+    if run.kind == "runtime-install":
+        packages = f"`{shorten(run.what, 80)}`" if run.what else "packages"
+        return (
+            f"installs {packages} with `{run.runner}` while it runs: running it changes the user's environment "
+            "from the network without asking, with whatever release is current; declare the dependency (PEP 723 "
+            "`# /// script` metadata, `package.json`, a pinned requirements file) and have the script stop with "
+            "the install command instead"
+        )
+    if run.kind in ("install", "runner"):
+        verb = "installs" if run.kind == "install" else "fetches and runs"
+        return (
+            f"{verb} {source} with `{run.runner}` straight from a URL or git source, not a registry release: "
+            "what is at that address can change under the skill and nothing checks what arrives; pin it (a full "
+            "commit id, a pip `#sha256=` hash) or install a released version from the registry"
+        )
+    how = {
+        "pipe": f"pipes it straight into `{run.runner}`",
+        "file": f"runs it with `{run.runner} <(…)`",
+        "string": "evaluates it with `eval`" if run.runner == "eval" else f"runs it as the program of `{run.runner}`",
+        "powershell": f"evaluates it with `{run.runner}`",
+        "eval": f"evaluates it with `{run.runner}(…)`",
+    }[run.kind]
+    return (
+        f"downloads {source} and {how}, in one step: whatever the server sends at that moment runs with the "
+        "user's rights, unseen and unverified; download it to a file, check it against a pinned checksum (or "
+        "a pinned release), then run the file"
+    )
 
 
 # -- shell text ----------------------------------------------------------------------------
