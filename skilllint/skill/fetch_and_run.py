@@ -52,6 +52,10 @@ if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not d
 
 MAX_PER_FILE = 10
 
+# Substitutions and heredocs read per text: each is read again on its own, so a text made of
+# thousands of unclosed ones must not be read thousands of times.
+MAX_NESTED = 100
+
 # A text without one of these has nothing to report: one C-level search decides.
 _HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|\.download(?:string|data)\b"
@@ -516,6 +520,7 @@ def shell_fetch_runs(text: str, code: str | None = None, program: bool = False, 
     commands = shell_commands(text, code)
     found: dict[int, FetchRun] = {}
     argvs: dict[int, list[str]] = {}
+    pipe_memo: dict[int, str | None] = {}
 
     def argv_of(index: int) -> list[str]:
         if index not in argvs:
@@ -533,7 +538,7 @@ def shell_fetch_runs(text: str, code: str | None = None, program: bool = False, 
             to_stdout, url = _fetch_target(argv)
             if not to_stdout:
                 continue
-            runner = _pipe_runner(commands, index, code, argv_of)
+            runner = _pipe_runner(commands, index, code, argv_of, pipe_memo)
             if runner is not None:
                 found.setdefault(command.start, FetchRun(command.start, len(command.name), "pipe", url, runner))
         elif name in ("pip", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "uvx", "uv", "pipx") or re.fullmatch(r"pip[0-9.]+", name) or _PYTHON.fullmatch(name):
@@ -573,15 +578,24 @@ def _pipes_on(code: str, command: Command, following: Command) -> bool:
     return not any(char in between for char in ";&|(){}`")
 
 
-def _pipe_runner(commands: list[Command], index: int, code: str, argv_of) -> str | None:
-    """What runs the output of ``commands[index]`` down its pipeline, if anything does."""
+def _pipe_runner(commands: list[Command], index: int, code: str, argv_of, memo: dict[int, str | None]) -> str | None:
+    """What runs the output of ``commands[index]`` down its pipeline, if anything does (``memo``:
+    the answers so far, so a long pipeline of fetchers is walked once)."""
+    walked = []
     current = index
+    runner = None
     while current + 1 < len(commands) and _pipes_on(code, commands[current], commands[current + 1]):
+        if current in memo:
+            runner = memo[current]
+            break
+        walked.append(current)
         current += 1
         runner = _runs_stdin(argv_of(current))
         if runner is not None:
-            return runner
-    return None
+            break
+    for at in walked:
+        memo[at] = runner
+    return runner
 
 
 def _substitutions(text: str, code: str, commands: list[Command], masked, argv_of) -> list[FetchRun]:
@@ -590,7 +604,9 @@ def _substitutions(text: str, code: str, commands: list[Command], masked, argv_o
     starts = [command.start for command in commands]
     strings = (masked or lex_shell(text)).strings if "\"" in text else []
     string_starts = [start for start, _, _ in strings]
-    for match in _SUBSTITUTION.finditer(text):
+    for count, match in enumerate(_SUBSTITUTION.finditer(text)):
+        if count >= MAX_NESTED:
+            break
         at = match.start()
         opener = match.group(1)
         if code[at] == text[at]:
@@ -625,7 +641,7 @@ def _substitutions(text: str, code: str, commands: list[Command], masked, argv_o
 
 def _inner(text: str, start: int, opener: str) -> str:
     """The text of a substitution from just inside its opener to its close (or the end of the line)."""
-    limit = min(len(text), start + 4096)
+    limit = min(len(text), start + 1024)
     if opener == "`":
         end = text.find("`", start, limit)
         return text[start : end if end >= 0 else limit]
@@ -662,7 +678,9 @@ def _heredocs(text: str, code: str, commands: list[Command], argv_of, program: b
         return []
     found: list[FetchRun] = []
     starts = [command.start for command in commands]
-    for match in HEREDOC.finditer(code):
+    for count, match in enumerate(HEREDOC.finditer(code)):
+        if count >= MAX_NESTED:
+            break
         at = match.start()
         which = bisect.bisect_right(starts, at) - 1
         if which < 0 or at > commands[which].end:
