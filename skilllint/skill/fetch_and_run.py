@@ -56,7 +56,64 @@ MAX_PER_FILE = 10
 # thousands of unclosed ones must not be read thousands of times.
 MAX_NESTED = 100
 
-# A text without one of these has nothing to report: one C-level search decides.
+# A text without one of these words has nothing to report: a few C-level substring searches
+# decide, far cheaper than one regex of alternatives tried at every position, or lower-casing the
+# text. Shell commands are lower case; PowerShell downloads run only through an evaluator
+# (`iex`, `Invoke-Expression`, `[ScriptBlock]::Create`), written in either case.
+FETCH_WORDS = ("curl", "wget", "Invoke-", "invoke-", "iex", "IEX", "]::Create")
+# A program (Python, JavaScript) also downloads by itself and installs by argv ("pip", "install").
+PROGRAM_WORDS = (*FETCH_WORDS, "urlopen", "requests.", "fetch(", "pip", "npm", "pnpm", "yarn", "bun", "npx", "uvx", "pipx")
+# An install or a runner given a URL or git source: a line with one of these and an installer.
+REMOTE_MARKS = ("://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
+_INSTALLER = lazyre.compile(r"\b(?:pip[0-9.]*|npm|pnpm|yarn|bun|npx|bunx|uvx|pipx|uv)\b")
+
+
+def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False) -> set[int]:
+    """The 1-based numbers of the lines after ``first_line`` that may hold a fetch-and-run: a
+    fetch word, or a URL or git source on a line with an installer."""
+    fetch = [at for word in FETCH_WORDS for at in _positions(text, word)]
+    if fetch and stop_at_one:
+        return {0}
+    remote = sorted(at for mark in REMOTE_MARKS for at in _positions(text, mark))
+    kept = list(fetch)
+    line_end = -1
+    for at in remote:
+        if at < line_end:
+            continue  # this line was read for an earlier mark
+        start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        line_end = len(text) if line_end < 0 else line_end
+        if _INSTALLER.search(text, start, line_end):
+            kept.append(at)
+            if stop_at_one:
+                return {0}
+    kept.sort()
+    numbers: set[int] = set()
+    counted, number = 0, 1
+    for at in kept:
+        number += text.count("\n", counted, at)
+        counted = at
+        if number > first_line:
+            numbers.add(number)
+    return numbers
+
+
+def _positions(text: str, word: str) -> list[int]:
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+def has_candidate(text: str, program: bool = False) -> bool:
+    if program:
+        return any(word in text for word in PROGRAM_WORDS)
+    return any(word in text for word in FETCH_WORDS) or bool(candidate_lines(text, 0, True))
+
+
+# The same, as a pattern for a short text (a line, a code span).
 _HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|\.download(?:string|data)\b"
     r"|://|git\+|github:|gitlab:|bitbucket:|\bpip[0-9.]*\b|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|urlopen|requests\.get|fetch\("
@@ -513,7 +570,7 @@ def describe(run: FetchRun) -> str:
 def shell_fetch_runs(text: str, code: str | None = None, program: bool = False, depth: int = 0) -> list[FetchRun]:
     """What a shell text fetches and runs in one step (``code``: the text masked by
     :func:`lex_shell`; ``program``: the text is a command line a program runs, where any install counts)."""
-    if not _HINT.search(text):
+    if not has_candidate(text, program):
         return []
     masked = lex_shell(text) if code is None else None
     code = masked.code if masked is not None else code
@@ -753,7 +810,7 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
     one (``subprocess.run("curl … | sh", shell=True)``, ``["pip", "install", …]``), and ``exec``/``eval``
     of a download (``exec(urlopen(url).read())``)."""
     text = script.text
-    if not _PROGRAM_HINT.search(text) and not _NATIVE_FETCH.search(text):
+    if not has_candidate(text, True):
         return []
     code = script.masked.code
     strings = script.masked.strings
@@ -797,7 +854,7 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
             for run in shell_fetch_runs(value, None, True):
                 found.setdefault(offset + run.offset, FetchRun(offset + run.offset, run.length, run.kind, run.what, run.runner))
         index = last + 1
-    if _NATIVE_FETCH.search(text):
+    if any(word in text for word in ("urlopen", "requests.", "httpx.", "fetch(", "axios.")):
         for match in _NATIVE_EVAL.finditer(code):
             argument = _call_argument(code, match.end())
             fetch = _NATIVE_FETCH.search(argument)
@@ -834,7 +891,7 @@ def _call_argument(code: str, start: int) -> str:
 
 def script_fetch_runs(script: Script) -> list[FetchRun]:
     """What a bundled script fetches and runs in one step, by its language."""
-    if not _HINT.search(script.text):
+    if not has_candidate(script.text, script.lang in ("python", "js")):
         return []
     if script.lang == "shell":
         runs = shell_fetch_runs(script.text, script.masked.code)
@@ -871,7 +928,8 @@ def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
     if not package.readable:
         return []
     raw = package.source.text
-    if not _HINT.search(raw):
+    hint_lines = candidate_lines(raw, package.body_start_line)
+    if not hint_lines:
         return []
     lines = package.source.lines
     body_start = package.body_start_line
@@ -885,7 +943,7 @@ def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
         texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
         if texts and FENCE_LINE.match(texts[-1][1]):
             texts = texts[:-1]
-        if not any(_HINT.search(line) for _, line in texts):
+        if not any(number in hint_lines for number, _ in texts):
             continue
         prompted = info in PROMPTED_FENCES or any(line.lstrip().startswith("$ ") for _, line in texts)
         kept = []
@@ -912,7 +970,7 @@ def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
             found.append(SkillMdFetchRun(run, number, column, True))
     passages: Passages | None = None
     seen = {(item.run.runner, item.run.what) for item in found}
-    for index in _hint_lines(raw, body_start):
+    for index in sorted(hint_lines):
         if index in fenced:
             continue
         text = lines[index - 1]
@@ -940,18 +998,6 @@ def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
                 found.append(SkillMdFetchRun(run, index, span.start(2) + run.offset + 1, False))
     found.sort(key=lambda item: (item.line, item.column))
     return found
-
-
-def _hint_lines(raw: str, body_start: int) -> list[int]:
-    """The 1-based numbers of the body lines holding a hint, in order, each once."""
-    numbers: list[int] = []
-    counted, number = 0, 1
-    for match in _HINT.finditer(raw):
-        number += raw.count("\n", counted, match.start())
-        counted = match.start()
-        if number > body_start and (not numbers or numbers[-1] != number):
-            numbers.append(number)
-    return numbers
 
 
 def _warned_block(lines: list[str], fence_line: int, body_start: int) -> bool:
