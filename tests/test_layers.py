@@ -70,6 +70,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("skilllint.catalog.render", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.argument_substitution", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.disclosure_graph", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.fetch_and_run", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.field_checks", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.generic_pointers", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.reference_checks", "skilllint.rule"): _CONTEXT_TYPE,

@@ -1,11 +1,42 @@
-"""SL80x: security content: what the model reads and acts on that a reviewer does not see or weigh."""
+"""SL80x: security content: what the model reads and runs that a reviewer of the rendered skill does not see or weigh."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..diagnostics import Finding, Span
+from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
+from ..skill.fetch_and_run import MAX_PER_FILE, describe, package_script_fetch_runs, skill_md_fetch_runs
 from ..skill.package import FrontmatterView, SkillPackage
 from ..skill.tool_grants import entries, entry_span, too_broad
-from ..rule import FieldRule, Outcome, RuleContext, severities
 from ..targets import Target
+
+
+class DownloadAndExecute(Rule):
+    code = "SL804"
+    name = "download-and-execute"
+    summary = "A script or a SKILL.md command downloads code and runs it in one step (piped to a shell, `iwr`/`iex`, an install from a URL)"
+    severity = severities("warning: all")
+    content_rule = True
+    # High (GitHub's 7.0-8.9): whatever the server sends runs with the user's rights, but an attacker
+    # needs the server, the account or the connection first; a leaked credential (SL803) needs nothing.
+    security_severity = 7.5
+
+    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        for item in skill_md_fetch_runs(package)[:MAX_PER_FILE]:
+            yield Finding(
+                "SKILL.md has the agent run a command that " + describe(item.run),
+                Span(item.line, item.column, item.line, item.column + max(item.run.length, 1)),
+            )
+        for script, runs in package_script_fetch_runs(package, ctx):
+            for run in runs[:MAX_PER_FILE]:
+                line, column = script.masked.position(run.offset)
+                yield Finding(
+                    "This script " + describe(run),
+                    Span(line, column, line, column + max(run.length, 1)),
+                    path=Path(package.root) / script.rel,
+                )
 
 
 class UnrestrictedToolGrant(FieldRule):
@@ -13,6 +44,7 @@ class UnrestrictedToolGrant(FieldRule):
     name = "unrestricted-tool-grant"
     summary = "`allowed-tools` pre-approves every shell command or writes to any file"
     severity = severities("warning: claude-code")
+    # High: the grant itself runs nothing, but any instruction the model follows then runs unasked.
     security_severity = 7.0
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> list[Outcome] | None:
@@ -32,4 +64,4 @@ class UnrestrictedToolGrant(FieldRule):
         return outcomes or None
 
 
-RULES = [UnrestrictedToolGrant]
+RULES = [DownloadAndExecute, UnrestrictedToolGrant]

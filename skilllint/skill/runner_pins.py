@@ -228,7 +228,7 @@ _EXEC_CALLS = lazyre.compile(
 )
 
 
-def _in_exec_call(code: str, start: int) -> bool:
+def in_exec_call(code: str, start: int) -> bool:
     """Whether the string at ``start`` is an argument of a call that runs it (``subprocess.run(…)``,
     ``execSync(…)``), or a zx command (``$`…```)."""
     if start > 0 and code[start - 1] == "$" and code[start] == "`":
@@ -287,7 +287,7 @@ def runner_uses(script: Script) -> list[RunnerUse]:
             continue
         if not any(name in value for name in ("npx", "bunx", "dlx", "uvx", "tool run", "pipx", "npm exec")):
             continue
-        if not _in_exec_call(code, start):
+        if not in_exec_call(code, start):
             continue  # a message, a usage line or documentation
         quote = 3 if script.text[start : start + 3] in ('"""', "'''") else 1
         for command in shell_commands(value, lex_shell(value).code):
@@ -374,7 +374,7 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
                 continue  # a name or a path in prose, not a command
             if passages is None:
                 passages = Passages(lines, 0, fenced)
-            if not _given_to_run(*passages.sentence_around(index, span.start())):
+            if not given_to_run(*passages.sentence_around(index, span.start())):
                 continue
             lead = len(content) - len(content.lstrip())
             if content.startswith("$ ", lead):
@@ -391,7 +391,7 @@ _COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", 
 _KEY_LABEL = lazyre.compile(r"^\W*(?:\*\*|__)([^*_\n]{1,60})(?:\*\*|__)\s*(?::\s*)?$")
 
 
-def _given_to_run(before: str, after: str) -> bool:
+def given_to_run(before: str, after: str) -> bool:
     """Whether a code span that starts with a command, read in its sentence (the text ``before``
     it), is a command the text gives the agent to run: not a sample value offered "for example"
     ("a runner, for example `pipx run ruff`"), and not the value of a key ("**Install:** `npx

@@ -34,6 +34,7 @@ def shell_commands(text: str, code: str) -> list[Command]:
     n = len(code)
     start = 0
     sep_before = "\n"
+    unclosed_from = n + 1  # where a ${ was found with no } after it
     i = 0
     while i <= n:
         c = code[i] if i < n else "\n"
@@ -45,7 +46,10 @@ def shell_commands(text: str, code: str) -> list[Command]:
         if c == "&" and i + 1 < n and code[i + 1] == ">":
             separator = False  # &> file
         if c == "{" and i > 0 and code[i - 1] == "$":
-            close = code.find("}", i)
+            # No "}" after one ${ means none after any later one: looked for once, not per ${.
+            close = code.find("}", i) if i < unclosed_from else -1
+            if close < 0:
+                unclosed_from = min(unclosed_from, i)
             i = close + 1 if close > 0 else i + 1
             continue
         if c == "(" and i > 0 and code[i - 1] in "<>":
