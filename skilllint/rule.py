@@ -251,6 +251,7 @@ _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 10.0),
         "None or a number from 0.0 to 10.0",
     ),
+    "secret_span": (_is_bool, "True or False"),
 }
 
 
@@ -299,6 +300,9 @@ class Rule:
     # scanning ranks security alerts by (0.0-10.0; 9.0+ critical, 7.0+ high, 4.0+ medium, else
     # low); SARIF tags such rules "security" and carries the figure. None: not a security rule.
     security_severity: ClassVar[float | None] = None
+    # The text a finding flags is a secret (SL803): outputs that show source text (the full
+    # format's source line, the baseline's flagged text) blank it; messages carry a masked form.
+    secret_span: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

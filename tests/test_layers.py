@@ -77,6 +77,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("skilllint.skill.runner_pins", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.safety_checks", "skilllint.rule"): _CONTEXT_TYPE,
     ("skilllint.skill.script_lexers", "skilllint.rule"): _CONTEXT_TYPE,
+    ("skilllint.skill.text_files", "skilllint.rule"): _CONTEXT_TYPE,
 }
 
 

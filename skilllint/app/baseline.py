@@ -137,6 +137,7 @@ def _digest(*parts: str) -> str:
 
 def keyed(diagnostics: list[Diagnostic], folder: Path) -> list[tuple[tuple[str, str, str], str]]:
     """((code, path from ``folder``, fingerprint), flagged text) of each diagnostic."""
+    from ..output.conceal import conceals, shown_line
     from ..output.full import _Sources
     from ..output.sarif import flagged_text
 
@@ -145,7 +146,10 @@ def keyed(diagnostics: list[Diagnostic], folder: Path) -> list[tuple[tuple[str, 
     for diag in diagnostics:
         rel = _relative(diag.path, folder)
         line, snippet = flagged_text(diag, sources)
-        out.append(((diag.code, rel, _digest(diag.code, rel, line, snippet)), snippet or line))
+        shown = snippet or line
+        if conceals(diag.code):  # a credential: the reader sees its line with it blanked
+            shown = " ".join(shown_line(diag, sources.line(diag.path, diag.span.line) or "").split())
+        out.append(((diag.code, rel, _digest(diag.code, rel, line, snippet)), shown))
     return out
 
 

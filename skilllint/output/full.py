@@ -8,6 +8,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, Severity
 from ..fsafe import UnsafeFile, read_capped
 from . import counts, display_path, fix_mark, left_out_note, printable
+from .conceal import shown_line
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: "\033[1;36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
@@ -55,6 +56,7 @@ def _block(diag: Diagnostic, cwd: Path, sources: _Sources, color: bool, mark: st
     lines = [f"{_paint(where, _BOLD, color)}: {level} {mark}{printable(diag.message)}"]
     source = sources.line(diag.path, diag.span.line)
     if source is not None:
+        source = shown_line(diag, source)
         number = str(diag.span.line)
         gutter = " " * len(number)
         shown = printable(source.expandtabs(4))
