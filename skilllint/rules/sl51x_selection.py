@@ -73,7 +73,7 @@ class DuplicateName(CatalogRule):
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         groups: dict[str, list] = {}
         for skill in catalog.skills:
-            groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
+            groups.setdefault(name_key(catalog.surface, skill.name), []).append(skill)
         for skills in groups.values():
             if len(skills) < 2:
                 continue
