@@ -122,7 +122,7 @@ class DescriptionWithoutTrigger(Rule):
         when = mapping.get("when_to_use")
         if isinstance(when, str) and when.strip():
             # Claude Code lists `when_to_use` after the description; other surfaces ignore the key.
-            targets = tuple(t for t in ctx.target_ids if t != "claude-code")
+            targets = tuple(t.id for t in ctx.targets if not t.lists_when_to_use)
             if not targets:
                 return
         yield Finding(
