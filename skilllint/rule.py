@@ -157,9 +157,6 @@ class RuleContext:
         return self.admission is None or self.admission(path, line, severities, targets)
 
 
-SKILLS_REF = "skills-ref"
-
-
 @dataclass(frozen=True)
 class Outcome:
     """One target's verdict on one problem.
@@ -183,6 +180,12 @@ class Outcome:
         # The start is enough: parsers that split differently may end a value
         # a character apart (a trailing newline), yet it is the same problem.
         return (self.message, self.span.line, self.span.column)
+
+
+def _quotes_own_messages(target_id: str) -> bool:
+    """Whether findings for this target alone quote its own message text (the reference validator)."""
+    target = TARGETS.get(target_id)
+    return target is not None and target.reference_validator
 
 
 def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Finding]:
@@ -211,7 +214,7 @@ def emit(per_target: dict[str, "Outcome | list[Outcome] | None"]) -> Iterator[Fi
             message = f"{message}: " + "; ".join(named)
         if first.hint:
             message = f"{message}; {first.hint}"
-        ref = next((o.ref_message for t, o in members if t == SKILLS_REF and o.ref_message), None)
+        ref = next((o.ref_message for t, o in members if _quotes_own_messages(t) and o.ref_message), None)
         if ref is not None and len(ids) == 1:
             message = ref
         severities = {t: o.severity for t, o in members if o.severity is not None} or None

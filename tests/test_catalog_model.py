@@ -90,4 +90,4 @@ def test_a_catalog_keeps_each_surfaces_render_in_a_declared_field(tmp_path):
     for render in (codex_render, listing_for, copilot_listing_for):
         assert render(catalog, {}) is render(catalog, {})
     assert set(vars(catalog)) == {f.name for f in dataclasses.fields(catalog)}
-    assert set(catalog.renders) == {"codex", "claude-code", "copilot"}
+    assert set(catalog.renders) == {"budgeted-catalog", "listing", "cli-listing"}  # by Target.catalog_model

@@ -27,7 +27,8 @@ from ..lint.catalog_context import complete_catalogs
 from ..catalog.model import Catalog, build_catalogs, catalog_roots, codex_skip_reason, read_entry
 
 SCHEMA_VERSION = "2"
-EXACTNESS = {"codex": "exact", "claude-code": "approximation", "copilot": "approximation [2ND]"}
+# How close each catalog model (Target.catalog_model) is to its surface.
+EXACTNESS = {"budgeted-catalog": "exact", "listing": "approximation", "cli-listing": "approximation [2ND]"}
 
 
 def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict) -> dict:
@@ -50,7 +51,7 @@ def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, option
         for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary)
         if c.target == target_id and any(not skill.context for skill in c.skills)
     ]
-    receipts = [_RECEIPTS[target_id](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
+    receipts = [_RECEIPTS[target.catalog_model](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
     for receipt in receipts:
         not_loaded += receipt.pop("_not_loaded")
     return {
@@ -70,9 +71,9 @@ def _unloadable(package: SkillPackage, target) -> str | None:
     return None
 
 
-def _base(catalog: Catalog, surface: str) -> dict:
+def _base(catalog: Catalog) -> dict:
     roots = [str(root) for root in catalog_roots(catalog)]
-    return {"root": str(catalog.root), "roots": roots, "kind": catalog.kind, "model": EXACTNESS[surface]}
+    return {"root": str(catalog.root), "roots": roots, "kind": catalog.kind, "model": EXACTNESS[catalog.surface.catalog_model]}
 
 
 def _skill(skill, *, description_chars, chars_shown, included, minimum_cost, full_cost) -> dict:
@@ -113,7 +114,7 @@ def _codex(catalog: Catalog, options: dict) -> dict:
         if (reason := codex_skip_reason(s)) is not None and not s.context
     ]
     return {
-        **_base(catalog, "codex"),
+        **_base(catalog),
         "total": receipt.total_count,
         "included": receipt.included_count,
         "omitted": receipt.omitted_count,
@@ -159,7 +160,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         )
         lines.append(claude_code.line(item.name, "" if item.estimated_dropped else item.text))
     return {
-        **_base(catalog, "claude-code"),
+        **_base(catalog),
         "total": receipt.total,
         "included": receipt.included,
         "omitted": 0,
@@ -191,7 +192,7 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
         for item in listing.skills
     ]
     return {
-        **_base(catalog, "copilot"),
+        **_base(catalog),
         "total": listing.total,
         "included": listing.included,
         "omitted": listing.omitted,
@@ -207,7 +208,7 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
     }
 
 
-_RECEIPTS = {"codex": _codex, "claude-code": _claude_code, "copilot": _copilot}
+_RECEIPTS = {"budgeted-catalog": _codex, "listing": _claude_code, "cli-listing": _copilot}
 
 
 def _folder_name(folder: Path, cwd: Path) -> str:

@@ -53,31 +53,17 @@ from pathlib import Path
 from ..fsafe import is_within, plain_file
 from ..skill.openai_yaml import implicit_invocation_allowed
 from ..skill.package import SkillPackage
+from ..targets import Target
 from ..targets.claude_code import read_bool, unlisted
 
-SURFACE_ROOTS = {
-    "codex": ((".agents", "skills"), (".codex", "skills")),
-    "claude-code": ((".claude", "skills"),),
-    "copilot": ((".github", "skills"), (".agents", "skills"), (".claude", "skills")),
-}
-
-
+# Each surface's facts (the folders it scans, its precedence, how it compares names, whether
+# it loads nested skills) are fields of its profile, skilllint.targets.
 SCOPES = ("repo", "user", "admin", "system")
-# Winner first; None: same-named skills are all kept (Codex).
-PRECEDENCE: dict[str, tuple[str, ...] | None] = {
-    "codex": None,
-    "claude-code": ("admin", "user", "repo", "system"),
-}
-DEFAULT_PRECEDENCE = ("repo", "user", "admin", "system")
 
 
-def precedence_of(target: str) -> tuple[str, ...] | None:
-    return PRECEDENCE.get(target, DEFAULT_PRECEDENCE)
-
-
-def name_key(target: str, name: str) -> str:
-    """How a surface compares names: Codex exactly, the others ignoring case."""
-    return name if target == "codex" else name.casefold()
+def name_key(target: Target, name: str) -> str:
+    """How a surface compares names: exactly, or ignoring case."""
+    return name if target.names_case_sensitive else name.casefold()
 
 
 @dataclass
@@ -100,13 +86,18 @@ class CatalogSkill:
 class Catalog:
     """The skills one surface lists together (one target, one root)."""
 
-    target: str
+    surface: Target
     root: Path  # the folder that names the catalog (a repository, a skills root or a collection)
     kind: str  # "surface-roots" | "plugin" | "collection"
     skills: list[CatalogSkill] = field(default_factory=list)
-    # What a surface's renderer made of this catalog (by surface), made once per run and
+    # What a surface's renderer made of this catalog (by Target.catalog_model), made once per run and
     # shared by the rules that judge it (catalog.render).
     renders: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def target(self) -> str:
+        """The surface's id (what findings and labels name)."""
+        return self.surface.id
 
     @property
     def loaded(self) -> list[CatalogSkill]:
@@ -125,7 +116,7 @@ def catalog_roots(catalog: Catalog) -> list[Path]:
     one of its repository skills; for a plugin or a collection, its root."""
     if catalog.kind != "surface-roots":
         return [catalog.root]
-    found = {_surface_root(skill.package, catalog.target) for skill in catalog.skills if skill.scope == "repo"}
+    found = {_surface_root(skill.package, catalog.surface) for skill in catalog.skills if skill.scope == "repo"}
     return sorted(root for root in found if root is not None) or [catalog.root]
 
 
@@ -138,11 +129,11 @@ def _repo_root(path: Path, stop: Path) -> Path:
     return stop
 
 
-def _surface_root(package: SkillPackage, target: str) -> Path | None:
+def _surface_root(package: SkillPackage, target: Target) -> Path | None:
     """The ``.x/skills`` folder above the skill that ``target`` scans, if any."""
     parts = package.root.parts
     for index in range(len(parts) - 2, -1, -1):
-        for pair in SURFACE_ROOTS.get(target, ()):
+        for pair in target.project_skill_folders:
             if parts[index : index + 2] == pair:
                 return Path(*parts[: index + 2])
     return None
@@ -160,7 +151,7 @@ def _collection_root(package: SkillPackage, stop: Path) -> Path:
 
 
 def catalog_key(
-    package: SkillPackage, target: str, boundary: Path | None = None, memo: dict | None = None
+    package: SkillPackage, target: Target, boundary: Path | None = None, memo: dict | None = None
 ) -> tuple[str, Path, str] | None:
     """(target, root, kind): which catalog of ``target`` the skill belongs to;
     None when that surface never loads it where it lies (see :func:`_loaded`).
@@ -175,33 +166,29 @@ def catalog_key(
     if memo is None or package.root.name == "skills":
         key = _catalog_key(package, target, stop)
     else:
-        shared = (target, str(package.root.parent), str(stop))
+        shared = (target.id, str(package.root.parent), str(stop))
         key = memo.get(shared)
         if key is None:
             key = memo[shared] = _catalog_key(package, target, stop)
-    return key if _loaded(package, key, {} if memo is None else memo) else None
+    return key if _loaded(package, target, key, {} if memo is None else memo) else None
 
 
-def _catalog_key(package: SkillPackage, target: str, stop: Path) -> tuple[str, Path, str]:
+def _catalog_key(package: SkillPackage, target: Target, stop: Path) -> tuple[str, Path, str]:
     surface = _surface_root(package, target)
     if surface is not None:
-        return target, _repo_root(surface.parent.parent, stop), "surface-roots"
+        return target.id, _repo_root(surface.parent.parent, stop), "surface-roots"
     # A plugin is installed, and namespaced (`plugin:skill`), as a unit: its skills are
     # never listed with another plugin's, on any surface.
     plugin = _plugin_root(package, target, stop)
     if plugin is not None:
-        return target, plugin, "plugin"
-    return target, _collection_root(package, stop), "collection"
+        return target.id, plugin, "plugin"
+    return target.id, _collection_root(package, stop), "collection"
 
 
-PLUGIN_MANIFESTS = {"claude-code": ((".claude-plugin", "plugin.json"),)}
-ANY_PLUGIN_MANIFEST = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
-
-
-def _plugin_root(package: SkillPackage, target: str, stop: Path) -> Path | None:
+def _plugin_root(package: SkillPackage, target: Target, stop: Path) -> Path | None:
     """The nearest folder above the skill (up to ``stop``) holding a plugin manifest the
-    target knows: Claude Code's own, for it; a Claude Code or Codex one for the others."""
-    manifests = PLUGIN_MANIFESTS.get(target, ANY_PLUGIN_MANIFEST)
+    target knows (Claude Code knows only its own; the others a Claude Code or Codex one)."""
+    manifests = target.catalog_plugin_manifests
     for folder in package.root.parents:
         if not is_within(stop, folder):
             return None
@@ -210,28 +197,23 @@ def _plugin_root(package: SkillPackage, target: str, stop: Path) -> Path | None:
     return None
 
 
-# Surfaces that load a skill only as ``<skills folder>/<name>/SKILL.md`` and never look for
-# a SKILL.md inside a skill's folder (docs/surfaces.md §2b Claude Code; §4 OpenCode stops at
-# the first SKILL.md): a skill nested in another skill's folder is a part of that skill.
-NOT_NESTED = frozenset({"claude-code", "opencode"})
-
-
-def _loaded(package: SkillPackage, key: tuple[str, Path, str], memo: dict) -> bool:
+def _loaded(package: SkillPackage, target: Target, key: tuple[str, Path, str], memo: dict) -> bool:
     """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
     skills are the ones under the folders its manifest loads (:mod:`skilllint.targets.plugins`),
-    on every surface; Claude Code and OpenCode never load a skill nested inside another
-    skill's folder; Codex skips dot-folders."""
-    target, root, kind = key
+    on every surface; a surface that does not load nested skills (Claude Code, OpenCode) never
+    loads a skill nested inside another skill's folder; Codex skips dot-folders."""
+    _, root, kind = key
     if kind == "plugin":
         from ..targets.plugins import plugin_loads
 
-        if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=target not in NOT_NESTED):
+        nested = target.loads_nested_skills
+        if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=nested):
             return False
-    if target == "claude-code" and kind == "surface-roots":
+    if target.lists_only_direct_children and kind == "surface-roots":
         return unlisted(Path(os.path.normpath(package.root))) is None  # `.claude/skills/<name>/SKILL.md` alone
-    if target in NOT_NESTED:
+    if not target.loads_nested_skills:
         return not _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
-    if target == "codex":
+    if target.skips_dot_folders:
         # Codex's walk skips every entry whose name starts with `.` below the root it scans (§3a)
         base = _surface_root(package, target) if kind == "surface-roots" else root
         if base is not None and is_within(base, package.root) and package.root != base:
@@ -260,24 +242,25 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
         return None
     mapping = package.view(target).mapping
     if mapping is None:
-        if target.id != "claude-code":
+        if not target.lenient_loader:
             return None
         return CatalogSkill(package, package.folder_name, "", first_body_line=first_body_line(package))
     name = mapping.get("name")
     description = mapping.get("description")
     name = " ".join(name.split()) if isinstance(name, str) else ""
     description = description if isinstance(description, str) else ""
-    if target.id == "codex":
+    if target.description_count == "collapse":  # the surface reads it whitespace-collapsed
         description = " ".join(description.split())
-    hidden = target.id in ("claude-code", "copilot", "cursor") and read_bool(mapping.get("disable-model-invocation")) is True
-    if target.id == "codex" and not implicit_invocation_allowed(package):
+    hidden = target.hides_disabled_skills and read_bool(mapping.get("disable-model-invocation")) is True
+    if target.reads_openai_yaml_policy and not implicit_invocation_allowed(package):
         # agents/openai.yaml `policy.allow_implicit_invocation: false`: loaded and `$name`-invocable,
         # never in the model-visible catalog (S-CX-MODEL, allowed_skills_for_implicit_invocation)
         hidden = True
     skill = CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
-    if target.id == "claude-code":
+    if target.lists_when_to_use:
         when = mapping.get("when_to_use")
         skill.when_to_use = when if isinstance(when, str) else ""
+    if target.lists_first_body_line:
         skill.first_body_line = "" if description else first_body_line(package)
     return skill
 
@@ -325,12 +308,12 @@ def build_catalogs(
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
         for target, entry in _entries(package, settings.targets_for(package), seen, reader):
             entry.context = is_context
-            key = catalog_key(package, target.id, boundary, keys)
+            key = catalog_key(package, target, boundary, keys)
             if key is None:
                 continue  # the surface never loads it there
             catalog = catalogs.get(key)
             if catalog is None:
-                catalog = catalogs[key] = Catalog(key[0], key[1], key[2])
+                catalog = catalogs[key] = Catalog(target, key[1], key[2])
             catalog.skills.append(entry)
     for scoped in extra:
         chosen = [t for t in settings.targets_for(scoped.package) if scoped.targets is None or t.id in scoped.targets]
@@ -363,12 +346,12 @@ def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]], reader)
 
 def apply_precedence(catalog: Catalog) -> None:
     """Mark the skills a same-named skill of a winning scope shadows."""
-    order = precedence_of(catalog.target)
+    order = catalog.surface.scope_precedence
     if order is None:
         return
     groups: dict[str, list[CatalogSkill]] = {}
     for skill in catalog.skills:
-        groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
+        groups.setdefault(name_key(catalog.surface, skill.name), []).append(skill)
     for group in groups.values():
         if len({s.scope for s in group}) < 2:
             continue

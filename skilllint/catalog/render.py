@@ -40,7 +40,7 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
     (Codex's 8,000 characters)."""
     from . import codex
 
-    cached = catalog.renders.get("codex")
+    cached = catalog.renders.get("budgeted-catalog")
     if cached is not None:
         return cached
     if options.get("budget-chars"):
@@ -56,7 +56,7 @@ def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, 
         by_path[path] = skill.package
         entries.append(codex.CatalogEntry(skill.name, skill.description, path, scope=skill.scope))
     result = (codex.render_catalog(entries, budget), by_path)
-    catalog.renders["codex"] = result
+    catalog.renders["budgeted-catalog"] = result
     return result
 
 
@@ -90,15 +90,12 @@ class NameGroup:
                 self.shadowed.setdefault(id(skill.shadowed_by), set()).add(skill.scope)
 
 
-_SURFACE_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "copilot": "Copilot"}
-
-
 def duplicate_effect(catalog: Catalog, skill, group: NameGroup) -> tuple[str, Severity | None]:
     """What the surface does with same-named skills, by its precedence (catalog.model). Said
     so that surfaces which do the same say the same (one finding lists them all)."""
-    surface = _SURFACE_NAMES.get(catalog.target, f"the {catalog.target} surface")
-    if catalog.target == "codex":
-        return f"Codex lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
+    surface = catalog.surface.called
+    if catalog.surface.scope_precedence is None:  # every same-named skill is kept (Codex)
+        return f"{surface} lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
     if skill.shadowed_by is not None:
         winner = skill.shadowed_by
         return (
@@ -160,7 +157,7 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
     """The Claude Code listing of one catalog, computed once per run."""
     from . import claude_code
 
-    cached = catalog.renders.get("claude-code")
+    cached = catalog.renders.get("listing")
     if cached is not None:
         return cached
     entries = []
@@ -168,7 +165,7 @@ def listing_for(catalog: Catalog, options: dict) -> claude_code.ListingReceipt:
         description = skill.description or skill.first_body_line
         entries.append(claude_code.ListingEntry(skill.name, description, skill.when_to_use, hidden=skill.hidden, key=skill))
     receipt = claude_code.listing(entries, context_window=options.get("context-window"), budget_chars=options.get("budget-chars"))
-    catalog.renders["claude-code"] = receipt
+    catalog.renders["listing"] = receipt
     return receipt
 
 
@@ -176,8 +173,8 @@ def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListi
     """The Copilot CLI listing of one catalog, computed once per run."""
     from . import copilot
 
-    cached = catalog.renders.get("copilot")
+    cached = catalog.renders.get("cli-listing")
     if cached is None:
         entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
-        cached = catalog.renders["copilot"] = copilot.listing(entries, options.get("budget-chars"))
+        cached = catalog.renders["cli-listing"] = copilot.listing(entries, options.get("budget-chars"))
     return cached

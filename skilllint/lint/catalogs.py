@@ -85,14 +85,13 @@ def lint_catalogs(
     ``usage``, when given, receives per linted SKILL.md what suppressions silenced and which
     catalog rules judged it (:func:`add_usage`), for SL901."""
     from ..catalog.model import build_catalogs
-    from ..targets import TARGETS
 
     completion = completion or CatalogContext()
     diagnostics: list[tuple[Diagnostic, str]] = []  # with the finding's effect
     suppressions: dict[Path, suppress.Suppressions] = {}
     linted = {id(p) for p in packages}
     for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader):
-        target = TARGETS[catalog.target]
+        target = catalog.surface
         for rule in rules:
             if not rule.applies_to(target.id):
                 continue

@@ -160,7 +160,7 @@ class YamlInvalid(Rule):
             per_target[target.id] = Outcome(
                 message,
                 Span(line, column, line, column + 1),
-                effect="Claude Code loads the skill with no fields set" if target.id == "claude-code" else None,
+                effect=f"{target.called} loads the skill with no fields set" if target.lenient_loader else None,
                 ref_message=f"Invalid YAML in frontmatter: {error.message}",
                 fix=fix,
             )
@@ -260,7 +260,7 @@ class NotUtf8(Rule):
             return
         # A NUL byte is valid UTF-8: Python-based validators read on (skills-ref
         # accepts it), while C-string and binary-sniffing tools stop there.
-        targets = tuple(t.id for t in ctx.targets if t.id != "skills-ref")
+        targets = tuple(t.id for t in ctx.targets if not t.reads_nul_bytes)
         if targets:
             yield Finding(
                 f"SKILL.md holds a NUL byte at byte {offset}; tools that sniff for binary files skip it",

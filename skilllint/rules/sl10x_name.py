@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..diagnostics import Severity
 from ..skill.field_checks import (
     KEBAB,
-    QUICK_VALIDATE,
     collapse_whitespace,
     describe_type,
     distinct,
@@ -39,7 +38,7 @@ class NameMissing(FieldRule):
             return None
         effect = (
             f"the folder name '{package.folder_name}' is used instead"
-            if target.id in ("claude-code", "codex")
+            if target.name_defaults_to_folder
             else "it is required"
         )
         return Outcome(
@@ -64,18 +63,18 @@ class NameNotString(FieldRule):
         value = mapping["name"]
         span = value_span(view, "name", package)
         what = "empty" if value in ("", None) else "blank" if is_blank(value) else describe_type(value)
-        if target.id in QUICK_VALIDATE:
+        if target.quick_validate:
             if isinstance(value, str):
                 return None  # quick_validate lets an empty name pass
             return Outcome(f"`name` is {what}", span, effect=f"it must be a string (got {python_type(value)})")
         if isinstance(value, str) and value.strip():
             return None
-        if target.id == "codex" and isinstance(value, (list, dict)):
+        if target.typed_frontmatter and isinstance(value, (list, dict)):
             # serde_yaml cannot read a collection into Option<String>: a load error.
             return Outcome(
-                f"`name` is {what}", span, effect="Codex cannot read it and does not load the skill", severity=Severity.ERROR
+                f"`name` is {what}", span, effect=f"{target.called} cannot read it and does not load the skill", severity=Severity.ERROR
             )
-        if target.id in ("claude-code", "codex"):
+        if target.name_defaults_to_folder:
             effect = f"the folder name '{package.folder_name}' is used instead"
         else:
             effect = "it must be a non-empty string"
@@ -97,15 +96,15 @@ class NameTooLong(FieldRule):
         name = string_name(target, mapping)
         limit = target.name_max or 64
         raw = mapping.get("name")
-        if name is None and target.id == "codex" and (raw is None or is_blank(raw) or raw == ""):
+        if name is None and target.name_defaults_to_folder and (raw is None or is_blank(raw) or raw == ""):
             name = collapse_whitespace(package.folder_name) or "skill"  # Codex's fallback is checked too
         if name is None:
             return None
         shown = ""
-        if target.id == "codex":
+        if target.name_counts_plugin_prefix:
             namespace = codex_plugin_namespace(package)
-            if namespace:  # Codex checks the prefixed name
-                name, shown = f"{namespace}:{name}", f" as Codex prefixes it ('{namespace}:…')"
+            if namespace:  # the surface checks the prefixed name
+                name, shown = f"{namespace}:{name}", f" as {target.called} prefixes it ('{namespace}:…')"
         if len(name) <= limit:
             return None
         return Outcome(
@@ -215,7 +214,7 @@ class NameFolderMismatch(FieldRule):
         name = string_name(target, mapping)
         if name is None or nfkc(name) == nfkc(folder):
             return None
-        shown = nfkc(name) if target.id == "skills-ref" else name
+        shown = nfkc(name) if target.reference_validator else name
         return Outcome(
             f"`name` '{name}' does not match the folder name '{folder}'",
             value_span(view, "name", package),
@@ -234,7 +233,7 @@ class NameReserved(FieldRule):
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
         folder = package.folder_name
         name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
-        if target.id == "claude-code":
+        if target.reserves_anthropic_names:
             # Both folder rules cover enterprise, personal and project skills, not plugin skills (S-CC).
             in_plugin = package.ancestor_with(".claude-plugin", "plugin.json") is not None
             if folder.casefold() == "synced" and not in_plugin:

@@ -34,8 +34,8 @@ class DescriptionMissing(FieldRule):
         if "description" in mapping:
             return None
         effect = (
-            "Claude Code lists the skill with its first body line instead"
-            if target.id == "claude-code"
+            f"{target.called} lists the skill with its first body line instead"
+            if target.lists_first_body_line
             else "it is required (agents choose skills by it)"
         )
         return Outcome(
@@ -52,8 +52,6 @@ class DescriptionNotString(FieldRule):
     summary = "`description` is empty, blank or not a string, as the target reads it"
     severity = severities("error: all; warning: claude-code")
 
-    _REQUIRE_CONTENT = ("agentskills", "skills-ref", "codex", "copilot")
-
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
         if "description" not in mapping:
             return None
@@ -67,7 +65,7 @@ class DescriptionNotString(FieldRule):
                 effect=effect,
                 ref_message="Field 'description' must be a non-empty string",
             )
-        if value.strip() or target.id not in self._REQUIRE_CONTENT:
+        if value.strip() or not target.requires_description_text:
             return None
         return Outcome(
             f"`description` is {'empty' if not value else 'blank'}",

@@ -66,7 +66,7 @@ class UnknownKey(Rule):
                     view.span(key_node),
                     effect=UNKNOWN_EFFECT[policy],
                     hint=hint,
-                    ref_message=ref_text(view) if target_id == "skills-ref" else None,
+                    ref_message=ref_text(view) if by_id[target_id].reference_validator else None,
                 )
             yield from emit(per_target)
 
@@ -110,9 +110,9 @@ class CompatibilityInvalid(FieldRule):
             return None
         value = mapping["compatibility"]
         span = value_span(view, "compatibility", package)
-        if target.id == "claude-api" and not value:
+        if target.quick_validate and not value:
             return None  # quick_validate checks it only when truthy
-        if target.id != "claude-code" and not isinstance(value, str):
+        if not target.lenient_loader and not isinstance(value, str):
             return Outcome(
                 f"`compatibility` must be a string, but it is {describe_type(value)}",
                 span,
@@ -126,7 +126,7 @@ class CompatibilityInvalid(FieldRule):
                 span,
                 ref_message=f"Compatibility exceeds 500 character limit ({len(value)} chars)",
             )
-        if target.id == "agentskills" and not value.strip():
+        if target.requires_compatibility_text and not value.strip():
             return Outcome("`compatibility` is empty; the specification asks for 1-500 characters", span)
         return None
 
@@ -151,14 +151,15 @@ class MetadataInvalid(FieldRule):
         value = mapping["metadata"]
         span = value_span(view, "metadata", package)
         if not isinstance(value, dict):
-            if target.id in ("skills-ref",) and value == "":
+            if target.reference_validator and value == "":
                 return None
-            effect = {
-                "claude-code": "Claude Code drops it",
-                "codex": "Codex fails to load the skill",
-            }.get(target.id)
+            effect = None
+            if target.lenient_loader:
+                effect = f"{target.called} drops it"
+            elif target.typed_frontmatter:
+                effect = f"{target.called} fails to load the skill"
             return Outcome(f"`metadata` must be a mapping, but it is {describe_type(value)}", span, effect=effect)
-        if target.id not in ("agentskills", "skills-ref"):
+        if not target.checks_metadata_values:
             return None
         pair = view.key_node("metadata")
         for key, item in value.items():

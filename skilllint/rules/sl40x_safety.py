@@ -245,12 +245,13 @@ class SkillIsSymlink(Rule):
         else:
             where = shown_location(real, lint_real)
         read = "skilllint read it at its real location" if package.readable else "skilllint did not read it (SL013)"
-        codex = "codex" in ctx.target_ids
-        if codex and len(ctx.target_ids) == 1:
-            effect = "Codex's skill discovery skips a linked SKILL.md, so Codex does not load this skill"
-        elif codex:
+        skipping = [t for t in ctx.targets if t.skips_linked_skill_md]
+        names = " and ".join(t.called for t in skipping)
+        if skipping and len(skipping) == len(ctx.targets):
+            effect = f"{names}'s skill discovery skips a linked SKILL.md, so {names} does not load this skill"
+        elif skipping:
             effect = (
-                "surfaces that follow it load that file, but Codex's skill discovery skips a linked SKILL.md "
+                f"surfaces that follow it load that file, but {names}'s skill discovery skips a linked SKILL.md "
                 "and does not load this skill"
             )
         else:
@@ -259,7 +260,7 @@ class SkillIsSymlink(Rule):
             f"{name} is a symbolic link to `{text}` ({where}): {effect}; {read}",
             LINE_ONE,
             path=skill_md,
-            severities={"codex": Severity.WARNING} if codex else None,
+            severities={t.id: Severity.WARNING for t in skipping} or None,
             related=(Related("the file it stands for", Path(real), LINE_ONE),),
         )
 

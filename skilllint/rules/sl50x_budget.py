@@ -93,10 +93,10 @@ class ListingOverBudget(CatalogRule):
     severity = severities("warning: claude-code copilot")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        if catalog.target == "copilot":
+        if catalog.surface.catalog_model == "cli-listing":
             yield from self._copilot(catalog, ctx)
             return
-        if catalog.target != "claude-code":
+        if catalog.surface.catalog_model != "listing":
             return
         receipt = listing_for(catalog, catalog_options(ctx))
         if not receipt.over_budget:
@@ -137,7 +137,7 @@ class ListingOverBudget(CatalogRule):
                 )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
-        if catalog.target != "copilot":
+        if catalog.surface.catalog_model != "cli-listing":
             return None  # Claude Code's finding goes to every listed skill, linted ones included
         from ..catalog import copilot
 

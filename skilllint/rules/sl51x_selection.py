@@ -73,7 +73,7 @@ class DuplicateName(CatalogRule):
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         groups: dict[str, list] = {}
         for skill in catalog.skills:
-            groups.setdefault(name_key(catalog.target, skill.name), []).append(skill)
+            groups.setdefault(name_key(catalog.surface, skill.name), []).append(skill)
         for skills in groups.values():
             if len(skills) < 2:
                 continue
@@ -122,7 +122,7 @@ class DescriptionWithoutTrigger(Rule):
         when = mapping.get("when_to_use")
         if isinstance(when, str) and when.strip():
             # Claude Code lists `when_to_use` after the description; other surfaces ignore the key.
-            targets = tuple(t for t in ctx.target_ids if t != "claude-code")
+            targets = tuple(t.id for t in ctx.targets if not t.lists_when_to_use)
             if not targets:
                 return
         yield Finding(

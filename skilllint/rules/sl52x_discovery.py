@@ -36,17 +36,17 @@ class NotDiscoverable(Rule):
         if package.skill_md_name != "SKILL.md":
             return  # SL002 reports a misnamed SKILL.md; no surface loads it either way
         folder = Path(os.path.normpath(package.root))
-        for target in ctx.target_ids:
-            if target == "codex":
+        for target in ctx.targets:
+            if target.discovery_model == "walk":
                 reason = self._codex(folder)
-            elif target == "opencode":
+            elif target.discovery_model == "first-skill-md":
                 reason = self._opencode(folder)
-            elif target == "claude-code":
+            elif target.discovery_model == "direct-children":
                 reason = self._claude_code(package, folder, ctx)
             else:
                 continue
             if reason:
-                yield Finding(reason, LINE_ONE, path=folder / "SKILL.md", targets=(target,))
+                yield Finding(reason, LINE_ONE, path=folder / "SKILL.md", targets=(target.id,))
 
     @staticmethod
     def _codex(folder: Path) -> str | None:

@@ -115,19 +115,16 @@ def measure(text: str, how: str) -> int:
     return len(text)
 
 
-QUICK_VALIDATE = ("claude-api", "codex-validator")
-
-
 KEBAB = re.compile(r"^[a-z0-9-]+$")
 
 
 def _name_as_read(target: Target, value: str) -> str:
     """The name string a target validates (its own normalisation)."""
-    if target.id == "skills-ref":
+    if target.name_read == "nfkc":
         return nfkc(value.strip())
-    if target.id == "codex":
+    if target.name_read == "collapse":
         return collapse_whitespace(value)
-    if target.id in QUICK_VALIDATE:
+    if target.name_read == "strip":
         return value.strip()
     return value
 

@@ -258,7 +258,7 @@ def whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
             if root is not None:
                 roots[target.id] = _Whole(root, plugin=True)
                 continue
-        if target.id == "claude-code" and ctx.settings is not None:
+        if target.lists_only_direct_children and ctx.settings is not None:
             place = ctx.settings.linked_document(package)
             outer = place.outer_skill() if place is not None else None
             if outer is not None:

@@ -13,4 +13,9 @@ TARGET = Target(
     accepted_keys=SPEC_KEYS,
     unknown_keys="warn",  # the spec lists no other fields
     name_charset="ascii",  # the spec text lists a-z, 0-9 and hyphens
+    # The spec asks for a non-empty description, 1-500 characters of compatibility and
+    # string-to-string metadata (docs/surfaces.md §1).
+    requires_description_text=True,
+    requires_compatibility_text=True,
+    checks_metadata_values=True,
 )

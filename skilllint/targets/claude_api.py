@@ -13,4 +13,7 @@ TARGET = Target(
     unknown_keys="reject",
     name_charset="ascii",
     description_count="strip",
+    # quick_validate.py (docs/surfaces.md §2a, §3c): strips the name, checks optional fields when truthy.
+    quick_validate=True,
+    name_read="strip",
 )

@@ -12,6 +12,7 @@ from ..fsafe import is_within, plain_file
 from .base import CLAUDE_CODE_KEYS, Target
 
 PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
+SKILLS_LOCATION = (".claude", "skills")  # the skills folder Claude Code scans (see "discovery" below)
 
 TARGET = Target(
     id="claude-code",
@@ -26,6 +27,26 @@ TARGET = Target(
     # Plugins are copied whole into the plugin cache; files outside the plugin's folder are
     # not (code.claude.com/docs/en/plugins-reference, "Plugin caching and file resolution").
     plugin_manifest=PLUGIN_MANIFEST,
+    # docs/surfaces.md §2b: the name defaults to the folder's; malformed YAML loads the skill
+    # with no fields set; `synced` and `anthropic-skills` are reserved.
+    name_defaults_to_folder=True,
+    lenient_loader=True,
+    reserves_anthropic_names=True,
+    # Discovery (§2b): `.claude/skills/<name>/SKILL.md` alone, no recursion, only its own
+    # plugin manifest; the CLI's listing hides `disable-model-invocation` skills, shows
+    # `when_to_use` and, with no description, the first body line; Enterprise > Personal >
+    # Project > bundled; names compare ignoring case.
+    project_skill_folders=(SKILLS_LOCATION,),
+    lists_only_direct_children=True,
+    loads_nested_skills=False,
+    catalog_plugin_manifests=(PLUGIN_MANIFEST,),
+    scope_precedence=("admin", "user", "repo", "system"),
+    hides_disabled_skills=True,
+    lists_when_to_use=True,
+    lists_first_body_line=True,
+    catalog_model="listing",
+    discovery_model="direct-children",
+    prose_name="Claude Code",
 )
 
 
@@ -50,9 +71,6 @@ def read_bool(value) -> bool | None:
 # `<subdir>/.claude/skills` of a monorepo, each a scanned folder of its own) and a plugin's
 # `skills/` folder or the folders its plugin.json `skills` field names. It does not recurse
 # (docs/surfaces.md §2b; anthropics/claude-code#39138, #18192, #28266; vercel-labs/agent-skills#122).
-
-SKILLS_LOCATION = (".claude", "skills")
-
 
 @dataclass(frozen=True)
 class Unlisted:

@@ -19,6 +19,25 @@ TARGET = Target(
     unknown_keys="ignore",
     name_charset=None,
     description_count="collapse",
+    # docs/surfaces.md §3a: serde_yaml into typed fields; the name is whitespace-collapsed,
+    # defaults to the folder's and counts a `plugin:` prefix; an empty description fails the load.
+    typed_frontmatter=True,
+    name_read="collapse",
+    name_defaults_to_folder=True,
+    name_counts_plugin_prefix=True,
+    requires_description_text=True,
+    # Discovery (§3a): `.agents/skills` and `.codex/skills`, walked without dot-folders or a
+    # linked SKILL.md; same-named skills are all kept and names compare exactly;
+    # agents/openai.yaml's policy (§3b) and the catalog's budget (§3d).
+    project_skill_folders=((".agents", "skills"), (".codex", "skills")),
+    skips_dot_folders=True,
+    skips_linked_skill_md=True,
+    scope_precedence=None,
+    names_case_sensitive=True,
+    reads_openai_yaml_policy=True,
+    catalog_model="budgeted-catalog",
+    discovery_model="walk",
+    prose_name="Codex",
 )
 
 

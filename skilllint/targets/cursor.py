@@ -13,4 +13,5 @@ TARGET = Target(
     name_charset=None,
     name_max=None,
     secondary=True,
+    hides_disabled_skills=True,  # docs/surfaces.md §4: disable-model-invocation is honoured
 )

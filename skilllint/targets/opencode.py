@@ -14,4 +14,8 @@ TARGET = Target(
     unknown_keys="ignore",
     name_charset="ascii",
     secondary=True,
+    # docs/surfaces.md §4: the scan stops at the first SKILL.md, so a skill nested in another
+    # skill's folder is never loaded.
+    loads_nested_skills=False,
+    discovery_model="first-skill-md",
 )

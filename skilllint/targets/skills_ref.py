@@ -18,4 +18,11 @@ TARGET = Target(
     skill_filenames=("SKILL.md", "skill.md"),
     name_charset="unicode",
     description_count="raw",
+    # docs/surfaces.md §1b: skilllint quotes its messages; it reads a name as NFKC, stripped;
+    # it rejects an empty description, checks metadata values, and reads past a NUL byte.
+    reference_validator=True,
+    name_read="nfkc",
+    requires_description_text=True,
+    checks_metadata_values=True,
+    reads_nul_bytes=True,
 )
