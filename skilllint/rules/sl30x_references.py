@@ -14,11 +14,9 @@ from ..skill.disclosure_graph import (
     beside_source,
     hop_count,
     hop_notes,
-    in_nested_skill,
     is_document,
     links_back,
     mention_span,
-    nested_roots,
     only_written,
     script_input,
 )
@@ -188,7 +186,6 @@ class ReferenceTooDeep(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
-        nested = nested_roots(ctx, package)
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
         named = NamedBy(graph.texts.get(skill_md, ""), package.inventory)
         records = RecordSections(graph)
@@ -207,7 +204,7 @@ class ReferenceTooDeep(Rule):
                 or target == skill_md
                 or target == reference.source
                 or target in reported
-                or in_nested_skill(target, nested)
+                or package.inventory.in_nested_skill(target)
                 or SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
             ):
                 continue
@@ -256,13 +253,12 @@ class ResourceUnreferenced(Rule):
         if graph.cut is not None:
             return  # so would a partial reference scan
         skill_md = package.skill_md_name or "SKILL.md"
-        nested = nested_roots(ctx, package)
         referenced = {r.resolved for r in graph.references if r.status == "ok" and r.resolved}
         folders = {r.resolved for r in graph.references if r.status == "ok" and r.target_kind == "dir" and r.resolved}
         candidates = []
         for entry in inventory.files():
             rel = entry.rel
-            if rel in referenced or rel == skill_md or exempt(rel) or in_nested_skill(rel, nested):
+            if rel in referenced or rel == skill_md or exempt(rel) or inventory.in_nested_skill(rel):
                 continue
             if is_under(rel, folders):
                 continue
@@ -277,7 +273,7 @@ class ResourceUnreferenced(Rule):
         sources = []
         for entry in inventory.files():
             rel = entry.rel
-            if in_nested_skill(rel, nested) or rel in graph.texts:
+            if inventory.in_nested_skill(rel) or rel in graph.texts:
                 continue
             if ("/" not in rel and rel.lower().startswith("readme")) or rel.startswith(("agents/", "scripts/")):
                 sources.append(rel)
