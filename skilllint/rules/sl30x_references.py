@@ -96,7 +96,7 @@ class ReferenceMissing(Rule):
         # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
         # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
         # So is one that stays in the listed skill a nested skill is a document of.
-        wholes = whole_folders(package, ctx)
+        wholes = whole_folders(package, ctx.targets, ctx.settings)
         if not wholes:
             return
         for ref in package.references.references:
@@ -132,7 +132,7 @@ class ReferenceOutsidePackage(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
-        wholes = whole_folders(package, ctx)  # target -> the plugin it installs whole, or the skill a document is of
+        wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
         for ref in package.references.references:
             if ref.status != "outside":
                 continue
@@ -364,7 +364,7 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx)}
+        generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
         for ref in package.references.references:
             if ref.status != "ok" or ref.target_kind != "dir":
@@ -373,9 +373,9 @@ class ReferenceIsDirectory(Rule):
                 continue  # SL311 over SL306
             if not ref.explicit and ref.raw.endswith("/"):
                 continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
-            if names_files_around(package, ctx, ref):
+            if names_files_around(package, ctx.memo, ref):
                 continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
-            if called_a_folder(package, ctx, ref):
+            if called_a_folder(package, ctx.memo, ref):
                 continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
             if not ctx.admits(where(ref.source), ref.line):
                 continue

@@ -84,7 +84,7 @@ class GenericReferencePointer(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = Places(package)
-        for pointer in generic_pointers(package, ctx):
+        for pointer in generic_pointers(package, ctx.memo):
             if not ctx.admits(where(pointer.source), pointer.line):
                 continue
             yield Finding(
