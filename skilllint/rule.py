@@ -3,7 +3,9 @@
 A rule is a class. Its class attributes say what it is (``code``, ``name``, ``summary``,
 ``severity``), what it can do (``fixable``, ``options``) and how the engine schedules it
 (``needs_skill_md``, ``content_rule``, ``cacheable``, ``catalog_rule``,
-``reads_suppressions``). Every attribute the engine reads is declared here with its
+``reads_suppressions``), and what it does for the engine besides (``tree_links``,
+``read_cap_option``): the engine finds such a rule by what it declares, never by its code.
+Every attribute the engine reads is declared here with its
 default, and checked when a subclass is defined: a wrong type or value raises
 :class:`TypeError` naming the class, at import, rather than a misbehaving run later.
 
@@ -223,6 +225,12 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, bool)
 
 
+def _is_tree_link_kinds(value: Any) -> bool:
+    from .skill.discovery import TREE_LINK_KINDS
+
+    return isinstance(value, tuple) and all(kind in TREE_LINK_KINDS for kind in value)
+
+
 # What a rule class may say about each attribute the engine reads: the check, and what it expects.
 _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
     "code": (lambda v: isinstance(v, str), "a string"),
@@ -247,6 +255,8 @@ _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
     "defaults": (lambda v: isinstance(v, dict), "a mapping"),
     "settle": (lambda v: v is None or callable(v), "None or a method"),
     "context_finding": (lambda v: v is None or callable(v), "None or a method"),
+    "tree_links": (_is_tree_link_kinds, "a tuple of kinds of tree link (skilllint.skill.discovery.TREE_LINK_KINDS)"),
+    "read_cap_option": (lambda v: v is None or isinstance(v, str), "None or the name of an option"),
 }
 
 
@@ -291,6 +301,15 @@ class Rule:
     # Catalog rules: ``context_finding(catalog, package, others, ctx) -> Finding | None`` tells a
     # linted skill about the effect on skills of its catalog that this run does not lint.
     context_finding: ClassVar[Callable[..., Finding | None] | None] = None
+    # The kinds of :class:`skilllint.skill.discovery.TreeLink` the rule reports: links the search
+    # met outside every skill folder, which no package holds (SL403: "dangling"; SL404: the
+    # endless ones). The engine hands each such link of those kinds to ``check_tree_link(link)``,
+    # which returns its Finding (path: the link).
+    tree_links: ClassVar[tuple[str, ...]] = ()
+    # The rule's integer option that caps the bytes read of any file (SL011's ``max-bytes``): the
+    # engine, the fixer and the server read under its value (:meth:`skilllint.config.Settings.read_cap`).
+    # At most one registered rule declares one.
+    read_cap_option: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -303,6 +322,10 @@ class Rule:
                 raise TypeError(f"rule class {cls.__qualname__}: declare options, or options_schema and defaults, not both")
             cls.options_schema = {key: option.schema() for key, option in cls.options.items()}
             cls.defaults = {key: option.default for key, option in cls.options.items()}
+        if cls.tree_links and not callable(getattr(cls, "check_tree_link", None)):
+            raise TypeError(f"rule class {cls.__qualname__}: a rule with tree_links defines check_tree_link")
+        if cls.read_cap_option is not None and not isinstance(cls.defaults.get(cls.read_cap_option), int):
+            raise TypeError(f"rule class {cls.__qualname__}: read_cap_option {cls.read_cap_option!r} names no integer option of the rule")
         if "code" in own:  # a concrete rule: it says what it judges
             method = "check_catalog" if cls.catalog_rule else "judge" if hasattr(cls, "judge") else "check"
             if getattr(cls, method).__qualname__ in _ABSTRACT:

@@ -96,6 +96,7 @@ class SymlinkBroken(Rule):
     summary = "A symbolic link whose target does not exist"
     severity = severities("error: all")
     needs_skill_md = False
+    tree_links = ("dangling",)  # and the links to nothing where surfaces look for skill folders
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         for entry in own_entries(package, ctx.memo, "links"):
@@ -143,6 +144,7 @@ class SymlinkLoop(Rule):
     summary = "A symbolic link that never resolves (a cycle of links) or links to a folder holding it"
     severity = severities("error: all")
     needs_skill_md = False
+    tree_links = ("ancestor", "cycle", "chain")  # and the endless links outside every skill folder
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         for entry in own_entries(package, ctx.memo, "links"):
