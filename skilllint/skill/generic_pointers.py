@@ -8,7 +8,7 @@ import re
 
 from .. import lazyre
 from . import markdown
-from .folder_mentions import BACKTICK, ScannedDocument
+from .folder_mentions import ScannedDocument
 from .package import SkillPackage
 from .reference_checks import usable
 
@@ -189,7 +189,7 @@ def _bare_folders(masked: str, top: set[str]):
 def _mask_code(line: str) -> str:
     """Blank out code spans and link destinations (keeping columns)."""
     if "`" in line:
-        line = BACKTICK.sub(lambda m: " " * len(m.group(0)), line)
+        line = markdown.CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
     if "](" in line:
         # the matches of \]\([^)]*\): each "](" up to the first ")" after it
         closing = markdown.NextFind(line, ")")

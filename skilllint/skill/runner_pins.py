@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from .. import lazyre
 from .passages import OFFERED_AS_EXAMPLE, Passages
+from .markdown import CODE_SPAN
 from .script_invocations import (
-    CODE_SPAN,
     RUN_VERB,
     UV_VALUE_OPTIONS,
     first_word,
