@@ -206,7 +206,7 @@ class ScannedDocument:
         if line.lstrip().startswith("|"):
             cells = self._cells.get(number)
             if cells is None:
-                cells = self._cells[number] = _cells(line)
+                cells = self._cells[number] = markdown.table_cells(line)
             at = bisect_right(cells, (column, len(line) + 1)) - 1  # the last cell starting at or before the column
             if at >= 0 and cells[at][0] <= column < cells[at][1]:
                 cell_start, cell_end = cells[at]
@@ -529,13 +529,6 @@ def _without_links(text: str) -> str:
         pieces.append(text[done:start])
         done = end
     return "".join(pieces) + text[done:]
-
-
-def _cells(line: str) -> list[tuple[int, int]]:
-    """(start, end) columns of each cell of a table row, ignoring pipes in code."""
-    masked = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line).replace("\\|", "  ")
-    bounds = [i for i, c in enumerate(masked) if c == "|"]
-    return [(a + 1, b) for a, b in zip(bounds, bounds[1:])] or [(0, len(line))]
 
 
 def _strip_code(text: str) -> str:
