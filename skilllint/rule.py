@@ -16,6 +16,13 @@ default, and checked when a subclass is defined: a wrong type or value raises
 - :class:`CatalogRule`: ``check_catalog(catalog, ctx)`` yields ``(package, finding)``
   pairs about the skills a surface lists together.
 
+There is one way to report: ``check`` yields findings (:class:`~skilllint.diagnostics.Finding`, with
+``targets`` when a finding holds for some of the rule's targets only). A rule whose verdict
+differs per target builds those findings with :class:`Outcome` and :func:`emit`: an Outcome
+per target, and ``emit`` turns them into one Finding per distinct problem, naming the targets
+that share it (what :class:`FieldRule` does for its ``judge``). That is how such findings are
+built, not a second way to report.
+
 Third-party rules subclass these and are registered through the ``skilllint.rules``
 entry-point group (:mod:`skilllint.registry`, which re-exports ``Rule`` and
 ``RuleContext`` for rules written against it).

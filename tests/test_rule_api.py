@@ -229,3 +229,17 @@ def test_the_registry_takes_one_rule_that_caps_reading():
     second = type("SecondCap", (_ToyCap,), {"code": "XT022", "name": "second-cap"})
     with pytest.raises(PluginError, match="XT022 declares a read cap; XT021 already does"):
         toy.add(second)
+
+
+def test_the_guides_name_one_way_to_report():
+    """rule.py and CONTRIBUTING.md "Adding a rule" say the same: ``check`` yields Findings, and
+    ``Outcome`` + ``emit`` is how a rule whose verdict differs per target builds them."""
+    from pathlib import Path
+
+    import skilllint.rule as rule_module
+
+    contributing = (Path(__file__).resolve().parent.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    adding = contributing.split("## Adding a rule", 1)[1].split("\n## ", 1)[0]
+    for text in (rule_module.__doc__, adding):
+        flat = " ".join(text.split())
+        assert "one way to report" in flat and "Outcome" in flat and "emit" in flat and "not a second way to report" in flat
