@@ -343,11 +343,12 @@ class Settings:
         return options
 
     def read_cap(self) -> int:
-        """The cap on the bytes read of a file: SL011's ``max-bytes``, never past
+        """The cap on the bytes read of a file: the option a rule declares as the cap
+        (:attr:`skilllint.rule.Rule.read_cap_option`, SL011's ``max-bytes``), never past
         :data:`skilllint.fsafe.MAX_READ_BYTES` (the schema refuses more; settings made otherwise
         are held to it too). The engine, the fixer and the server read files under it."""
-        rule = self.registry.rules.get("SL011")
-        value = self.options_for(rule)["max-bytes"] if rule else DEFAULT_MAX_BYTES
+        rule = self.registry.read_cap_rule
+        value = self.options_for(rule)[rule.read_cap_option] if rule else DEFAULT_MAX_BYTES
         return min(value, MAX_READ_BYTES) if type(value) is int and value > 0 else DEFAULT_MAX_BYTES
 
     def severity_override(self, rule: type[Rule]) -> Severity | None:

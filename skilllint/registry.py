@@ -23,6 +23,7 @@ class Registry:
     def __init__(self) -> None:
         self.rules: dict[str, type[Rule]] = {}
         self.plugin_errors: list[str] = []
+        self.read_cap_rule: type[Rule] | None = None  # the rule whose option caps reading (Rule.read_cap_option)
 
     def add(self, rule: type[Rule], origin: str = "built-in") -> None:
         if not (isinstance(rule, type) and issubclass(rule, Rule)):
@@ -34,6 +35,10 @@ class Registry:
         for attr in ("name", "summary", "severity"):
             if not getattr(rule, attr, None):
                 raise PluginError(f"{origin}: rule {rule.code} lacks {attr!r}")
+        if rule.read_cap_option is not None:
+            if self.read_cap_rule is not None:
+                raise PluginError(f"{origin}: rule {rule.code} declares a read cap; {self.read_cap_rule.code} already does")
+            self.read_cap_rule = rule
         self.rules[rule.code] = rule
 
     def by_name(self, name: str) -> type[Rule] | None:

@@ -3,7 +3,9 @@
 A rule is a class. Its class attributes say what it is (``code``, ``name``, ``summary``,
 ``severity``), what it can do (``fixable``, ``options``) and how the engine schedules it
 (``needs_skill_md``, ``content_rule``, ``cacheable``, ``catalog_rule``,
-``reads_suppressions``). Every attribute the engine reads is declared here with its
+``reads_suppressions``), and what it does for the engine besides (``tree_links``,
+``read_cap_option``): the engine finds such a rule by what it declares, never by its code.
+Every attribute the engine reads is declared here with its
 default, and checked when a subclass is defined: a wrong type or value raises
 :class:`TypeError` naming the class, at import, rather than a misbehaving run later.
 
@@ -13,6 +15,13 @@ default, and checked when a subclass is defined: a wrong type or value raises
   with ``judge``; findings that targets share are merged once, here.
 - :class:`CatalogRule`: ``check_catalog(catalog, ctx)`` yields ``(package, finding)``
   pairs about the skills a surface lists together.
+
+There is one way to report: ``check`` yields findings (:class:`~skilllint.diagnostics.Finding`, with
+``targets`` when a finding holds for some of the rule's targets only). A rule whose verdict
+differs per target builds those findings with :class:`Outcome` and :func:`emit`: an Outcome
+per target, and ``emit`` turns them into one Finding per distinct problem, naming the targets
+that share it (what :class:`FieldRule` does for its ``judge``). That is how such findings are
+built, not a second way to report.
 
 Third-party rules subclass these and are registered through the ``skilllint.rules``
 entry-point group (:mod:`skilllint.registry`, which re-exports ``Rule`` and
@@ -226,6 +235,12 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, bool)
 
 
+def _is_tree_link_kinds(value: Any) -> bool:
+    from .skill.discovery import TREE_LINK_KINDS
+
+    return isinstance(value, tuple) and all(kind in TREE_LINK_KINDS for kind in value)
+
+
 # What a rule class may say about each attribute the engine reads: the check, and what it expects.
 _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
     "code": (lambda v: isinstance(v, str), "a string"),
@@ -255,6 +270,8 @@ _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
         "None or a number from 0.0 to 10.0",
     ),
     "secret_span": (_is_bool, "True or False"),
+    "tree_links": (_is_tree_link_kinds, "a tuple of kinds of tree link (skilllint.skill.discovery.TREE_LINK_KINDS)"),
+    "read_cap_option": (lambda v: v is None or isinstance(v, str), "None or the name of an option"),
 }
 
 
@@ -306,6 +323,15 @@ class Rule:
     # The text a finding flags is a secret (SL803): outputs that show source text (the full
     # format's source line, the baseline's flagged text) blank it; messages carry a masked form.
     secret_span: ClassVar[bool] = False
+    # The kinds of :class:`skilllint.skill.discovery.TreeLink` the rule reports: links the search
+    # met outside every skill folder, which no package holds (SL403: "dangling"; SL404: the
+    # endless ones). The engine hands each such link of those kinds to ``check_tree_link(link)``,
+    # which returns its Finding (path: the link).
+    tree_links: ClassVar[tuple[str, ...]] = ()
+    # The rule's integer option that caps the bytes read of any file (SL011's ``max-bytes``): the
+    # engine, the fixer and the server read under its value (:meth:`skilllint.config.Settings.read_cap`).
+    # At most one registered rule declares one.
+    read_cap_option: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -318,6 +344,10 @@ class Rule:
                 raise TypeError(f"rule class {cls.__qualname__}: declare options, or options_schema and defaults, not both")
             cls.options_schema = {key: option.schema() for key, option in cls.options.items()}
             cls.defaults = {key: option.default for key, option in cls.options.items()}
+        if cls.tree_links and not callable(getattr(cls, "check_tree_link", None)):
+            raise TypeError(f"rule class {cls.__qualname__}: a rule with tree_links defines check_tree_link")
+        if cls.read_cap_option is not None and not isinstance(cls.defaults.get(cls.read_cap_option), int):
+            raise TypeError(f"rule class {cls.__qualname__}: read_cap_option {cls.read_cap_option!r} names no integer option of the rule")
         if "code" in own:  # a concrete rule: it says what it judges
             method = "check_catalog" if cls.catalog_rule else "judge" if hasattr(cls, "judge") else "check"
             if getattr(cls, method).__qualname__ in _ABSTRACT:

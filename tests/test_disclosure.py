@@ -388,6 +388,17 @@ def test_sl304_nested_skills_are_not_unreferenced_files(tmp_path):
     assert found == [("inner", "orphan.md")]  # reported once, by the inner skill itself
 
 
+def test_a_folder_whose_skill_md_is_no_file_is_a_nested_skill_too(tmp_path):
+    """Discovery lints a folder holding an entry named SKILL.md of any kind as a skill of its
+    own (one definition: the inventory's), so its files are not the outer skill's to judge."""
+    skill = make_skill(tmp_path, "outer", "\n# Outer\n\nSee `inner/notes.md`.\n")
+    (skill / "inner" / "SKILL.md").mkdir(parents=True)
+    (skill / "inner" / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    (skill / "inner" / "orphan.md").write_text("# Orphan\n", encoding="utf-8")
+    found = [(d["code"], d["message"].split("`")[1]) for d in diagnostics(tmp_path, "SL304,SL310") if "outer" in d["path"]]
+    assert found == []
+
+
 def test_sl304_exemptions(tmp_path):
     make_skill(
         tmp_path,

@@ -6,7 +6,9 @@ layer or of a layer below; an import of a layer above, or any cycle of imports b
 modules, fails the test, naming the edges. Every import counts: at module level, inside a
 function, relative or absolute, and under ``if TYPE_CHECKING:`` too (a type is a
 dependency all the same). A module that no entry names fails as well, so that a new
-module is placed on purpose.
+module is placed on purpose. There is no list of exceptions: analysis that a rule calls is
+handed what it reads of the rule's context (the targets, the memo, the settings), never the
+context itself.
 """
 
 from __future__ import annotations
@@ -59,27 +61,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
 )
-
-# Known edges that break the layers, each with why it is still here. Temporary: the list
-# only shrinks, and test_allowed_edges_still_exist fails on an entry the code no longer has.
-# The analysis the rules call names the rules' context as a type (``if TYPE_CHECKING:``), and
-# reads its settings, targets and memo: it should be handed those instead.
-_CONTEXT_TYPE = "a type only: RuleContext in an annotation; pass the analysis what it reads of it"
-
-ALLOWED: dict[tuple[str, str], str] = {
-    ("skilllint.catalog.render", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.argument_substitution", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.disclosure_graph", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.fetch_and_run", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.field_checks", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.generic_pointers", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.reference_checks", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.runner_pins", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.safety_checks", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.script_lexers", "skilllint.rule"): _CONTEXT_TYPE,
-    ("skilllint.skill.text_files", "skilllint.rule"): _CONTEXT_TYPE,
-}
-
 
 def module_names() -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its ``__init__``)."""
@@ -145,7 +126,7 @@ def upward_edges(graph) -> list[str]:
     edges = []
     for module, targets in sorted(graph.items()):
         for target in sorted(targets):
-            if (module, target) in ALLOWED or None in (layer_of(module), layer_of(target)):
+            if None in (layer_of(module), layer_of(target)):
                 continue  # a module with no layer fails test_every_module_has_a_layer
             if layer_of(target) < layer_of(module):
                 edges.append(f"{_where(graph, module, target)}: {LAYERS[layer_of(module)][0]} imports {LAYERS[layer_of(target)][0]}")
@@ -153,8 +134,8 @@ def upward_edges(graph) -> list[str]:
 
 
 def cycles(graph) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), allowed edges left out."""
-    edges = {m: [t for t in sorted(ts) if (m, t) not in ALLOWED] for m, ts in graph.items()}
+    """The strongly connected components of more than one module (Tarjan)."""
+    edges = {m: sorted(ts) for m, ts in graph.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -203,13 +184,8 @@ def test_no_import_cycle():
     shown = []
     for component in found:
         members = set(component)
-        shown.append(" / ".join(_where(graph, m, t) for m in component for t in sorted(graph[m]) if t in members and (m, t) not in ALLOWED))
+        shown.append(" / ".join(_where(graph, m, t) for m in component for t in sorted(graph[m]) if t in members))
     assert found == [], "import cycles:\n" + "\n".join(shown)
-
-
-def test_allowed_edges_still_exist():
-    graph = import_graph()
-    assert [edge for edge in ALLOWED if edge[1] not in graph.get(edge[0], {})] == []
 
 
 def test_contributing_shows_the_table():

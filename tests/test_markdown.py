@@ -1,6 +1,7 @@
 """The Markdown line scanners: headings with GitHub anchors, links with file positions, fenced
 code; checked against a full CommonMark parse (markdown_oracle, markdown-it-py)."""
 
+import pytest
 from markdown_oracle import parse
 
 from skilllint.skill import markdown
@@ -256,3 +257,22 @@ def test_atx_headings_are_the_lines_commonmark_reads_as_ones(lines):
     found = {number for number, line in enumerate(text.split("\n"), start=1) if markdown.is_atx_heading(line)}
     assert found == expected
     assert found == {number for number, line in enumerate(text.split("\n"), start=1) if markdown.atx_heading(line)}
+
+
+@pytest.mark.parametrize(
+    "row, cells",
+    [
+        ("| a | b |", [" a ", " b "]),
+        ("  | a | b |  ", [" a ", " b "]),
+        ("| a | b", [" a ", " b"]),  # the trailing pipe is optional: the last cell is a cell all the same
+        ("a | b", ["a ", " b"]),
+        ("| `x | y` | z |", [" `x | y` ", " z "]),  # a pipe in a code span is text, as a reader of the source sees it
+        ("| a \\| b | c |", [" a \\| b ", " c "]),  # an escaped pipe is text
+        ("| `a` | ``b | ` c`` |", [" `a` ", " ``b | ` c`` "]),
+        ("|", [""]),
+        ("", [""]),
+    ],
+)
+def test_table_cells_are_the_text_between_the_pipes(row, cells):
+    """One splitter of table rows, for the mention context (SL310) and the folder-mention scan (SL306, SL311)."""
+    assert [row[start:end] for start, end in markdown.table_cells(row)] == cells

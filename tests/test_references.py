@@ -368,6 +368,8 @@ def test_a_folder_noun_elsewhere_on_the_line_does_not_excuse_a_folder_used_as_a_
         "The `references/` folder contains:\n\n- `api.md`: the API\n- `cli.md`: the CLI\n",
         "Detailed material lives in `references/`, load on demand.\n\n## References\n\n| File | When |\n|---|---|\n| [api](references/api.md) | API errors |\n",
         "Checklists are documented in `references/`.\n\n## Steps\n\nOn an API error read `references/api.md`.\n",
+        # a code span whose code holds a backtick (markdown.CODE_SPAN, the one reading of a span): code, not prose
+        "Search with `` grep -n '`' then check the references folder `` on each file.\n",
     ],
 )
 def test_mentions_that_are_not_generic_pointers(tmp_path, body):

@@ -33,6 +33,9 @@ def _define(base=Rule, **attrs):
         ("options_schema", ["max"]),
         ("settle", 3),
         ("context_finding", "text"),
+        ("tree_links", "dangling"),
+        ("tree_links", ("dangling", "nowhere")),
+        ("read_cap_option", 3),
     ],
 )
 def test_a_rule_class_with_a_bad_attribute_fails_where_it_is_defined(attr, value):
@@ -50,6 +53,7 @@ def test_the_attributes_the_engine_reads_are_declared_with_their_defaults():
     assert (Plain.needs_skill_md, Plain.cacheable, Plain.catalog_rule, Plain.content_rule) == (True, True, False, False)
     assert (Plain.reads_suppressions, Plain.settle, Plain.context_finding, Plain.fixable, Plain.opt_in) == (False, None, None, None, False)
     assert Plain.options_schema == {} and Plain.defaults == {}
+    assert (Plain.tree_links, Plain.read_cap_option) == ((), None)
     assert _define(needs_skill_md="raw").needs_skill_md == "raw"
 
 
@@ -159,3 +163,83 @@ def test_a_field_rule_judges_each_target_once_and_shares_findings():
     findings = list(Judged().check(FakePackage(), RuleContext(targets=targets, options={})))
     assert Judged.seen == ["codex", "claude-code"] and len(Judged.prepared) == 1  # prepared once per package
     assert findings == [Finding("name is demo", Span(2, 1, 2, 5), targets=("codex", "claude-code"), fix="shared fix")]
+
+
+def test_a_rule_that_reports_tree_links_or_caps_reading_says_how():
+    with pytest.raises(TypeError, match="BadRule: a rule with tree_links defines check_tree_link"):
+        _define(tree_links=("dangling",))
+    with pytest.raises(TypeError, match="BadRule: read_cap_option 'max' names no integer option"):
+        _define(read_cap_option="max", options={"max": Option(str, "a", "d")})
+
+
+class _ToyLinks(Rule):
+    """Another code, declaring the links SL403 reports: the engine hands them to it."""
+
+    code, name, summary, severity = "XT020", "toy-links", "s", severities("error: all")
+    needs_skill_md = False
+    tree_links = ("dangling",)
+
+    def check(self, package, ctx):
+        return iter(())
+
+    def check_tree_link(self, link):
+        return Finding(f"toy: {link.kind} {link.text}", Span(1, 1, 1, 1), path=link.path)
+
+
+class _ToyCap(Rule):
+    code, name, summary, severity = "XT021", "toy-cap", "s", severities("info: all")
+    options = {"limit": Option(int, 4096, "bytes read of a file", minimum=1024)}
+    read_cap_option = "limit"
+
+    def check(self, package, ctx):
+        return iter(())
+
+
+def test_the_engine_finds_the_rule_for_a_tree_link_by_what_it_declares(tmp_path):
+    import os
+
+    from skilllint.config import load_settings
+    from skilllint.lint.engine import lint_paths
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "skills").mkdir()
+    os.symlink("../gone", tmp_path / "skills" / "release")
+    toy = Registry()
+    toy.add(_ToyLinks)
+    diagnostics = lint_paths([str(tmp_path)], load_settings(toy, tmp_path), tmp_path).diagnostics
+    assert [(d.code, d.message) for d in diagnostics] == [("XT020", "toy: dangling ../gone")]
+
+
+def test_the_read_cap_is_the_option_a_rule_declares_as_the_cap(tmp_path):
+    from skilllint.config import load_settings
+    from skilllint.fsafe import DEFAULT_MAX_BYTES
+
+    toy = Registry()
+    assert load_settings(toy, tmp_path).read_cap() == DEFAULT_MAX_BYTES  # no rule caps reading
+    toy.add(_ToyCap)
+    assert load_settings(toy, tmp_path).read_cap() == 4096
+    (tmp_path / "skilllint.toml").write_text("[rules.XT021]\nlimit = 2048\n")
+    assert load_settings(toy, tmp_path).read_cap() == 2048
+    assert registry(load_plugins=False).read_cap_rule.code == "SL011"
+
+
+def test_the_registry_takes_one_rule_that_caps_reading():
+    toy = Registry()
+    toy.add(_ToyCap)
+    second = type("SecondCap", (_ToyCap,), {"code": "XT022", "name": "second-cap"})
+    with pytest.raises(PluginError, match="XT022 declares a read cap; XT021 already does"):
+        toy.add(second)
+
+
+def test_the_guides_name_one_way_to_report():
+    """rule.py and CONTRIBUTING.md "Adding a rule" say the same: ``check`` yields Findings, and
+    ``Outcome`` + ``emit`` is how a rule whose verdict differs per target builds them."""
+    from pathlib import Path
+
+    import skilllint.rule as rule_module
+
+    contributing = (Path(__file__).resolve().parent.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    adding = contributing.split("## Adding a rule", 1)[1].split("\n## ", 1)[0]
+    for text in (rule_module.__doc__, adding):
+        flat = " ".join(text.split())
+        assert "one way to report" in flat and "Outcome" in flat and "emit" in flat and "not a second way to report" in flat

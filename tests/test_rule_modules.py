@@ -35,6 +35,12 @@ def test_each_decade_has_one_module_and_every_module_is_registered():
     assert [m.__name__.rsplit(".", 1)[-1] for m in rules_package.RULE_MODULES] == modules
 
 
+def test_the_rule_modules_are_named_once():
+    """``rules/__init__.py`` names each rule module in its import alone; RULE_MODULES follows from it."""
+    tree = ast.parse((RULES_DIR / "__init__.py").read_text(encoding="utf-8"))
+    assert [node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and DECADE_MODULE.match(node.id)] == []
+
+
 def test_rule_modules_hold_rule_classes_only():
     """Analysis (lexers, graph walks, prose heuristics) lives outside rules/: a rule module
     defines rule classes, the constants they declare with, and its RULES list."""

@@ -653,6 +653,16 @@ def test_corpus_detects_commands_but_reports_no_placeholder(corpus):
     assert empty == []
 
 
+def test_a_code_span_holding_a_backtick_is_read_as_one_span(tmp_path):
+    """A run of two backticks opens a span that a single backtick inside does not close
+    (markdown.CODE_SPAN, the one reading of a code span)."""
+    from skilllint.skill.package import SkillPackage
+
+    skill = make(tmp_path, {"scripts/split.sh": "#!/bin/sh\n"}, body="Run `` scripts/split.sh --sep '`' `` on each file.", executable=("scripts/split.sh",))
+    calls = script_invocations.invocations(SkillPackage(skill))
+    assert [(c.rel, c.line) for c in calls] == [("scripts/split.sh", 8)]
+
+
 def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
     import time
 

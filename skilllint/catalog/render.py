@@ -22,14 +22,13 @@ from ..fsafe import is_within
 
 if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judged (a run on
     # agentskills skills never renders a Codex catalog): they are a tenth of the rules' import.
-    # RuleContext is a type only: the rules call this module, not the other way.
     from . import claude_code, codex, copilot
-    from ..rule import RuleContext
 
 
-def catalog_options(ctx: RuleContext) -> dict:
-    """The run's ``[catalog]`` settings (none in a bare rule context)."""
-    return ctx.settings.catalog if ctx.settings else {}
+def catalog_options(settings) -> dict:
+    """The run's ``[catalog]`` settings, from its :class:`skilllint.config.Settings` (none when
+    there are none: a bare rule context)."""
+    return settings.catalog if settings else {}
 
 
 def codex_render(catalog: Catalog, options: dict) -> tuple[codex.CatalogRender, dict]:

@@ -224,19 +224,17 @@ def left_out_by_code(diagnostics: list[Diagnostic]) -> dict[str, int]:
 
 
 def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> list[Diagnostic]:
-    """SL404 on the links the search met outside every skill folder that never end
-    (``plugins/x -> ..``), SL403 on those to nothing where skill folders are looked for
-    (``skills/x -> ../gone``): no package holds them, so no package rule sees them."""
-    by_code = {r.code: r for r in rules if r.code in ("SL403", "SL404")}
-    if not by_code or not links:
+    """The findings on the links the search met outside every skill folder, each by the rules
+    that report its kind (:attr:`skilllint.rule.Rule.tree_links`): those that never end
+    (``plugins/x -> ..``, SL404), those to nothing where skill folders are looked for
+    (``skills/x -> ../gone``, SL403). No package holds them, so no package rule sees them."""
+    reporting = [r for r in rules if r.tree_links]  # each says which kinds of link it reports
+    if not reporting or not links:
         return []
     from types import SimpleNamespace
 
     diagnostics = []
-    for link in links:
-        rule = by_code.get("SL403" if link.kind == "dangling" else "SL404")
-        if rule is None:
-            continue
+    for link, rule in ((link, rule) for link in links for rule in reporting if link.kind in rule.tree_links):
         # The targets the link's place implies, as for a skill in its folder.
         place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root)
         applicable = tuple(t for t in settings.targets_for(place) if rule.applies_to(t.id))

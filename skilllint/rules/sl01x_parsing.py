@@ -51,6 +51,7 @@ class FileTooLarge(Rule):
     severity = severities("error: all; info: skills-ref")
     needs_skill_md = "raw"
     options = {"max-bytes": Option(int, 1024 * 1024, "size cap in bytes", minimum=1024, maximum=MAX_READ_BYTES)}
+    read_cap_option = "max-bytes"  # every file is read under it, not SKILL.md alone
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         if package.truncated:

@@ -50,7 +50,7 @@ class UnknownKey(Rule):
                 texts[id(view)] = unexpected_fields(view.mapping)
             return texts[id(view)]
 
-        for key, readers in keys_by_target(package, ctx).items():
+        for key, readers in keys_by_target(package, ctx.targets).items():
             # `version` is SL122's; a key one selected target accepts is SL127's.
             if key in SPECIFIC_KEYS or any(key in t.accepted_keys for t in all_selected):
                 continue
@@ -293,7 +293,7 @@ class ClientSpecificKey(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
-        for key, readers in keys_by_target(package, ctx).items():
+        for key, readers in keys_by_target(package, ctx.targets).items():
             if key in SPECIFIC_KEYS:
                 continue
             accepting = [t.id for t in all_selected if key in t.accepted_keys]

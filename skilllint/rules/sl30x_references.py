@@ -14,11 +14,9 @@ from ..skill.disclosure_graph import (
     beside_source,
     hop_count,
     hop_notes,
-    in_nested_skill,
     is_document,
     links_back,
     mention_span,
-    nested_roots,
     only_written,
     script_input,
 )
@@ -98,7 +96,7 @@ class ReferenceMissing(Rule):
         # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
         # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
         # So is one that stays in the listed skill a nested skill is a document of.
-        wholes = whole_folders(package, ctx)
+        wholes = whole_folders(package, ctx.targets, ctx.settings)
         if not wholes:
             return
         for ref in package.references.references:
@@ -134,7 +132,7 @@ class ReferenceOutsidePackage(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
-        wholes = whole_folders(package, ctx)  # target -> the plugin it installs whole, or the skill a document is of
+        wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
         for ref in package.references.references:
             if ref.status != "outside":
                 continue
@@ -188,7 +186,6 @@ class ReferenceTooDeep(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
-        nested = nested_roots(ctx, package)
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
         named = NamedBy(graph.texts.get(skill_md, ""), package.inventory)
         records = RecordSections(graph)
@@ -207,7 +204,7 @@ class ReferenceTooDeep(Rule):
                 or target == skill_md
                 or target == reference.source
                 or target in reported
-                or in_nested_skill(target, nested)
+                or package.inventory.in_nested_skill(target)
                 or SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
             ):
                 continue
@@ -256,13 +253,12 @@ class ResourceUnreferenced(Rule):
         if graph.cut is not None:
             return  # so would a partial reference scan
         skill_md = package.skill_md_name or "SKILL.md"
-        nested = nested_roots(ctx, package)
         referenced = {r.resolved for r in graph.references if r.status == "ok" and r.resolved}
         folders = {r.resolved for r in graph.references if r.status == "ok" and r.target_kind == "dir" and r.resolved}
         candidates = []
         for entry in inventory.files():
             rel = entry.rel
-            if rel in referenced or rel == skill_md or exempt(rel) or in_nested_skill(rel, nested):
+            if rel in referenced or rel == skill_md or exempt(rel) or inventory.in_nested_skill(rel):
                 continue
             if is_under(rel, folders):
                 continue
@@ -277,7 +273,7 @@ class ResourceUnreferenced(Rule):
         sources = []
         for entry in inventory.files():
             rel = entry.rel
-            if in_nested_skill(rel, nested) or rel in graph.texts:
+            if inventory.in_nested_skill(rel) or rel in graph.texts:
                 continue
             if ("/" not in rel and rel.lower().startswith("readme")) or rel.startswith(("agents/", "scripts/")):
                 sources.append(rel)
@@ -368,7 +364,7 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx)}
+        generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
         for ref in package.references.references:
             if ref.status != "ok" or ref.target_kind != "dir":
@@ -377,9 +373,9 @@ class ReferenceIsDirectory(Rule):
                 continue  # SL311 over SL306
             if not ref.explicit and ref.raw.endswith("/"):
                 continue  # `references/` written as a folder is a mention of the folder (SL311 judges pointers)
-            if names_files_around(package, ctx, ref):
+            if names_files_around(package, ctx.memo, ref):
                 continue  # "the templates under [templates/](templates/): [a.md](templates/a.md), …"
-            if called_a_folder(package, ctx, ref):
+            if called_a_folder(package, ctx.memo, ref):
                 continue  # "search the `./canvas-fonts` directory": the author knows it is a folder
             if not ctx.admits(where(ref.source), ref.line):
                 continue

@@ -8,10 +8,8 @@ from typing import Iterator
 from ..diagnostics import Finding, Span
 from ..skill.inventory import is_script
 from ..skill.disclosure_graph import (
-    in_nested_skill,
     is_document,
     mention_span,
-    nested_roots,
     suffix_of,
 )
 from ..skill.document_toc import has_toc
@@ -37,7 +35,6 @@ class ReferenceWithoutLoadCondition(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
-        nested = nested_roots(ctx, package)
         groups: dict[str, list] = {}
         for reference in graph.references:
             target = reference.resolved
@@ -49,7 +46,7 @@ class ReferenceWithoutLoadCondition(Rule):
                 or target is None
                 or target == skill_md
                 or not (is_document(target) or is_script(target))
-                or in_nested_skill(target, nested)
+                or package.inventory.in_nested_skill(target)
             ):
                 continue
             groups.setdefault(target, []).append(reference)
@@ -87,7 +84,7 @@ class GenericReferencePointer(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         where = Places(package)
-        for pointer in generic_pointers(package, ctx):
+        for pointer in generic_pointers(package, ctx.memo):
             if not ctx.admits(where(pointer.source), pointer.line):
                 continue
             yield Finding(

@@ -38,7 +38,7 @@ class SymlinkEscapesPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for entry in own_entries(package, ctx, "links"):
+        for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "escapes":
                 continue
             if entry.rel == package.skill_md_name and package.skill_md_dangles:
@@ -67,7 +67,7 @@ class SymlinkInPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for entry in own_entries(package, ctx, "links"):
+        for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "inside" or is_ancestor_cycle(entry, package):
                 continue
             if entry.rel == package.skill_md_name:
@@ -96,9 +96,10 @@ class SymlinkBroken(Rule):
     summary = "A symbolic link whose target does not exist"
     severity = severities("error: all")
     needs_skill_md = False
+    tree_links = ("dangling",)  # and the links to nothing where surfaces look for skill folders
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for entry in own_entries(package, ctx, "links"):
+        for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "broken":
                 continue
             route = trace(package, entry.rel)
@@ -120,7 +121,7 @@ class SymlinkBroken(Rule):
                     "reading or running it fails"
                 )
             yield Finding(message, LINE_ONE, path=package.root / entry.rel, related=tuple(notes))
-        yield from skill_md_leads_nowhere(package, ctx, "missing")
+        yield from skill_md_leads_nowhere(package, "missing")
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.skill.discovery.TreeLink` to nothing in a folder where surfaces look for skills."""
@@ -143,9 +144,10 @@ class SymlinkLoop(Rule):
     summary = "A symbolic link that never resolves (a cycle of links) or links to a folder holding it"
     severity = severities("error: all")
     needs_skill_md = False
+    tree_links = ("ancestor", "cycle", "chain")  # and the endless links outside every skill folder
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for entry in own_entries(package, ctx, "links"):
+        for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None:
                 continue
             if entry.link.status == "loop":
@@ -169,7 +171,7 @@ class SymlinkLoop(Rule):
                     path=package.root / entry.rel,
                     related=(Related("the folder it leads back to", package.root / real, LINE_ONE),),
                 )
-        yield from skill_md_leads_nowhere(package, ctx, "loop")
+        yield from skill_md_leads_nowhere(package, "loop")
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.skill.discovery.TreeLink`: an endless link outside every skill folder."""
@@ -273,7 +275,7 @@ class SpecialFile(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for entry in own_entries(package, ctx, "specials"):
+        for entry in own_entries(package, ctx.memo, "specials"):
             what = SPECIAL_NAMES.get(entry.kind, SPECIAL_NAMES["other"])
             yield Finding(
                 f"`{entry.rel}` is {what}; an agent or tool that opens it hangs or fails, git does not store it "

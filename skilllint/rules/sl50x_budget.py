@@ -26,7 +26,7 @@ class CatalogDescriptionTruncated(CatalogRule):
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         from ..catalog import codex
 
-        render, by_path = codex_render(catalog, catalog_options(ctx))
+        render, by_path = codex_render(catalog, catalog_options(ctx.settings))
         receipt = render.receipt
         if receipt.omitted_count:
             return  # descriptions all removed: SL502 says what is lost
@@ -45,7 +45,7 @@ class CatalogDescriptionTruncated(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        receipt = codex_render(catalog, catalog_options(ctx))[0].receipt
+        receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         level = Severity.WARNING if receipt.warning else Severity.INFO
         return Finding(
             f"Codex would shorten {count(others, 'description')} of skills not linted in this run "
@@ -63,7 +63,7 @@ class CatalogSkillOmitted(CatalogRule):
     severity = severities("error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        render, by_path = codex_render(catalog, catalog_options(ctx))
+        render, by_path = codex_render(catalog, catalog_options(ctx.settings))
         receipt = render.receipt
         for skill in receipt.skills:
             if skill.included:
@@ -77,7 +77,7 @@ class CatalogSkillOmitted(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        receipt = codex_render(catalog, catalog_options(ctx))[0].receipt
+        receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         return Finding(
             f"this skill's Codex catalog of {counted(receipt.total_count, 'skill')} needs more than the {budget_words(receipt)} "
             f"budget even without descriptions: Codex leaves out {count(others, 'skill')} not linted in this run "
@@ -98,7 +98,7 @@ class ListingOverBudget(CatalogRule):
             return
         if catalog.surface.catalog_model != "listing":
             return
-        receipt = listing_for(catalog, catalog_options(ctx))
+        receipt = listing_for(catalog, catalog_options(ctx.settings))
         if not receipt.over_budget:
             return
         if receipt.fits_without_descriptions:
@@ -126,7 +126,7 @@ class ListingOverBudget(CatalogRule):
     def _copilot(self, catalog: Catalog, ctx: RuleContext):
         from ..catalog import copilot
 
-        shown = copilot_listing_for(catalog, catalog_options(ctx))
+        shown = copilot_listing_for(catalog, catalog_options(ctx.settings))
         for skill in shown.skills:
             if not skill.included:
                 yield skill.key.package, Finding(
@@ -141,7 +141,7 @@ class ListingOverBudget(CatalogRule):
             return None  # Claude Code's finding goes to every listed skill, linted ones included
         from ..catalog import copilot
 
-        shown = copilot_listing_for(catalog, catalog_options(ctx))
+        shown = copilot_listing_for(catalog, catalog_options(ctx.settings))
         return Finding(
             f"this skill's Copilot CLI listing overflows its {shown.budget:,}-character budget: "
             f"{count(others, 'skill')} not linted in this run are past the cut and invisible to the model "

@@ -53,7 +53,7 @@ class ScriptInteractive(Rule):
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         body = package.body if package.readable else ""
         runs: dict[str, list[ScriptRun]] | None = None
-        for script in package_scripts(package, ctx):
+        for script in package_scripts(package, ctx.memo):
             bypass = sorted(set(BYPASS.findall(script.text)))
             note = ""
             if bypass:
@@ -157,14 +157,14 @@ class ScriptUnpinnedRunner(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        for command, verdict in skill_md_runner_uses(package, ctx)[:MAX_FINDINGS_PER_FILE]:
+        for command, verdict in skill_md_runner_uses(package, ctx.memo)[:MAX_FINDINGS_PER_FILE]:
             yield Finding(
                 f"`{verdict.runner} {verdict.spec}` {unpinned_what(verdict)}: each time the agent runs this command "
                 "it fetches whatever the registry serves that day, so a new release can change or break the "
                 "skill, or run code nobody reviewed; pin it (" + pin_example(verdict) + ")",
                 Span(command.line, command.column, command.line, command.column + command.length),
             )
-        for script in package_scripts(package, ctx):
+        for script in package_scripts(package, ctx.memo):
             for use in runner_uses(script)[:MAX_FINDINGS_PER_FILE]:
                 verdict = use.verdict
                 line, column = script.masked.position(use.offset)
@@ -220,7 +220,7 @@ class ArgumentSubstitutionInCode(Rule):
             reported = [(t, c) for t, c in judged if c is not None]
             if not reported and judged:
                 if uses_arguments is None:
-                    uses_arguments = takes_arguments(package, ctx, code_lines)
+                    uses_arguments = takes_arguments(package, ctx.targets, code_lines)
                 if uses_arguments:
                     continue
                 reported = judged

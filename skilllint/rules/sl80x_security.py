@@ -30,7 +30,7 @@ class SecretInPackage(Rule):
     secret_span = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for rel, text in package_texts(package, ctx).items():
+        for rel, text in package_texts(package, ctx.memo).items():
             for secret in find_secrets(text):
                 paired = (
                     f", with its secret access key on line {secret.paired_line}" if secret.paired_line is not None else ""
@@ -60,7 +60,7 @@ class DownloadAndExecute(Rule):
                 "SKILL.md has the agent run a command that " + describe(item.run),
                 Span(item.line, item.column, item.line, item.column + max(item.run.length, 1)),
             )
-        for script, runs in package_script_fetch_runs(package, ctx):
+        for script, runs in package_script_fetch_runs(package, ctx.memo):
             for run in runs[:MAX_PER_FILE]:
                 line, column = script.masked.position(run.offset)
                 yield Finding(

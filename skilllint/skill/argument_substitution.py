@@ -32,8 +32,8 @@ from .markdown import CODE_SPAN
 # The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
 from .script_invocations import SHELL_FENCES
 
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
+if TYPE_CHECKING:
+    from ..targets import Target
 
 # Claude Code's `$N` (argumentSubstitution.ts, /\$(\d+)(?!\w)/g with JavaScript's ASCII \d and \w).
 # All the digits are taken at once (a lookahead is never re-entered): the character after them is
@@ -98,10 +98,10 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def takes_arguments(package, ctx: RuleContext, code_lines: set[int]) -> bool:
+def takes_arguments(package, targets: tuple[Target, ...], code_lines: set[int]) -> bool:
     """Whether the skill takes arguments on purpose: a declared ``argument-hint`` or
     ``arguments``, ``$ARGUMENTS`` anywhere in the body, or ``$1`` … in its prose."""
-    for target in ctx.targets:
+    for target in targets:
         mapping = package.view(target).mapping
         if isinstance(mapping, dict) and ("argument-hint" in mapping or "arguments" in mapping):
             return True

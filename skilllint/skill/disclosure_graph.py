@@ -1,5 +1,5 @@
 """Progressive disclosure of a skill's bundled files: the facts SL303, SL304, SL310 and SL312 share
-(documents, scripts, nested skills, names and hop chains); each rule's own reading is in
+(documents, scripts, names and hop chains; what a nested skill is, the inventory says); each rule's own reading is in
 :mod:`skilllint.skill.resource_reach`, :mod:`skilllint.skill.mention_context` and :mod:`skilllint.skill.document_toc`.
 
 SKILL.md should point one hop to focused files (SL303), every bundled file
@@ -18,16 +18,13 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from .. import lazyre
 from ..diagnostics import Related, Span
 from .inventory import is_script
 from .markdown import is_atx_heading
 from .package import SkillPackage
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst")
 
@@ -38,31 +35,6 @@ def suffix_of(rel: str) -> str:
 
 def is_document(rel: str) -> bool:
     return suffix_of(rel) in DOCUMENT_SUFFIXES
-
-
-def nested_skill_roots(inventory) -> list[str]:
-    """Sub-folders holding their own SKILL.md: packages of their own."""
-    roots = []
-    for rel, entry in inventory.entries.items():
-        if "/" in rel and posixpath.basename(rel).casefold() == "skill.md" and entry.kind in ("file", "symlink"):
-            roots.append(posixpath.dirname(rel))
-    return roots
-
-
-def in_nested_skill(rel: str, roots: list[str]) -> bool:
-    return any(rel == root or rel.startswith(root + "/") for root in roots)
-
-
-def _memo(ctx: RuleContext, package: SkillPackage, key: str, make):
-    """Per-package values shared by the rules of this module."""
-    slot = (key, id(package))
-    if slot not in ctx.memo:
-        ctx.memo[slot] = make()
-    return ctx.memo[slot]
-
-
-def nested_roots(ctx: RuleContext, package: SkillPackage) -> list[str]:
-    return _memo(ctx, package, "disclosure.nested", lambda: nested_skill_roots(package.inventory))
 
 
 def mention_span(reference) -> Span:

@@ -56,6 +56,10 @@ class Found:
     names: list[str] | None = None  # the folder's entries, sorted, as the walk listed them
 
 
+# What a :class:`TreeLink` may be (its ``kind``); a rule says which it reports (``Rule.tree_links``).
+TREE_LINK_KINDS = ("ancestor", "cycle", "chain", "dangling")
+
+
 @dataclass(frozen=True)
 class TreeLink:
     """A symbolic link met by the search outside every skill folder that never ends: it

@@ -36,7 +36,6 @@ import bisect
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .. import lazyre
 from .markdown import is_atx_heading
@@ -46,9 +45,6 @@ from .script_invocations import CODE_SPAN, FENCE_LINE, PROMPTED_FENCES, SHELL_FE
 from .script_prompts import shorten
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from .shell_commands import ASSIGNMENT, Command, command_words, shell_commands
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 
 MAX_PER_FILE = 10
 
@@ -902,9 +898,11 @@ def script_fetch_runs(script: Script) -> list[FetchRun]:
     return [run for run in runs if not _ATTACKER_HOST.search(run.what)]
 
 
-def package_script_fetch_runs(package, ctx: RuleContext | None = None) -> list[tuple[Script, list[FetchRun]]]:
+def package_script_fetch_runs(package, memo: dict | None = None) -> list[tuple[Script, list[FetchRun]]]:
+    """The package's scripts that fetch code and run it, each with what it runs (``memo``: the
+    rules' per-package scratch, where the scripts are kept once lexed)."""
     found = []
-    for script in package_scripts(package, ctx):
+    for script in package_scripts(package, memo):
         runs = script_fetch_runs(script)
         if runs:
             found.append((script, runs))

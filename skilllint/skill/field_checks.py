@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from . import frontmatter_fixes
 from ..diagnostics import Span
@@ -14,11 +14,6 @@ from .package import FrontmatterView, SkillPackage, nfkc
 from ..targets import TARGETS, Target
 from ..targets.base import CLAUDE_CODE_KEYS, SPEC_KEYS
 from .yamltree import is_merge_key, merges
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
-
-
 
 
 def frontmatter_start(package: SkillPackage) -> Span:
@@ -217,12 +212,12 @@ def suggest(key: str) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
-def keys_by_target(package: SkillPackage, ctx: RuleContext) -> dict[str, dict[str, Any]]:
+def keys_by_target(package: SkillPackage, targets: tuple[Target, ...]) -> dict[str, dict[str, Any]]:
     """Each key, mapped to each applicable target that reads it (with its own
     view's key node). Judged per target: splitters disagree on where the
     frontmatter ends, so a key may exist for one parser and not another."""
     keys: dict[str, dict[str, Any]] = {}
-    for target in ctx.targets:
+    for target in targets:
         view = package.view(target)
         if view.mapping is None:
             continue

@@ -11,6 +11,7 @@ from bisect import bisect_left, bisect_right
 
 from .. import lazyre
 from . import markdown
+from .markdown import CODE_SPAN
 
 
 # Words that send the reader into a folder: "see", "read from", "load … from", "use one in".
@@ -66,9 +67,6 @@ _HEADING = lazyre.compile(r"^\s{0,3}#{1,6}\s")
 
 
 _RULE = lazyre.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
-
-
-BACKTICK = lazyre.compile(r"`([^`\n]+)`")
 
 
 _DESTINATION_END = lazyre.compile(r"[)\s]")
@@ -208,7 +206,7 @@ class ScannedDocument:
         if line.lstrip().startswith("|"):
             cells = self._cells.get(number)
             if cells is None:
-                cells = self._cells[number] = _cells(line)
+                cells = self._cells[number] = markdown.table_cells(line)
             at = bisect_right(cells, (column, len(line) + 1)) - 1  # the last cell starting at or before the column
             if at >= 0 and cells[at][0] <= column < cells[at][1]:
                 cell_start, cell_end = cells[at]
@@ -487,8 +485,8 @@ class ScannedDocument:
             self._names[folder] = names
         if "`" in text:
             stems = self._stems_of(folder, names)
-            for match in BACKTICK.finditer(text):
-                token = match.group(1).strip()
+            for match in CODE_SPAN.finditer(text):
+                token = match.group(2).strip()
                 if _FILE_NAME.match(token) and (token in names or posixpath.basename(token) in names):
                     return True
                 if token in stems:
@@ -533,15 +531,8 @@ def _without_links(text: str) -> str:
     return "".join(pieces) + text[done:]
 
 
-def _cells(line: str) -> list[tuple[int, int]]:
-    """(start, end) columns of each cell of a table row, ignoring pipes in code."""
-    masked = BACKTICK.sub(lambda m: " " * len(m.group(0)), line).replace("\\|", "  ")
-    bounds = [i for i, c in enumerate(masked) if c == "|"]
-    return [(a + 1, b) for a, b in zip(bounds, bounds[1:])] or [(0, len(line))]
-
-
 def _strip_code(text: str) -> str:
-    return BACKTICK.sub(" ", text)
+    return CODE_SPAN.sub(lambda _: " ", text)
 
 
 def _mentioned_in(ref, sentence: str) -> bool:

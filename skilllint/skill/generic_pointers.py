@@ -5,15 +5,11 @@ mention says (SL306): each scanned Markdown file read once (a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .. import lazyre
 from . import markdown
-from .folder_mentions import BACKTICK, ScannedDocument
+from .folder_mentions import ScannedDocument
 from .package import SkillPackage
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 from .reference_checks import usable
 
 
@@ -34,17 +30,16 @@ _FOLDER_WORDS = lazyre.compile(
 )
 
 
-def generic_pointers(package: SkillPackage, ctx: RuleContext) -> list[_Pointer]:
-    memo = ctx.memo
+def generic_pointers(package: SkillPackage, memo: dict) -> list[_Pointer]:
+    """The pointers of SL311, found once per package run (``memo``: the rules' per-package scratch)."""
     key = "references.generic-pointers"
     if key not in memo:
-        memo[key] = _find_generic_pointers(package, _documents(package, ctx)) if usable(package) else []
+        memo[key] = _find_generic_pointers(package, _documents(package, memo)) if usable(package) else []
     return memo[key]
 
 
-def _documents(package: SkillPackage, ctx: RuleContext) -> dict[str, ScannedDocument]:
+def _documents(package: SkillPackage, memo: dict) -> dict[str, ScannedDocument]:
     """A :class:`ScannedDocument` for each scanned file, made once per package for SL306 and SL311."""
-    memo = ctx.memo
     key = "references.documents"
     if key not in memo:
         memo[key] = _documents_of(package)
@@ -194,7 +189,7 @@ def _bare_folders(masked: str, top: set[str]):
 def _mask_code(line: str) -> str:
     """Blank out code spans and link destinations (keeping columns)."""
     if "`" in line:
-        line = BACKTICK.sub(lambda m: " " * len(m.group(0)), line)
+        line = markdown.CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
     if "](" in line:
         # the matches of \]\([^)]*\): each "](" up to the first ")" after it
         closing = markdown.NextFind(line, ")")
@@ -225,8 +220,8 @@ _FOLDER_NOUN_BEFORE = lazyre.compile(r"\b(?:sub)?(?:director(?:y|ies)|folders?|d
 
 
 
-def names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
-    doc = _documents(package, ctx).get(ref.source)
+def names_files_around(package: SkillPackage, memo: dict, ref) -> bool:
+    doc = _documents(package, memo).get(ref.source)
     if doc is None or ref.resolved is None:
         return False
     line = doc.text(ref.line)
@@ -235,10 +230,10 @@ def names_files_around(package: SkillPackage, ctx: RuleContext, ref) -> bool:
     return doc.names_files(ref.line, column, ref.resolved, section=False)
 
 
-def called_a_folder(package: SkillPackage, ctx: RuleContext, ref) -> bool:
+def called_a_folder(package: SkillPackage, memo: dict, ref) -> bool:
     """Whether the text calls the mentioned path a folder: naming a folder as a folder is
     no promise of a file to read (an agent told to search a directory lists it)."""
-    doc = _documents(package, ctx).get(ref.source)
+    doc = _documents(package, memo).get(ref.source)
     if doc is None:
         return False
     line = doc.text(ref.line)

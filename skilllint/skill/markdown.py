@@ -291,6 +291,22 @@ def _blank(match: re.Match) -> str:
     return " " * len(match.group(0))
 
 
+def table_cells(row: str) -> list[tuple[int, int]]:
+    """(start, end) columns in ``row`` of each cell of a table row: the text between its pipes,
+    the leading and the trailing pipe optional. An escaped pipe (``\\|``) is text, and so is
+    a pipe inside a code span, as a reader of the source sees it (GFM would split the cell
+    there: it splits a row before it reads code spans)."""
+    masked = (CODE_SPAN.sub(_blank, row) if "`" in row else row).replace("\\|", "  ")
+    start = len(masked) - len(masked.lstrip())
+    end = len(masked.rstrip())
+    if masked.startswith("|", start):
+        start += 1
+    if end > start and masked[end - 1] == "|":
+        end -= 1
+    bounds = [start - 1, *(at for at in range(start, end) if masked[at] == "|"), end]
+    return [(left + 1, right) for left, right in zip(bounds, bounds[1:])]
+
+
 def scan_links(text: str, line_offset: int = 0) -> tuple[list[Link], set[int]]:
     """Links, images and reference definitions outside fenced code, with file
     positions; and the set of fenced lines (what a full CommonMark parse finds

@@ -7,7 +7,7 @@ import re
 
 from .. import lazyre
 from .markdown import CODE_SPAN as _CODE_SPAN
-from .markdown import NextFind, fenced_lines
+from .markdown import NextFind, fenced_lines, table_cells
 
 # Cues settled on the corpus (rules/SL310-*/README.md lists them with examples).
 # A mention passes when its context says more than the file's own name:
@@ -259,11 +259,10 @@ class BodyContext:
     def _row_reason(self, index: int, column: int) -> str | None:
         """A routing table: another cell of the row names the situation."""
         row = _QUOTE.sub("", self.lines[index])
-        position = len(row) - len(row.lstrip())
-        for cell in _cells(row):
-            start, position = position, position + len(cell) + 1
-            if start <= column - 1 <= position:
-                continue  # the mention's own cell
+        for start, end in table_cells(row):
+            if start - 1 <= column - 1 <= end:
+                continue  # the mention's own cell, or a pipe beside it
+            cell = row[start:end]
             rest = _CODE_SPAN.sub(lambda m: " " if _PATHISH.fullmatch(m.group(2).strip()) else m.group(2), _sub_links(cell, lambda _: " "))
             rest = _PATHISH.sub(" ", rest)
             if re.search(r"[^\W_]", rest) and not re.fullmatch(r"\s*(?:[-:]+|yes|no|n/?a|✓|✔|✗|x)\s*", rest, re.I):
@@ -379,15 +378,6 @@ class BodyContext:
                 stack.pop()
             stack.append(heading)
         return list(reversed(stack))
-
-
-def _cells(row: str) -> list[str]:
-    masked = _CODE_SPAN.sub(lambda m: m.group(0).replace("|", "\x00"), row.strip())
-    if masked.startswith("|"):
-        masked = masked[1:]
-    if masked.endswith("|"):
-        masked = masked[:-1]
-    return [cell.replace("\x00", "|") for cell in re.split(r"(?<!\\)\|", masked)]
 
 
 SENTENCE_WINDOW = 600  # characters read on each side of a mention for its sentence (longer: cut)

@@ -14,15 +14,16 @@ import os
 import posixpath
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..diagnostics import Fix, Related, Span
 from ..fsafe import UnsafeFile, is_within, read_capped
 from .package import SkillPackage
 from .references import WINDOWS_DRIVE
 
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
+if TYPE_CHECKING:
+    from ..targets import Target
+    from ..targets.claude_code import Unlisted
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
 
@@ -246,20 +247,26 @@ class _Whole(NamedTuple):
         )
 
 
-def whole_folders(package: SkillPackage, ctx: RuleContext) -> dict[str, _Whole]:
+class LinksDocuments(Protocol):
+    """What :func:`whole_folders` asks of the run's settings (:class:`skilllint.config.Settings`)."""
+
+    def linked_document(self, package: SkillPackage) -> Unlisted | None: ...
+
+
+def whole_folders(package: SkillPackage, targets: tuple[Target, ...], settings: LinksDocuments | None) -> dict[str, _Whole]:
     """For each selected target that installs plugins by copying them whole, the root of the
     plugin holding this skill, if any; else, for a target that reads this nested skill only as
-    a document of a listed skill that holds it (:meth:`skilllint.config.Settings.linked_document`),
-    that skill's folder: what the document climbs to there is a file of that skill."""
+    a document of a listed skill that holds it (:meth:`skilllint.config.Settings.linked_document`;
+    ``settings`` None, a bare rule context, knows none), that skill's folder: what the document climbs to there is a file of that skill."""
     roots = {}
-    for target in ctx.targets:
+    for target in targets:
         if target.plugin_manifest is not None:
             root = package.ancestor_with(*target.plugin_manifest)
             if root is not None:
                 roots[target.id] = _Whole(root, plugin=True)
                 continue
-        if target.lists_only_direct_children and ctx.settings is not None:
-            place = ctx.settings.linked_document(package)
+        if target.lists_only_direct_children and settings is not None:
+            place = settings.linked_document(package)
             outer = place.outer_skill() if place is not None else None
             if outer is not None:
                 roots[target.id] = _Whole(outer, plugin=False)

@@ -6,12 +6,11 @@ import posixpath
 import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .. import lazyre
 from .passages import OFFERED_AS_EXAMPLE, Passages
+from .markdown import CODE_SPAN
 from .script_invocations import (
-    CODE_SPAN,
     RUN_VERB,
     UV_VALUE_OPTIONS,
     first_word,
@@ -20,9 +19,6 @@ from .script_invocations import (
 from .script_lexers import Script, lex_shell, package_scripts
 from .script_prompts import without_extras
 from .shell_commands import command_words, shell_commands
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 
 _NPM_VALUE_OPTIONS = frozenset({"--node-options", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace", "--loglevel"})
 
@@ -416,7 +412,7 @@ def installed_npm_packages(command: SkillMdCommand) -> list[str]:
     return names
 
 
-def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[SkillMdCommand, Unpinned]]:
+def skill_md_runner_uses(package, memo: dict | None = None) -> list[tuple[SkillMdCommand, Unpinned]]:
     """The unpinned runner calls among the commands SKILL.md gives (SL703).
 
     Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
@@ -443,7 +439,7 @@ def skill_md_runner_uses(package, ctx: RuleContext | None = None) -> list[tuple[
         if command.fenced:
             given_elsewhere.add((verdict.runner, verdict.spec))
     if any(not command.fenced for command, _ in found):
-        for script in package_scripts(package, ctx):
+        for script in package_scripts(package, memo):
             given_elsewhere.update((use.verdict.runner, use.verdict.spec) for use in runner_uses(script))
     kept = []
     for command, verdict in found:

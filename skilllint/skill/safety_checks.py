@@ -18,16 +18,13 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from .. import lazyre
 from ..diagnostics import Finding, Related, Span, clipped
 from ..fsafe import is_within
 from .inventory import MAX_LINK_HOPS
 from .package import SkillPackage
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 
 LINE_ONE = Span(1, 1, 1, 1)
 
@@ -91,15 +88,16 @@ def trace(package: SkillPackage, rel: str) -> Trace:
     return Trace(tuple(hops), "ok", "/".join(current) or ".", None)
 
 
-def own_entries(package: SkillPackage, ctx: RuleContext, kinds: str) -> list:
-    """This package's symlinks or special files, those of nested skills left to them."""
+def own_entries(package: SkillPackage, memo: dict, kinds: str) -> list:
+    """This package's symlinks or special files, those of nested skills left to them (kept in
+    ``memo``, the rules' per-package scratch)."""
     key = f"safety.{kinds}"
-    cached = ctx.memo.get(key)
+    cached = memo.get(key)
     if cached is None:
         inventory = package.inventory
         entries = inventory.symlinks() if kinds == "links" else inventory.specials()
         cached = [entry for entry in sorted(entries, key=lambda e: e.rel) if not inventory.in_nested_skill(entry.rel)]
-        ctx.memo[key] = cached
+        memo[key] = cached
     return cached
 
 
@@ -143,7 +141,7 @@ def tree_relative(path: Path, top: Path) -> str:
     return path.relative_to(top).as_posix() if is_within(top, path) and path != top else str(path)
 
 
-def skill_md_leads_nowhere(package: SkillPackage, ctx: RuleContext, outcome: str) -> Iterator[Finding]:
+def skill_md_leads_nowhere(package: SkillPackage, outcome: str) -> Iterator[Finding]:
     """A linked SKILL.md that leaves the skill folder and dangles (``missing``) or never resolves
     (``loop``). A link that stays in the folder is judged with the other entries above."""
     link = package.skill_md_link

@@ -9,6 +9,7 @@ import stat
 from dataclasses import dataclass
 
 from .. import lazyre
+from .markdown import CODE_SPAN
 from .script_lexers import EXTENSIONS, HEREDOC, LANGUAGE_NAMES, language_of, read_bytes
 from .shell_commands import ASSIGNMENT
 
@@ -47,7 +48,6 @@ UV_VALUE_OPTIONS = frozenset({
     "--reinstall-package", "--upgrade-package", "-P", "--build-constraints", "--allow-insecure-host",
 })
 PROMPTED_FENCES = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
-CODE_SPAN = lazyre.compile(r"(?<!`)(`+)([^`\n]+?)\1(?!`)")  # a whole run opens: no backtracking into it
 
 
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})

@@ -23,13 +23,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import lazyre
 from ..fsafe import UnsafeFile, read_capped
-
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
 
 MAX_SCRIPT_BYTES = 512 * 1024  # a script larger than this is generated or vendored: not scanned
 
@@ -109,9 +105,10 @@ def language_of(rel: str, head: bytes | None) -> str | None:
     return "python" if word.startswith(("python", "uv")) else _LANG_OF_INTERPRETER.get(word)
 
 
-def package_scripts(package, ctx: RuleContext | None = None) -> list[Script]:
-    """Every script of the package that SL701/SL703 read (cached per package run)."""
-    memo = ctx.memo if ctx is not None else {}
+def package_scripts(package, memo: dict | None = None) -> list[Script]:
+    """Every script of the package that SL701/SL703 read (kept in ``memo``, the rules'
+    per-package scratch, when given)."""
+    memo = memo if memo is not None else {}
     cached = memo.get("scripts.all")
     if cached is not None:
         return cached

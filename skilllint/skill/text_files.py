@@ -24,7 +24,6 @@ from ..fsafe import UnsafeFile, read_capped
 from .script_lexers import SKIPPED_FOLDERS
 
 if TYPE_CHECKING:
-    from ..rule import RuleContext
     from .package import SkillPackage
 
 MAX_FILES = 2_000  # text files read per package
@@ -45,12 +44,13 @@ BINARY_SUFFIXES = frozenset(
 )
 
 
-def package_texts(package: SkillPackage, ctx: RuleContext | None = None) -> dict[str, str]:
-    """``{package-relative path: text}`` of every text file of the package (kept per package run).
+def package_texts(package: SkillPackage, memo: dict | None = None) -> dict[str, str]:
+    """``{package-relative path: text}`` of every text file of the package (kept in ``memo``, the
+    rules' per-package scratch, when given).
 
     Texts have LF line ends (CRLF and lone CR turned into LF) and no byte-order mark, so line
     ``n`` of the text is line ``n`` of the file as every other rule counts lines."""
-    memo = ctx.memo if ctx is not None else {}
+    memo = memo if memo is not None else {}
     cached = memo.get("text_files.all")
     if cached is not None:
         return cached
