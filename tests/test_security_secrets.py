@@ -307,3 +307,30 @@ def test_a_file_full_of_candidates_costs_a_bounded_time():
     start = time.perf_counter()
     assert find_secrets(clean) == []
     assert time.perf_counter() - start < 0.5
+
+
+def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match():
+    """find_secrets runs PREFIXED and PROVIDER_TAILS only on texts holding a mark each needs: on
+    texts made of provider prefixes, token characters, URLs and assignments, every text where a
+    scan matches is one it runs on."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from skilllint.skill import secrets
+
+    pieces = st.sampled_from(
+        # written out, not taken from the marks: a mark missing there must show here
+        ["AKIA", "ASIA", "AIza", "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN", "://hooks.slack.com/services/T0", "ghp_",
+         "gho_", "github_pat_", "glpat-", "xoxb-", "sk-", "rk_live_", "://user:p4ss@db", "://", "@", "=", "_", "-", ": ",
+         "\n", " ", "0123456789abcdef", "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"]
+    )
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.lists(pieces, max_size=30).map("".join))
+    def runs_where_it_matches(text):
+        run = secrets._scans_for(text)
+        for scan in (secrets.PREFIXED, secrets.PROVIDER_TAILS):
+            if scan.search(text):
+                assert scan in run, (scan.pattern[:30], text)
+
+    runs_where_it_matches()

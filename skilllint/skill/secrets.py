@@ -54,6 +54,11 @@ PROVIDER_TAILS = lazyre.compile(
 ASSIGNED = lazyre.compile(r"[:=>][ \t]{0,8}[\"'`]?[A-Za-z0-9+=_.~-][A-Za-z0-9+/=_.~-]{15,511}")
 SCANS = (PREFIXED, PROVIDER_TAILS, ASSIGNED)
 
+# What a text must hold for PREFIXED / PROVIDER_TAILS to match at all: a few C-level substring
+# searches skip the scan of most texts (most of a package is prose that names no provider).
+_PREFIXED_MARKS = ("AKIA", "ASIA", "ABIA", "ACCA", "AIza", "-----BEGIN", "://hooks.slack.com/")
+_TAIL_MARKS = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk-", "k_live_")
+
 # The prefixes a provider candidate ends with, longest first.
 _PREFIXES = (
     ("github_pat_", "sk_live_", "rk_live_", "glpat-")
@@ -173,7 +178,7 @@ class Secret:
 def find_secrets(text: str) -> list[Secret]:
     """Every credential in ``text`` (LF line ends), in order, each value once."""
     matches = []
-    for scan in SCANS:
+    for scan in _scans_for(text):
         for number, match in enumerate(scan.finditer(text)):
             if number >= MAX_CANDIDATES:
                 break
@@ -206,6 +211,19 @@ def find_secrets(text: str) -> list[Secret]:
             found = [secret for secret in found if secret.value != paired[1]]
         found.append(Secret(kind, line, column, end_column, value, paired[0] if paired else None))
     return found
+
+
+def _scans_for(text: str) -> list:
+    """The scans that can match in ``text``: PREFIXED needs a provider's prefix, a key block, a
+    Slack webhook or a URL with a user (``://`` and ``@``); PROVIDER_TAILS one of the prefixes it
+    looks behind for."""
+    scans = []
+    if any(mark in text for mark in _PREFIXED_MARKS) or ("://" in text and "@" in text):
+        scans.append(PREFIXED)
+    if any(mark in text for mark in _TAIL_MARKS):
+        scans.append(PROVIDER_TAILS)
+    scans.append(ASSIGNED)
+    return scans
 
 
 def _judge(text: str, match, lines: "_LineIndex") -> tuple[str, int, int, str] | None:
