@@ -19,6 +19,7 @@ from . import (
     sl52x_discovery,
     sl60x_openai_yaml,
     sl70x_scripts,
+    sl80x_security,
     sl90x_suppressions,
 )
 
@@ -38,6 +39,7 @@ RULE_MODULES = (
     sl52x_discovery,
     sl60x_openai_yaml,
     sl70x_scripts,
+    sl80x_security,
     sl90x_suppressions,
 )
 

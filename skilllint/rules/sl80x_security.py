@@ -1,0 +1,58 @@
+"""SL80x: security content: what the model reads and the reviewer does not see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Edit, Finding, Fix, Span
+from ..rule import Rule, RuleContext, severities
+from ..skill.hidden_text import escape_of, find_hidden
+from ..skill.package import SkillPackage
+from ..skill.package_texts import SKILL_MD, package_texts
+
+_ERROR = severities("error: all")
+
+
+class HiddenUnicode(Rule):
+    code = "SL801"
+    name = "hidden-unicode"
+    summary = "A character that renders as nothing or reorders text (bidi control, zero-width, tag character) where it has no use"
+    severity = severities("warning: all")
+    fixable = "safe"
+    content_rule = True
+    needs_skill_md = False
+    # High: hidden text changes what the agent is told without a reviewer seeing it; not critical,
+    # since the skill must first be installed (the rule book says why).
+    security_severity = 7.0
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for text in package_texts(package, ctx):
+            if text.text.isascii():
+                continue
+            code_at = text.in_code
+            for hidden in find_hidden(text.text, code_at):
+                line, column = text.position(hidden.start)
+                in_code = code_at(hidden.start)
+                error = hidden.bidi and in_code
+                path = None if text.kind == SKILL_MD else text.path
+                if not ctx.admits(path, line, _ERROR if error else None):
+                    continue
+                end_line, end_column = text.position(hidden.end)
+                span = Span(line, column, end_line, end_column)
+                # Removing a character with no use changes nothing a reader sees; in code it may
+                # change a string's value, and removing a hidden message changes what the model reads.
+                applicability = "unsafe" if in_code or hidden.payload else "safe"
+                edits = tuple(Edit(text.path, Span(*text.position(a), *text.position(b)), "") for a, b in hidden.removals())
+                fix = Fix("remove the hidden characters", applicability, edits)
+                it = "them" if hidden.end - hidden.start > 1 else "it"
+                yield Finding(
+                    f"{hidden.what}: the model reads {it}, a reviewer of the rendered or displayed text does not see {it}; "
+                    + (f"remove {it}, or write an escape (`{escape_of(text.text[hidden.start])}`) where the code needs the character" if in_code else f"remove {it}"),
+                    span,
+                    path=path,
+                    severities=_ERROR if error else None,
+                    fix=fix,
+                )
+
+
+RULES = [HiddenUnicode]
