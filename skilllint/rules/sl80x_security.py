@@ -6,6 +6,8 @@ from collections.abc import Iterator
 
 from ..diagnostics import Edit, Finding, Fix, Span
 from ..rule import Rule, RuleContext, severities
+from ..diagnostics import clipped
+from ..skill.hidden_instructions import html_comments, instruction
 from ..skill.hidden_text import escape_of, find_hidden
 from ..skill.package import SkillPackage
 from ..skill.package_texts import SKILL_MD, package_texts
@@ -55,4 +57,41 @@ class HiddenUnicode(Rule):
                 )
 
 
-RULES = [HiddenUnicode]
+class HiddenInstructions(Rule):
+    code = "SL802"
+    name = "hidden-instructions"
+    summary = "An HTML comment in SKILL.md's body or a document tells the agent to act (run, fetch, send, ignore, conceal)"
+    severity = severities("warning: all")
+    content_rule = True
+    needs_skill_md = False
+    # High: an instruction to run, send or conceal that a reviewer of the rendered page never sees.
+    security_severity = 7.5
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for text in package_texts(package, ctx):
+            if not text.is_markdown or "<!--" not in text.text:
+                continue
+            body_offset = text.body_offset()
+
+            def skip(offset: int, text=text, body_offset=body_offset) -> bool:
+                return offset < body_offset or text.in_code(offset)
+
+            for comment in html_comments(text.text, skip):
+                told = instruction(comment.body)
+                if told is None:
+                    continue
+                path = None if text.kind == SKILL_MD else text.path
+                line, column = text.position(comment.start)
+                if not ctx.admits(path, line):
+                    continue
+                end_line, end_column = text.position(comment.end)
+                yield Finding(
+                    f"an HTML comment, which a rendered page does not show, {told.what}: “{clipped(told.sentence, 160)}”; "
+                    "the model reads comments, a reviewer of the rendered Markdown does not: say it in the visible text "
+                    "if it is meant, else delete it",
+                    Span(line, column, end_line, end_column),
+                    path=path,
+                )
+
+
+RULES = [HiddenUnicode, HiddenInstructions]

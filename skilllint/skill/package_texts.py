@@ -74,6 +74,11 @@ class PackageText:
             column -= 1
         return index + 1, column
 
+    def body_offset(self) -> int:
+        """Offset where SKILL.md's body starts (0 for other texts)."""
+        starts = self._line_starts()
+        return starts[self.body_start] if self.body_start < len(starts) else len(self.text)
+
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its newline."""
         starts = self._line_starts()
