@@ -9,6 +9,7 @@ from ..rule import Rule, RuleContext, severities
 from ..diagnostics import clipped
 from ..skill.hidden_instructions import html_comments, instruction
 from ..skill.hidden_text import escape_of, find_hidden
+from ..skill.instruction_override import KINDS, find_phrases, in_write_up, quoted
 from ..skill.package import SkillPackage
 from ..skill.package_texts import SKILL_MD, package_texts
 
@@ -94,4 +95,48 @@ class HiddenInstructions(Rule):
                 )
 
 
-RULES = [HiddenUnicode, HiddenInstructions]
+class InstructionOverride(Rule):
+    code = "SL806"
+    name = "instruction-override"
+    summary = "Prose that tells the agent to set aside its instructions or to hide what it does from the user"
+    severity = severities("warning: all")
+    opt_in = True
+    content_rule = True
+    needs_skill_md = False
+    # Medium: the text is visible to a reviewer who reads it, but it turns the agent against its user.
+    security_severity = 6.0
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        for text in package_texts(package, ctx):
+            if not text.is_markdown:
+                continue
+            phrases = find_phrases(text.text)
+            if not phrases:
+                continue
+            lines = text.text.split("\n")
+            body_offset = text.body_offset()
+            comments = html_comments(text.text, lambda offset: False)  # SL802 judges what they say
+            for phrase in phrases:
+                if phrase.start < body_offset or text.in_code(phrase.start):
+                    continue
+                if any(c.start <= phrase.start < c.end for c in comments):
+                    continue
+                line, column = text.position(phrase.start)
+                row = lines[line - 1]
+                at = column - 1 + (1 if line == 1 and text.text.startswith("\ufeff") else 0)
+                if quoted(row, at, at + phrase.end - phrase.start) or in_write_up(lines, line - 1, text.rel):
+                    continue
+                path = None if text.kind == SKILL_MD else text.path
+                if not ctx.admits(path, line):
+                    continue
+                said = text.text[phrase.start : phrase.end]
+                yield Finding(
+                    f"“{clipped(' '.join(said.split()), 120)}” {KINDS[phrase.kind]}: a skill that does so works against "
+                    "the user whose tools it runs with; if this text quotes an attack, put it in quotation marks or a "
+                    "code block, or say that it is an example",
+                    Span(line, column, *text.position(phrase.end)),
+                    path=path,
+                )
+
+
+RULES = [HiddenUnicode, HiddenInstructions, InstructionOverride]
