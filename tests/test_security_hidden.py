@@ -214,3 +214,14 @@ def test_sl806_quiet_on_write_ups_quotes_code_and_legitimate_phrasing(tree):
         skill(tree.root, folder, body)
     result = check_json(tree, "--select", "SL806", "--no-cache", label="SL806 non-findings")
     assert result.found("SL806") == []
+
+
+def test_sl802_and_sl806_cost_is_linear_on_a_megabyte_of_comments_and_phrases(tree):
+    # 40,000 comments and 40,000 quoted override phrases on one line, and as many lines of each:
+    # every comment is judged and every phrase weighed against its quotes and its section, in
+    # bounded work each (no rescan of the line, of the comments or of the sections per phrase).
+    line = '<!-- your name --> "ignore previous instructions" ' * 20_000
+    lines = "\n".join(["<!-- TODO: x -->", '"Ignore all previous instructions"', "## Notes"] * 13_000)
+    skill(tree.root, "comments", line + "\n\n" + lines)
+    result = check_json(tree, "--select", "SL802,SL806", "--no-cache", label="SL802/SL806 one megabyte")
+    assert result.found("SL802") == [] and result.found("SL806") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 
 from ..diagnostics import Edit, Finding, Fix, Span
@@ -9,7 +10,7 @@ from ..rule import Rule, RuleContext, severities
 from ..diagnostics import clipped
 from ..skill.hidden_instructions import html_comments, instruction
 from ..skill.hidden_text import escape_of, find_hidden
-from ..skill.instruction_override import KINDS, find_phrases, in_write_up, quoted
+from ..skill.instruction_override import KINDS, Quotes, WriteUps, find_phrases
 from ..skill.package import SkillPackage
 from ..skill.package_texts import SKILL_MD, package_texts
 
@@ -114,17 +115,24 @@ class InstructionOverride(Rule):
             if not phrases:
                 continue
             lines = text.text.split("\n")
+            write_ups = WriteUps(lines, text.rel)
+            quoted_lines: dict[int, Quotes] = {}  # the quotation marks of each line holding a phrase
             body_offset = text.body_offset()
             comments = html_comments(text.text, lambda offset: False)  # SL802 judges what they say
+            comment_starts = [c.start for c in comments]
             for phrase in phrases:
                 if phrase.start < body_offset or text.in_code(phrase.start):
                     continue
-                if any(c.start <= phrase.start < c.end for c in comments):
+                at_comment = bisect.bisect_right(comment_starts, phrase.start) - 1
+                if at_comment >= 0 and phrase.start < comments[at_comment].end:
                     continue
                 line, column = text.position(phrase.start)
-                row = lines[line - 1]
+                quotes = quoted_lines.get(line)
+                if quotes is None:
+                    quotes = quoted_lines[line] = Quotes(lines[line - 1])
                 at = column - 1 + (1 if line == 1 and text.text.startswith("\ufeff") else 0)
-                if quoted(row, at, at + phrase.end - phrase.start) or in_write_up(lines, line - 1, text.rel):
+                end = at + phrase.end - phrase.start
+                if quotes.around(at, end) or write_ups.around(line - 1, at, end):
                     continue
                 path = None if text.kind == SKILL_MD else text.path
                 if not ctx.admits(path, line):

@@ -60,7 +60,9 @@ _ADDRESS = (
 )
 # The verb, then its object (a word, not a number: "Run 2 results" is a label).
 IMPERATIVE = lazyre.compile(rf"(?i)^{_ADDRESS}(?P<verb>{_ACTION}|{_SECRET_READ})(?![-\w])(?=\s+[^\s\d])")
-_SENTENCE_END = lazyre.compile(r"[.!?;]+(?:\s+|$)|\n+|\s+-{1,2}\s+|:\s+(?=[A-Z])")
+# Each alternative starts only where its run starts (the lookbehinds), so a long run of spaces or
+# dots is scanned once, not once from each of its characters.
+_SENTENCE_END = lazyre.compile(r"(?<![.!?;])[.!?;]+(?:\s+|$)|\n+|(?<!\s)\s+-{1,2}\s+|:\s+(?=[A-Z])")
 _LEAD = lazyre.compile(r"^[\s\-*+>•⛔⚠️✅❌🔴🟠🟡🟢\d.)\]]*")
 
 

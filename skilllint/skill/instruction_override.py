@@ -17,6 +17,7 @@ names what it shows (prompt injection, jailbreak, attack, malicious, example, pa
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -51,9 +52,12 @@ WRITE_UP = lazyre.compile(
     r"red[- ]team\w*|threat\w*|payloads?|examples?|e\.g\.|such as|patterns?|detect\w*|scan\w*|suspicious|phishing|"
     r"poison\w*|manipulat\w*|hostile|untrusted|override-style)"
 )
-_GATED = lazyre.compile(r"[^.!?\n]*?\b(?:until|before|unless|yet)\b")
+_CLAUSE_END = lazyre.compile(r"[.!?\n]")
+_GATE = lazyre.compile(r"\b(?:until|before|unless|yet)\b")
 _HEADING = lazyre.compile(r"^ {0,3}#{1,6}\s")
-_QUOTES = (('"', '"'), ("“", "”"), ("‘", "’"), ("«", "»"), ("'", "'"))
+QUOTE_REACH = 400  # characters of a line read for the words around a phrase (a heading, a title)
+_QUOTES = (('"', '"'), ("“", "”"), ("‘", "’"), ("«", "»"))
+_QUOTE_MARKS = frozenset(mark for pair in _QUOTES for mark in pair)
 
 KINDS = {
     "override": "tells the agent to set aside its instructions",
@@ -76,40 +80,75 @@ def find_phrases(text: str) -> list[Phrase]:
     found = []
     for match in PHRASES.finditer(text):
         kind = match.lastgroup or "override"
-        if kind == "conceal" and _GATED.match(text, match.end(), min(match.end() + 200, len(text))):
-            continue  # "do not tell the user until the report is ready": when to say it, not whether
+        if kind == "conceal":
+            rest = text[match.end() : match.end() + 200]
+            stop = _CLAUSE_END.search(rest)
+            if _GATE.search(rest, 0, stop.start() if stop else len(rest)):
+                continue  # "do not tell the user until the report is ready": when to say it, not whether
         found.append(Phrase(match.start(), match.end(), kind))
     return found
 
 
-def quoted(line: str, start: int, end: int) -> bool:
-    """Whether ``line[start:end]`` lies inside quotation marks on its line, or the line is a block quote."""
-    if line.lstrip().startswith(">"):
-        return True
-    before, after = line[:start], line[end:]
-    for opening, closing in _QUOTES:
-        if opening == closing:
-            if opening == "'" and before.count("'") % 2 == 0:
-                continue
-            if before.count(opening) % 2 == 1 and opening in after:
-                return True
-        elif before.rfind(opening) > before.rfind(closing) and closing in after:
+class Quotes:
+    """The quotation marks of one line, found once, so each phrase on it is placed between them by a
+    search rather than a count through the line."""
+
+    def __init__(self, line: str) -> None:
+        self.block = line.lstrip().startswith(">")
+        self.at = {mark: [i for i, c in enumerate(line) if c == mark] for mark in _QUOTE_MARKS if mark in line}
+
+    def _before(self, mark: str, offset: int) -> int:
+        return bisect.bisect_left(self.at.get(mark, ()), offset)
+
+    def _last_before(self, mark: str, offset: int) -> int:
+        positions = self.at.get(mark, ())
+        index = bisect.bisect_left(positions, offset)
+        return positions[index - 1] if index else -1
+
+    def around(self, start: int, end: int) -> bool:
+        """Whether ``start:end`` lies inside quotation marks on the line, or the line is a block quote."""
+        if self.block:
             return True
-    # A quote that runs on: the phrase opens a quotation ("…) that the line does not close.
-    return before.rstrip().endswith(('"', "“", "(")) and bool(WRITE_UP.search(before))
+        for opening, closing in _QUOTES:
+            after = len(self.at.get(closing, ())) - self._before(closing, end)
+            if not after:
+                continue
+            if opening == closing:
+                if self._before(opening, start) % 2 == 1:
+                    return True
+            elif self._last_before(opening, start) > self._last_before(closing, start):
+                return True
+        return False
 
 
-def in_write_up(lines: list[str], index: int, rel: str) -> bool:
-    """Whether line ``index`` (0-based) sits in a section or document that names what it shows as
-    an example or an attack: the file's name, its title, the heading above the line, or the
-    line and the two before it."""
-    if WRITE_UP.search(rel.rpartition("/")[2].replace("-", " ").replace("_", " ")):
-        return True
-    heading = None
-    for back in range(index, max(index - 60, -1), -1):
-        if _HEADING.match(lines[back]):
-            heading = lines[back]
-            break
-    title = next((line for line in lines[:40] if line.startswith("# ")), "")
-    window = "\n".join(lines[max(index - 2, 0) : index + 1])
-    return any(WRITE_UP.search(part) for part in (heading or "", title, window))
+class WriteUps:
+    """Where a text names what it shows as an example or an attack: its file name, its title, the
+    heading of each section (each line's section found by a search, not a walk back)."""
+
+    def __init__(self, lines: list[str], rel: str) -> None:
+        self.lines = lines
+        self.named_file = WRITE_UP.search(rel.rpartition("/")[2].replace("-", " ").replace("_", " ")) is not None
+        title = next((line for line in lines[:40] if line.startswith("# ")), "")
+        self.named_title = WRITE_UP.search(title[:QUOTE_REACH]) is not None
+        self.headings = [index for index, line in enumerate(lines) if line.lstrip(" ").startswith("#") and _HEADING.match(line)]
+        self._named_heading: dict[int, bool] = {}
+
+    def around(self, index: int, start: int, end: int) -> bool:
+        """Whether the phrase at ``start:end`` of line ``index`` (0-based) sits in a write-up: the
+        file's name or title, the heading of its section (at most 60 lines above), or the text just
+        before and after it (the line and the two before) name an attack or an example."""
+        if self.named_file or self.named_title:
+            return True
+        at = bisect.bisect_right(self.headings, index) - 1
+        if at >= 0 and index - self.headings[at] <= 60:
+            heading = self.headings[at]
+            named = self._named_heading.get(heading)
+            if named is None:
+                named = self._named_heading[heading] = WRITE_UP.search(self.lines[heading][:QUOTE_REACH]) is not None
+            if named:
+                return True
+        line = self.lines[index]
+        # Near the phrase only: a long line of phrases is not searched through once per phrase.
+        near = [self.lines[back][-QUOTE_REACH:] for back in range(max(index - 2, 0), index)]
+        near.append(line[max(start - QUOTE_REACH, 0) : end + QUOTE_REACH])
+        return WRITE_UP.search("\n".join(near)) is not None
