@@ -55,9 +55,38 @@ DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
 # keeps 50), and a bound on the work a text full of hidden characters makes.
 MAX_PER_TEXT = 500
 
-_CLASS = "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in DEFAULT_IGNORABLE)
-# One run of consecutive candidates: a hidden message is a run, judged as one.
-HIDDEN_RUN = lazyre.compile(f"[{_CLASS}]+")
+_CLASS = "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in DEFAULT_IGNORABLE if b < 0x10000)
+_FIRST_ASTRAL = min(a for a, _ in DEFAULT_IGNORABLE if a >= 0x10000)
+_ASTRAL_START = chr(_FIRST_ASTRAL)
+_ASTRAL = tuple((a, b) for a, b in DEFAULT_IGNORABLE if a >= 0x10000)
+# Runs of candidates: the default-ignorable characters of the BMP, and every character from the
+# first astral one on (emoji among them). A class of one astral range is searched several times
+# faster than the exact ranges; the few emoji it also finds are sifted out in Python.
+CANDIDATE_RUN = lazyre.compile(f"[{_CLASS}\\U{_FIRST_ASTRAL:08x}-\\U{DEFAULT_IGNORABLE[-1][1]:08x}]+")
+
+
+def _utf8_prefix(first: int, last: int) -> bytes:
+    """A bytes pattern matching the start of the UTF-8 encoding of every code point from ``first``
+    to ``last`` (their common leading bytes, then a class of the next byte): a superset, as a
+    prefilter may be."""
+    low, high = chr(first).encode(), chr(last).encode()
+    same = 0
+    while same < len(low) - 1 and low[same] == high[same]:
+        same += 1
+    head = b"".join(b"\\x%02x" % byte for byte in low[:same])
+    return head + (b"[\\x%02x-\\x%02x]" % (low[same], high[same]))
+
+
+# The same characters (and a few neighbours) as UTF-8 bytes: a text's encoding is searched for them
+# first, byte by byte, which is faster than a search of its code points; most texts have none.
+CANDIDATE_BYTES = lazyre.compile(b"|".join(_utf8_prefix(first, last) for first, last in DEFAULT_IGNORABLE))
+
+
+def is_default_ignorable(code: int) -> bool:
+    """Whether a code point is in :data:`DEFAULT_IGNORABLE`."""
+    if code < _FIRST_ASTRAL:
+        return any(a <= code <= b for a, b in DEFAULT_IGNORABLE[: len(DEFAULT_IGNORABLE) - len(_ASTRAL)])
+    return any(a <= code <= b for a, b in _ASTRAL)
 
 BIDI_EMBEDDINGS = {0x202A: "LRE", 0x202B: "RLE", 0x202D: "LRO", 0x202E: "RLO"}
 BIDI_ISOLATES = {0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI"}
@@ -235,14 +264,13 @@ def find_hidden(text: str, code_at=None) -> list[Hidden]:
 
     ``code_at(offset) -> bool`` says whether an offset lies in code (a fenced block, a
     code span, a script): there no bidirectional control is legitimate."""
-    if text.isascii():
+    if text.isascii() or CANDIDATE_BYTES.search(text.encode("utf-8", "surrogatepass")) is None:
         return []
     found: list[Hidden] = []
     lines: dict[int, _Line] = {}  # what each line holding a candidate says, worked out once
-    for match in HIDDEN_RUN.finditer(text):
+    for start, end in _hidden_runs(text):
         if len(found) >= MAX_PER_TEXT:
             break
-        start, end = match.span()
         if start == 0 and text[0] == "\ufeff":
             start += 1  # a byte-order mark opening the file
             if start == end:
@@ -253,6 +281,24 @@ def find_hidden(text: str, code_at=None) -> list[Hidden]:
             line = lines[line_start] = _Line(text, line_start)
         found.extend(_judge_run(text, start, end, code_at, line))
     return _bidi_lines(text, found)
+
+
+def _hidden_runs(text: str):
+    """(start, end) of each run of default-ignorable characters (a hidden message is a run, judged as one)."""
+    for match in CANDIDATE_RUN.finditer(text):
+        start, end = match.span()
+        if max(text[start:end]) < _ASTRAL_START:
+            yield start, end  # BMP candidates only: each is default-ignorable
+            continue
+        index = start
+        while index < end:
+            if not is_default_ignorable(ord(text[index])):
+                index += 1
+                continue
+            first = index
+            while index < end and is_default_ignorable(ord(text[index])):
+                index += 1
+            yield first, index
 
 
 class _Line:

@@ -44,11 +44,15 @@ class PackageText:
     rel: str  # package-relative posix path
     kind: str  # SKILL_MD, DOCUMENT, AGENT_CONFIG or SCRIPT
     text: str  # universal newlines; a leading BOM kept (it is not on line 1's columns)
-    path: Path
+    root: Path  # the package's folder
     body_start: int = 0  # 0-based line where a SKILL.md body starts (the lines before are the frontmatter)
     _starts: list[int] | None = field(default=None, repr=False)
     _fenced: set[int] | None = field(default=None, repr=False)
     _spans: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)  # code spans of each line asked about
+
+    @property
+    def path(self) -> Path:
+        return self.root / self.rel
 
     @property
     def is_markdown(self) -> bool:
@@ -130,7 +134,7 @@ def _vendored(rel: str) -> bool:
 
 def _read(package: SkillPackage, rel: str) -> str | None:
     try:
-        data = read_capped(Path(package.root) / rel, package.max_bytes).data
+        data = read_capped(package.root / rel, package.max_bytes).data
     except (UnsafeFile, OSError):
         return None
     if b"\x00" in data[:8192]:
@@ -146,9 +150,9 @@ def package_texts(package: SkillPackage, ctx: RuleContext) -> list[PackageText]:
     if cached is not None:
         return cached
     texts: list[PackageText] = []
-    root = Path(package.root)
+    root = package.root
     if package.readable and package.skill_md_name is not None:
-        texts.append(PackageText(package.skill_md_name, SKILL_MD, package.source.text, package.skill_md_path, package.body_start_line))
+        texts.append(PackageText(package.skill_md_name, SKILL_MD, package.source.text, root, package.body_start_line))
     # What other analyses of this run already read.
     graph = package.__dict__.get("references")  # built only if a rule asked for it: never built for this
     read_documents = graph.texts if graph is not None else {}
@@ -175,6 +179,6 @@ def package_texts(package: SkillPackage, ctx: RuleContext) -> list[PackageText]:
             text = _read(package, rel)
             if text is None:
                 continue
-        texts.append(PackageText(rel, kind, _universal(text), root / rel))
+        texts.append(PackageText(rel, kind, _universal(text), root))
     memo[key] = texts
     return texts
