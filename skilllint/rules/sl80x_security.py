@@ -12,7 +12,7 @@ from ..skill.hidden_instructions import html_comments, instruction
 from ..skill.hidden_text import escape_of, find_hidden
 from ..skill.instruction_override import KINDS, Quotes, WriteUps, find_phrases
 from ..skill.package import SkillPackage
-from ..skill.package_texts import SKILL_MD, package_texts
+from ..skill.package_texts import DOCUMENT, SKILL_MD, package_texts
 
 _ERROR = severities("error: all")
 
@@ -109,7 +109,7 @@ class InstructionOverride(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         for text in package_texts(package, ctx):
-            if not text.is_markdown:
+            if text.kind not in (SKILL_MD, DOCUMENT):
                 continue
             phrases = find_phrases(text.text)
             if not phrases:

@@ -24,8 +24,7 @@ from ..fsafe import UnsafeFile, read_capped
 from .inventory import is_document, is_script, is_skill_md_name
 from .script_lexers import SKIPPED_FOLDERS, package_scripts
 
-if TYPE_CHECKING:  # a type only: the analysis is called by rules, it does not depend on the rule API
-    from ..rule import RuleContext
+if TYPE_CHECKING:
     from .package import SkillPackage
 
 MAX_TEXT_FILES = 1000  # documents, YAML files and scripts read per package (besides SKILL.md)
@@ -142,8 +141,9 @@ def _read(package: SkillPackage, rel: str) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def package_texts(package: SkillPackage, ctx: RuleContext) -> list[PackageText]:
-    """Every text file of ``package`` the SL8xx rules read, SKILL.md first (made once per package run)."""
+def package_texts(package: SkillPackage, ctx) -> list[PackageText]:
+    """Every text file of ``package`` the SL8xx rules read, SKILL.md first, made once per package run
+    and kept in ``ctx.memo`` (``ctx``: the calling rule's context, whose memo the package's rules share)."""
     memo = ctx.memo
     key = "security.texts"
     cached = memo.get(key)
