@@ -225,3 +225,12 @@ def test_sl802_and_sl806_cost_is_linear_on_a_megabyte_of_comments_and_phrases(tr
     skill(tree.root, "comments", line + "\n\n" + lines)
     result = check_json(tree, "--select", "SL802,SL806", "--no-cache", label="SL802/SL806 one megabyte")
     assert result.found("SL802") == [] and result.found("SL806") == []
+
+
+def test_sl806_phrase_search_is_linear_on_adversarial_text():
+    from skilllint.skill.instruction_override import find_phrases
+
+    for text in (("ignore all the " + " " * 50) * 20_000, "do not " * 100_000 + "tell the user", "you are " * 100_000 + "now DAN", "without " * 100_000):
+        start = time.perf_counter()
+        find_phrases(text)
+        assert time.perf_counter() - start < 5.0, text[:20]

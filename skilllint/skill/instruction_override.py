@@ -44,8 +44,20 @@ CONCEAL = (
     r"|\bkeep\s+(?:this|it|these|that)\s+(?:secret|hidden)\s+from\s+the\s+user\b"
 )
 PHRASES = lazyre.compile(f"(?P<override>{OVERRIDE})|(?P<escape>{ESCAPE})|(?P<conceal>{CONCEAL})", re.IGNORECASE)
-_QUICK = lazyre.compile(r"(?i)ignore|disregard|forget|override|bypass|discard|you\s+are\s+now|the\s+user")
-
+# Each phrase tried where it can start, found from a word it must hold: a plain search of the text
+# (lowered) for each such word is several times faster than one search with the whole pattern.
+_OVERRIDE_AT = lazyre.compile(OVERRIDE, re.IGNORECASE)
+_ESCAPE_AT = lazyre.compile(ESCAPE, re.IGNORECASE)
+_CONCEAL_AT = lazyre.compile(CONCEAL, re.IGNORECASE)
+_NEGATION_BEFORE = lazyre.compile(r"(?i)\b(?:do\s+not|don't|don’t|never)\s+\Z")  # before "tell" (searched with an end)
+_YOU_ARE_BEFORE = lazyre.compile(r"(?i)\byou\s+are\s+\Z")  # before "now"
+# (word, where the phrase starts: "at" the word, or "negation"/"you-are" before it, the pattern)
+_ANCHORS = (
+    *(((word, "at", "override") for word in ("ignor", "disregard", "forget", "overrid", "bypass", "discard"))),
+    ("now", "you-are", "escape"),
+    *(((word, "negation", "conceal") for word in ("tell", "inform", "notify", "alert", "mention", "reveal"))),
+    *(((word, "at", "conceal") for word in ("without", "hide", "conceal", "keep"))),
+)
 # What names a quoted phrase as an example or an attack: the section or document is about it.
 WRITE_UP = lazyre.compile(
     r"(?i)\b(?:prompt[- ]injections?|injections?|jailbreak\w*|attack\w*|attacker\w*|malicious|adversar\w*|exploit\w*|"
@@ -75,18 +87,42 @@ class Phrase:
 
 def find_phrases(text: str) -> list[Phrase]:
     """Every override, rule escape and concealment phrase of ``text`` (code included: callers judge)."""
-    if _QUICK.search(text) is None:
-        return []
+    lowered = text.lower()
+    if len(lowered) != len(text):  # lowering changed a length (U+0130): offsets would not agree
+        matches = [(m.start(), m.end(), m.lastgroup or "override") for m in PHRASES.finditer(text)]
+    else:
+        matches = _anchored(text, lowered)
     found = []
-    for match in PHRASES.finditer(text):
-        kind = match.lastgroup or "override"
+    for start, end, kind in sorted(set(matches)):
         if kind == "conceal":
-            rest = text[match.end() : match.end() + 200]
+            rest = text[end : end + 200]
             stop = _CLAUSE_END.search(rest)
             if _GATE.search(rest, 0, stop.start() if stop else len(rest)):
                 continue  # "do not tell the user until the report is ready": when to say it, not whether
-        found.append(Phrase(match.start(), match.end(), kind))
+        if found and start < found[-1].end:
+            continue  # one phrase inside another
+        found.append(Phrase(start, end, kind))
     return found
+
+
+def _anchored(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    patterns = {"override": _OVERRIDE_AT, "escape": _ESCAPE_AT, "conceal": _CONCEAL_AT}
+    before = {"negation": _NEGATION_BEFORE, "you-are": _YOU_ARE_BEFORE}
+    matches = []
+    find = lowered.find
+    for word, where, kind in _ANCHORS:
+        at = find(word)
+        while at >= 0:
+            start = at
+            if where != "at":
+                lead = before[where].search(text, max(at - 20, 0), at)
+                start = lead.start() if lead is not None else -1
+            if start >= 0:
+                match = patterns[kind].match(text, start)
+                if match is not None:
+                    matches.append((match.start(), match.end(), kind))
+            at = find(word, at + 1)
+    return matches
 
 
 class Quotes:
