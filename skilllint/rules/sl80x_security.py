@@ -13,9 +13,8 @@ from ..skill.hidden_instructions import html_comments, instruction
 from ..skill.hidden_text import escape_of, find_hidden
 from ..skill.instruction_override import KINDS, Quotes, WriteUps, find_phrases
 from ..skill.package import FrontmatterView, SkillPackage
-from ..skill.package_texts import DOCUMENT, SKILL_MD, package_texts
+from ..skill.package_texts import DOCUMENT, OTHER, SKILL_MD, package_texts
 from ..skill.secrets import find_secrets
-from ..skill.text_files import package_texts as package_text_files
 from ..skill.tool_grants import entries, entry_span, too_broad
 from ..targets import Target
 
@@ -36,7 +35,7 @@ class HiddenUnicode(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         for text in package_texts(package, ctx.memo):
-            if text.text.isascii():
+            if text.kind == OTHER or text.text.isascii():
                 continue
             code_at = text.in_code
             for hidden in find_hidden(text.text, code_at):
@@ -116,8 +115,11 @@ class SecretInPackage(Rule):
     secret_span = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        for rel, text in package_text_files(package, ctx.memo).items():
-            for secret in find_secrets(text):
+        for text in package_texts(package, ctx.memo):
+            if text.kind == SKILL_MD and package.truncated:
+                continue  # read only in part: a file over the read cap is not scanned for secrets
+            body = text.text[1:] if text.text.startswith("\ufeff") else text.text  # a BOM is on no column
+            for secret in find_secrets(body):
                 paired = (
                     f", with its secret access key on line {secret.paired_line}" if secret.paired_line is not None else ""
                 )
@@ -126,7 +128,7 @@ class SecretInPackage(Rule):
                     "can use it, and it stays in every copy and in the history; revoke it with its issuer, "
                     "then have the skill read it from an environment variable or a secret store",
                     Span(secret.line, secret.column, secret.line, secret.end_column),
-                    path=package.root / rel,
+                    path=text.path,
                 )
 
 

@@ -1,13 +1,15 @@
 """The text files of a package that the security rules (SL8xx) read: what the model reads.
 
 SKILL.md (frontmatter and body), every document (:func:`~skilllint.skill.inventory.is_document`),
-``agents/*.yaml`` and every script (:func:`~skilllint.skill.inventory.is_script`), each read once
-per package run and shared through the rules' per-package memo. A text another analysis already
+``agents/*.yaml``, every script (:func:`~skilllint.skill.inventory.is_script`) and every other
+text file (configuration, data, licences: ``OTHER``, where only secrets are looked for; not a file
+whose suffix names a binary format), each read once per package run
+and shared through the rules' per-package memo. A text another analysis already
 read is taken from it: SKILL.md from the package, the documents the reference graph scanned
 (when a rule built it this run), the scripts :func:`~skilllint.skill.script_lexers.package_scripts`
-read. The rest is read through :func:`skilllint.fsafe.read_capped`, at most the package's read cap
-(SL011) each; binaries (a NUL byte near the start), files in vendored folders and files of
-nested skills (linted as skills of their own) are left alone.
+read. The rest is read through :func:`skilllint.fsafe.read_capped`. Left alone: a file over the
+package's read cap (SL011 reports it), binaries (a NUL byte near the start), files in vendored
+folders and files of nested skills (linted as skills of their own).
 
 Texts are kept with universal newlines (every CRLF and lone CR a ``\\n``), so that a line and a
 column counted here are the line and column every output format shows.
@@ -27,13 +29,27 @@ from .script_lexers import SKIPPED_FOLDERS, package_scripts
 if TYPE_CHECKING:
     from .package import SkillPackage
 
-MAX_TEXT_FILES = 1000  # documents, YAML files and scripts read per package (besides SKILL.md)
+MAX_TEXT_FILES = 2000  # text files read per package (besides SKILL.md)
 
 # The kinds of text, as the security rules tell them apart.
 SKILL_MD = "skill-md"
 DOCUMENT = "document"
 AGENT_CONFIG = "agent-config"  # agents/openai.yaml and its siblings
 SCRIPT = "script"
+OTHER = "other"  # any other text file (configuration, data, a licence): only secrets are looked for there
+
+# Suffixes of formats that are not text: never opened.
+BINARY_SUFFIXES = frozenset(
+    """
+    png jpg jpeg gif webp bmp ico icns tif tiff psd heic avif
+    pdf zip gz tgz bz2 xz zst 7z rar tar jar war ear whl egg apk ipa dmg iso
+    pyc pyo so dylib dll exe bin class o a lib obj wasm
+    woff woff2 ttf otf eot
+    mp3 mp4 m4a wav ogg oga flac aac mov avi mkv webm
+    docx xlsx pptx odt ods odp doc xls ppt
+    sqlite sqlite3 db parquet feather arrow npy npz pkl pickle h5 hdf5 onnx pt pth safetensors ckpt
+    """.split()
+)
 
 
 @dataclass
@@ -41,7 +57,7 @@ class PackageText:
     """One text file of the package: where it is, what kind of file it is, its text."""
 
     rel: str  # package-relative posix path
-    kind: str  # SKILL_MD, DOCUMENT, AGENT_CONFIG or SCRIPT
+    kind: str  # SKILL_MD, DOCUMENT, AGENT_CONFIG, SCRIPT or OTHER
     text: str  # universal newlines; a leading BOM kept (it is not on line 1's columns)
     root: Path  # the package's folder
     body_start: int = 0  # 0-based line where a SKILL.md body starts (the lines before are the frontmatter)
@@ -160,8 +176,8 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
     for rel, entry in sorted(inventory.entries.items()):
         if len(texts) > MAX_TEXT_FILES:
             break
-        if entry.kind != "file" or rel == "." or entry.size == 0:
-            continue
+        if entry.kind != "file" or rel == "." or entry.size == 0 or entry.size > package.max_bytes:
+            continue  # a file over the read cap is not read at all: SL011 reports it
         name = rel.rpartition("/")[2]
         if is_skill_md_name(name) or _vendored(rel) or inventory.in_nested_skill(rel):
             continue
@@ -171,6 +187,8 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
             kind = AGENT_CONFIG
         elif is_script(rel) or rel in read_scripts:
             kind = SCRIPT
+        elif name.rpartition(".")[2].lower() not in BINARY_SUFFIXES:
+            kind = OTHER
         else:
             continue
         text = read_scripts.get(rel) if kind == SCRIPT else read_documents.get(rel) if kind == DOCUMENT else None
