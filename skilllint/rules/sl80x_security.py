@@ -1,22 +1,23 @@
-"""SL80x: security content: what the model reads and runs that a reviewer of the rendered skill does not see or weigh."""
+"""SL80x: security content: what the model reads and runs that a reviewer of the rendered skill does not see or weigh.
+
+Each rule imports its scanners when it runs, not with this module: every run imports the rule
+modules (the registry reads their classes), but a run whose results all come from the cache runs
+none of these rules, and should not pay for loading them.
+"""
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Edit, Finding, Fix, Span, clipped
 from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
-from ..skill.fetch_and_run import MAX_PER_FILE, describe, package_script_fetch_runs, skill_md_fetch_runs
-from ..skill.hidden_instructions import html_comments, instruction
-from ..skill.hidden_text import escape_of, find_hidden
-from ..skill.instruction_override import KINDS, Quotes, WriteUps, find_phrases
-from ..skill.package import FrontmatterView, SkillPackage
-from ..skill.package_texts import DOCUMENT, OTHER, SKILL_MD, package_texts
-from ..skill.secrets import find_secrets
-from ..skill.tool_grants import entries, entry_span, too_broad
-from ..targets import Target
+
+if TYPE_CHECKING:
+    from ..skill.package import FrontmatterView, SkillPackage
+    from ..targets import Target
 
 _ERROR = severities("error: all")
 
@@ -34,6 +35,9 @@ class HiddenUnicode(Rule):
     security_severity = 7.0
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.hidden_text import escape_of, find_hidden
+        from ..skill.package_texts import OTHER, SKILL_MD, package_texts
+
         for text in package_texts(package, ctx.memo):
             if text.kind == OTHER or text.text.isascii():
                 continue
@@ -74,6 +78,9 @@ class HiddenInstructions(Rule):
     security_severity = 7.5
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.hidden_instructions import html_comments, instruction
+        from ..skill.package_texts import SKILL_MD, package_texts
+
         for text in package_texts(package, ctx.memo):
             if not text.is_markdown or "<!--" not in text.text:
                 continue
@@ -115,6 +122,9 @@ class SecretInPackage(Rule):
     secret_span = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.package_texts import SKILL_MD, package_texts
+        from ..skill.secrets import find_secrets
+
         for text in package_texts(package, ctx.memo):
             if text.kind == SKILL_MD and package.truncated:
                 continue  # read only in part: a file over the read cap is not scanned for secrets
@@ -143,6 +153,8 @@ class DownloadAndExecute(Rule):
     security_severity = 7.5
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.fetch_and_run import MAX_PER_FILE, describe, package_script_fetch_runs, skill_md_fetch_runs
+
         for item in skill_md_fetch_runs(package)[:MAX_PER_FILE]:
             yield Finding(
                 "SKILL.md has the agent run a command that " + describe(item.run),
@@ -167,6 +179,8 @@ class UnrestrictedToolGrant(FieldRule):
     security_severity = 7.0
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> list[Outcome] | None:
+        from ..skill.tool_grants import entries, entry_span, too_broad
+
         value = mapping.get("allowed-tools")
         outcomes = []
         for index, entry in enumerate(entries(value)):
@@ -195,6 +209,10 @@ class InstructionOverride(Rule):
     security_severity = 6.0
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.hidden_instructions import html_comments
+        from ..skill.instruction_override import KINDS, Quotes, WriteUps, find_phrases
+        from ..skill.package_texts import DOCUMENT, SKILL_MD, package_texts
+
         for text in package_texts(package, ctx.memo):
             if text.kind not in (SKILL_MD, DOCUMENT):
                 continue
