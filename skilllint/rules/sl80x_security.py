@@ -153,7 +153,8 @@ class DownloadAndExecute(Rule):
     security_severity = 7.5
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fetch_and_run import MAX_PER_FILE, describe, package_script_fetch_runs, skill_md_fetch_runs
+        from ..skill.fetch_and_run import MAX_PER_FILE, package_script_fetch_runs, skill_md_fetch_runs
+        from ..skill.fetch_commands import describe
 
         for item in skill_md_fetch_runs(package)[:MAX_PER_FILE]:
             yield Finding(

@@ -33,18 +33,30 @@ to hand to the user ("ask the user to install it with `curl … | sh`").
 from __future__ import annotations
 
 import bisect
-import posixpath
 import re
 from dataclasses import dataclass
 
 from .. import lazyre
-from .markdown import is_atx_heading
+from .fetch_commands import (
+    FetchRun,
+    PYTHON,
+    SHELLS,
+    SOURCE_COMMANDS,
+    fetch_target,
+    judge_install,
+    language_of,
+    plain_words,
+    program_name,
+    program_source,
+    runs_stdin,
+    unwrapped,
+)
+from .markdown import CODE_SPAN, is_atx_heading
 from .passages import Passages
 from .runner_pins import given_to_run, in_exec_call
-from .script_invocations import CODE_SPAN, FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES, fenced_blocks
-from .script_prompts import shorten
+from .script_invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES, fenced_blocks
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
-from .shell_commands import ASSIGNMENT, Command, command_words, shell_commands
+from .shell_commands import Command, command_words, shell_commands
 
 MAX_PER_FILE = 10
 
@@ -114,11 +126,6 @@ _HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|\.download(?:string|data)\b"
     r"|://|git\+|github:|gitlab:|bitbucket:|\bpip[0-9.]*\b|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|urlopen|requests\.get|fetch\("
 )
-
-# Sources that are not a registry release.
-_REMOTE_SOURCE = lazyre.compile(r"(?i)^(?:git\+|git@|github:|gitlab:|bitbucket:|gist:)|://")
-_PINNED_HASH = lazyre.compile(r"#(?:sha256|sha384|sha512|md5)=[0-9a-fA-F]{32,}")
-_COMMIT = lazyre.compile(r"[@#][0-9a-fA-F]{40}(?![0-9a-fA-F])")
 # A host that names an attacker: the text illustrates an attack, it does not give a command.
 _ATTACKER_HOST = lazyre.compile(r"(?i)://[^/\s\"']*(?:attacker|evil|malicious|exfil|hackmolt)")
 
@@ -153,411 +160,8 @@ _PROGRAM_HINT = lazyre.compile(
 )
 
 FETCHERS = frozenset({"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"})
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"})
-_PYTHON = lazyre.compile(r"(?:python|pypy)[0-9.]*")
-_SCRIPT_LANGS = {"node": "node", "perl": "perl", "ruby": "ruby", "php": "php", "pwsh": "powershell", "powershell": "powershell"}
-_PS_EVALUATORS = frozenset({"iex", "invoke-expression"})
-_SOURCE = frozenset({"source", "."})
 PS_FENCES = frozenset({"powershell", "ps1", "pwsh", "ps"})
-
-_CURL_VALUE_SHORT = frozenset("oOdHuAeXxbcFKmwTrEYyzCPQtU")
-_CURL_VALUE_LONG = frozenset({
-    "--output", "--header", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--user", "--user-agent",
-    "--request", "--proto", "--proto-redir", "--retry", "--max-time", "--connect-timeout", "--write-out", "--cacert",
-    "--cert", "--key", "--config", "--proxy", "--referer", "--cookie", "--cookie-jar", "--form", "--range",
-    "--retry-delay", "--retry-max-time", "--max-filesize", "--resolve", "--interface", "--output-dir", "--url",
-})
-_WGET_VALUE_SHORT = frozenset("OoaiPtTwUeBQlARDIX")
-
-_PIP_VALUE = frozenset({
-    "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url", "-f", "--find-links",
-    "-t", "--target", "--prefix", "--root", "--python", "--platform", "--python-version", "--implementation",
-    "--abi", "--src", "--upgrade-strategy", "--progress-bar", "--trusted-host", "--cache-dir", "--log", "--proxy",
-    "--retries", "--timeout", "--exists-action", "--cert", "--client-cert", "--global-option", "--config-settings",
-    "-C", "--no-binary", "--only-binary", "--hash", "--report",
-})
-_NPM_VALUE = frozenset({"--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace", "--loglevel", "--node-options", "--tag"})
-_PACKAGE_VALUE = frozenset({"--python", "-p", "--index", "--index-url", "--pip-args", "--backend", "--with", "-w"})
-_NPM_INSTALL_VERBS = {"npm": {"install", "i", "add"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
 _INSTALLER_NAMES = frozenset({"pip", "npm", "pnpm", "yarn", "bun", "uv", "pipx"})
-
-
-@dataclass(frozen=True)
-class FetchRun:
-    """Code fetched and run in one step, at an offset of the text read."""
-
-    offset: int
-    length: int
-    kind: str  # "pipe", "file" (process substitution), "string" (program string), "powershell", "install", "runner", "runtime-install", "eval"
-    what: str  # the URL or source fetched (may be empty: not written)
-    runner: str  # what runs it: `sh`, `iex`, `eval`, `pip install`, `npx`
-
-
-# -- words --------------------------------------------------------------------------------
-
-
-def _name(word: str) -> str:
-    base = posixpath.basename(word.replace("\\", "/")).lower()
-    return base[:-4] if base.endswith(".exe") else base
-
-
-_REDIRECTION = lazyre.compile(r"[0-9]*(?:<<<|<<-?|<>|<&|>&|>>|>\||<|>)|&>>?")
-
-
-def plain_words(words: list[str]) -> list[str]:
-    """A command's words without its redirections (``<<EOF``, ``2>/dev/null``, ``> out``) and
-    its trailing comment."""
-    kept: list[str] = []
-    skip_next = False
-    for word in words:
-        if skip_next:
-            skip_next = False
-            continue
-        if word.startswith("#"):
-            break
-        operator = _REDIRECTION.match(word)
-        if operator:
-            skip_next = operator.end() == len(word)
-            continue
-        kept.append(word)
-    return kept
-
-
-def _unwrapped(words: list[str], keywords: tuple[str, ...] = ()) -> list[str]:
-    """The words from the command that runs: ``sudo -E``, ``env X=1``, ``nice -n 5``, ``timeout 60`` dropped."""
-    if words and words[0].startswith("-") and keywords and keywords[-1] in ("sudo", "env"):
-        words = [keywords[-1], *words]
-    i, n = 0, len(words)
-    while i < n:
-        name = _name(words[i])
-        if name in ("sudo", "doas"):
-            i += 1
-            while i < n and words[i].startswith("-"):
-                i += 2 if words[i] in ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group") else 1
-            continue
-        if name == "env":
-            i += 1
-            while i < n and (words[i].startswith("-") or ASSIGNMENT.fullmatch(words[i])):
-                i += 2 if words[i] in ("-u", "-C", "-S", "--unset", "--chdir") else 1
-            continue
-        if name in ("nice", "nohup", "time", "command", "exec", "builtin", "stdbuf", "timeout"):
-            i += 1
-            while i < n and words[i].startswith("-"):
-                i += 2 if words[i] in ("-n", "-s", "-k") else 1
-            if name == "timeout" and i < n:
-                i += 1  # the duration
-            continue
-        if ASSIGNMENT.fullmatch(words[i]):
-            i += 1
-            continue
-        break
-    return words[i:]
-
-
-def _language(name: str) -> str | None:
-    if name in _SHELLS:
-        return "shell"
-    if _PYTHON.fullmatch(name):
-        return "python"
-    return _SCRIPT_LANGS.get(name)
-
-
-def _program_source(lang: str, args: list[str]) -> tuple[str, str | None]:
-    """Where an interpreter takes its program from: ("stdin", None), ("file", operand),
-    ("string", the program text) or ("module", name)."""
-    i, n = 0, len(args)
-    while i < n:
-        arg = args[i]
-        low = arg.lower()
-        if lang == "shell":
-            if arg == "--":
-                return ("file", args[i + 1]) if i + 1 < n else ("stdin", None)
-            if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-                i += 2
-                continue
-            if arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
-                if "c" in arg[1:]:
-                    return "string", args[i + 1] if i + 1 < n else ""
-                if "s" in arg[1:]:
-                    return "stdin", None
-        elif lang == "python":
-            if arg == "-c":
-                return "string", args[i + 1] if i + 1 < n else ""
-            if arg == "-m":
-                return "module", args[i + 1] if i + 1 < n else ""
-            if arg in ("-W", "-X"):
-                i += 2
-                continue
-        elif lang == "node":
-            if arg in ("-e", "--eval", "-p", "--print"):
-                return "string", args[i + 1] if i + 1 < n else ""
-            if arg in ("-r", "--require", "--import", "--loader"):
-                i += 2
-                continue
-        elif lang in ("perl", "ruby"):
-            if arg in ("-e", "-E"):
-                return "string", args[i + 1] if i + 1 < n else ""
-        elif lang == "php":
-            if arg == "-r":
-                return "string", args[i + 1] if i + 1 < n else ""
-            if arg == "-f":
-                return "file", args[i + 1] if i + 1 < n else ""
-        elif lang == "powershell":
-            if low.startswith("-c") and "-command".startswith(low) or low == "-c":
-                value = args[i + 1] if i + 1 < n else ""
-                return ("stdin", None) if value == "-" else ("string", value)
-            if low in ("-e", "-ec", "-encodedcommand"):
-                return "string", ""
-            if low in ("-f", "-file"):
-                value = args[i + 1] if i + 1 < n else ""
-                return ("stdin", None) if value == "-" else ("file", value)
-            if low in ("-executionpolicy", "-ep", "-windowstyle", "-version", "-workingdirectory", "-wd", "-configurationname"):
-                i += 2
-                continue
-            if not arg.startswith("-"):
-                return "string", " ".join(args[i:])  # a command without -Command
-        if arg == "-" or arg == "/dev/stdin":
-            return "stdin", None
-        if not arg.startswith("-") or arg == "-":
-            return "file", arg
-        i += 1
-    return "stdin", None
-
-
-def _runs_stdin(argv: list[str]) -> str | None:
-    """The program name when ``argv`` runs what it reads on standard input as code, else None."""
-    if not argv:
-        return None
-    name = _name(argv[0])
-    if name in _PS_EVALUATORS:
-        return argv[0]
-    if name in _SOURCE:
-        return name if len(argv) > 1 and argv[1] in ("/dev/stdin", "-") else None
-    lang = _language(name)
-    if lang is None:
-        return None
-    where, _ = _program_source(lang, argv[1:])
-    return name if where == "stdin" else None
-
-
-def _fetch_target(argv: list[str]) -> tuple[bool, str]:
-    """(whether a fetcher's download goes to standard output, the URL it names)."""
-    name = _name(argv[0])
-    args = argv[1:]
-    url = ""
-    to_stdout = name != "wget"  # wget writes a file unless told `-O -`
-    i, n = 0, len(args)
-    while i < n:
-        arg = args[i]
-        if name == "curl":
-            if arg.startswith("--"):
-                key, _, value = arg.partition("=")
-                if key in ("--output",):
-                    to_stdout = (value or (args[i + 1] if i + 1 < n else "")) == "-"
-                elif key in ("--remote-name", "--remote-name-all", "--remote-header-name"):
-                    to_stdout = False
-                if key == "--url" and (value or i + 1 < n):
-                    url = url or value or args[i + 1]
-                if key in _CURL_VALUE_LONG and not value:
-                    i += 2
-                    continue
-            elif arg.startswith("-") and len(arg) > 1:
-                for at, letter in enumerate(arg[1:], start=1):
-                    if letter == "O":
-                        to_stdout = False
-                    if letter in _CURL_VALUE_SHORT:
-                        value = arg[at + 1 :]
-                        took_next = not value
-                        if took_next:
-                            value = args[i + 1] if i + 1 < n else ""
-                        if letter == "o":
-                            to_stdout = value == "-"
-                        i += 1 if took_next else 0
-                        break
-            elif not url or "://" in arg and "://" not in url:
-                url = arg
-        elif name == "wget":
-            if arg.startswith("--"):
-                key, _, value = arg.partition("=")
-                if key == "--output-document":
-                    value = value or (args[i + 1] if i + 1 < n else "")
-                    to_stdout = value in ("-", "/dev/stdout")
-                    i += 1 if "=" not in arg else 0
-            elif arg.startswith("-n") and len(arg) == 3:
-                pass  # -nv, -nc, -np, -nH, -nd
-            elif arg.startswith("-") and len(arg) > 1:
-                for at, letter in enumerate(arg[1:], start=1):
-                    if letter in _WGET_VALUE_SHORT:
-                        value = arg[at + 1 :]
-                        took_next = not value
-                        if took_next:
-                            value = args[i + 1] if i + 1 < n else ""
-                        if letter == "O":
-                            to_stdout = value in ("-", "/dev/stdout")
-                        i += 1 if took_next else 0
-                        break
-            elif not url or "://" in arg and "://" not in url:
-                url = arg
-        else:  # PowerShell's Invoke-WebRequest / Invoke-RestMethod: the object goes down the pipe
-            low = arg.lower()
-            if low in ("-outfile", "-o"):
-                to_stdout = False
-                i += 2
-                continue
-            if low == "-uri":
-                url = args[i + 1] if i + 1 < n else ""
-                i += 2
-                continue
-            if low in ("-method", "-headers", "-body", "-contenttype", "-useragent", "-timeoutsec"):
-                i += 2
-                continue
-            if not low.startswith("-") and not url:
-                url = arg
-        i += 1
-    return to_stdout, url
-
-
-def _judge_install(argv: list[str], program: bool) -> FetchRun | None:
-    """An install or package runner given a URL or git source (or, from a program, any install); offset 0."""
-    name = _name(argv[0])
-    args = argv[1:]
-    if _PYTHON.fullmatch(name) and args[:2] == ["-m", "pip"]:
-        name, args = "pip", args[2:]
-    if name == "uv" and args[:1] == ["pip"]:
-        name, args = "uv pip", args[1:]
-    if name == "uv" and args[:2] == ["tool", "run"]:
-        name, args = "uvx", args[2:]
-    if name in ("pnpm", "yarn") and args[:1] == ["dlx"]:
-        name, args = f"{name} dlx", args[1:]
-    if name == "npm" and args[:1] in (["exec"], ["x"]):
-        name, args = "npx", args[1:]
-    if (name == "pipx" and args[:1] == ["run"]) or (name == "uv" and args[:2] == ["tool", "install"]):
-        name, args = ("pipx run", args[1:]) if name == "pipx" else ("uv tool install", args[2:])
-    if name == "pipx" and args[:1] == ["install"]:
-        name, args = "pipx install", args[1:]
-    if re.fullmatch(r"pip[0-9.]*|uv pip", name):
-        if args[:1] != ["install"]:
-            return None
-        operands, verified = _operands(args[1:], _PIP_VALUE, ("-e", "--editable"))
-        if verified:
-            return None
-        return _install_verdict(f"{name} install", operands, program)
-    if name in _NPM_INSTALL_VERBS:
-        if args[:1] == [] or args[0] not in _NPM_INSTALL_VERBS[name]:
-            return None
-        operands, _ = _operands(args[1:], _NPM_VALUE, ())
-        return _install_verdict(f"{name} {args[0]}", operands, program)
-    if name in ("npx", "bunx", "pnpm dlx", "yarn dlx"):
-        packages, operands = _runner_packages(args, ("-p", "--package"))
-        return _runner_verdict(name, packages or operands[:1])
-    if name in ("uvx", "pipx run", "uv tool install", "pipx install"):
-        packages, operands = _runner_packages(args, ("--from", "--spec"))
-        return _runner_verdict(name, packages or operands[:1])
-    return None
-
-
-def _operands(args: list[str], value_options: frozenset[str], operand_options: tuple[str, ...]) -> tuple[list[str], bool]:
-    """(the package operands of an install, whether hashes are required)."""
-    operands: list[str] = []
-    verified = False
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--require-hashes" or arg.startswith("--hash"):
-            verified = True
-        if arg in operand_options and i + 1 < len(args):
-            operands.append(args[i + 1])
-            i += 2
-            continue
-        if arg in value_options:
-            i += 2
-            continue
-        if not arg.startswith("-") and arg != "@":
-            operands.append(arg)
-        i += 1
-    return operands, verified
-
-
-def _runner_packages(args: list[str], source_options: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    packages: list[str] = []
-    operands: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        key, eq, value = arg.partition("=")
-        if key in source_options:
-            if eq:
-                packages.append(value)
-            elif i + 1 < len(args):
-                packages.append(args[i + 1])
-                i += 1
-        elif arg in _NPM_VALUE or arg in _PACKAGE_VALUE:
-            i += 1
-        elif arg == "--":
-            operands.extend(args[i + 1 : i + 2])
-            break
-        elif not arg.startswith("-"):
-            operands.append(arg)
-            break
-        i += 1
-    return packages, operands
-
-
-def _unpinned_remote(spec: str) -> bool:
-    return bool(_REMOTE_SOURCE.search(spec)) and not _PINNED_HASH.search(spec) and not _COMMIT.search(spec) and "$" not in spec
-
-
-def _install_verdict(runner: str, operands: list[str], program: bool) -> FetchRun | None:
-    for spec in operands:
-        if _unpinned_remote(spec):
-            return FetchRun(0, 0, "install", spec, runner)
-    if program:
-        named = [op for op in operands if not op.startswith((".", "/", "~")) and "$" not in op and "{" not in op]
-        if named or not operands:
-            return FetchRun(0, 0, "runtime-install", " ".join(named), runner)
-    return None
-
-
-def _runner_verdict(runner: str, specs: list[str]) -> FetchRun | None:
-    for spec in specs:
-        if _unpinned_remote(spec):
-            return FetchRun(0, 0, "runner", spec, runner)
-    return None
-
-
-# -- the message -------------------------------------------------------------------------
-
-
-def describe(run: FetchRun) -> str:
-    """What a fetch-and-run does, why it matters and the safer form, after a subject ("This script …")."""
-    source = f"`{shorten(run.what, 100)}`" if run.what else "code"
-    if run.kind == "runtime-install":
-        packages = f"`{shorten(run.what, 80)}`" if run.what else "packages"
-        return (
-            f"installs {packages} with `{run.runner}` while it runs: running it changes the user's environment "
-            "from the network without asking, with whatever release is current; declare the dependency (PEP 723 "
-            "`# /// script` metadata, `package.json`, a pinned requirements file) and have the script stop with "
-            "the install command instead"
-        )
-    if run.kind in ("install", "runner"):
-        verb = "installs" if run.kind == "install" else "fetches and runs"
-        return (
-            f"{verb} {source} with `{run.runner}` straight from a URL or git source, not a registry release: "
-            "what is at that address can change under the skill and nothing checks what arrives; pin it (a full "
-            "commit id, a pip `#sha256=` hash) or install a released version from the registry"
-        )
-    how = {
-        "pipe": f"pipes it straight into `{run.runner}`",
-        "file": f"runs it with `{run.runner} <(…)`",
-        "string": "evaluates it with `eval`" if run.runner == "eval" else f"runs it as the program of `{run.runner}`",
-        "powershell": f"evaluates it with `{run.runner}`",
-        "eval": f"evaluates it with `{run.runner}(…)`",
-    }[run.kind]
-    return (
-        f"downloads {source} and {how}, in one step: whatever the server sends at that moment runs with the "
-        "user's rights, unseen and unverified; download it to a file, check it against a pinned checksum (or "
-        "a pinned release), then run the file"
-    )
 
 
 # -- shell text ----------------------------------------------------------------------------
@@ -578,32 +182,32 @@ def shell_fetch_runs(text: str, code: str | None = None, program: bool = False, 
     def argv_of(index: int) -> list[str]:
         if index not in argvs:
             command = commands[index]
-            argvs[index] = _unwrapped(plain_words(command_words(text, command)), command.keywords)
+            argvs[index] = unwrapped(plain_words(command_words(text, command)), command.keywords)
         return argvs[index]
 
     for index, command in enumerate(commands):
-        name = _name(command.name)
+        name = program_name(command.name)
         if name in ("sudo", "doas", "env", "nice", "nohup", "timeout", "stdbuf") or command.name.startswith("-"):
             argv = argv_of(index)
-            name = _name(argv[0]) if argv else ""
+            name = program_name(argv[0]) if argv else ""
         if name in FETCHERS:
             argv = argv_of(index)
-            to_stdout, url = _fetch_target(argv)
+            to_stdout, url = fetch_target(argv)
             if not to_stdout:
                 continue
             runner = _pipe_runner(commands, index, code, argv_of, pipe_memo)
             if runner is not None:
                 found.setdefault(command.start, FetchRun(command.start, len(command.name), "pipe", url, runner))
-        elif name in ("pip", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "uvx", "uv", "pipx") or re.fullmatch(r"pip[0-9.]+", name) or _PYTHON.fullmatch(name):
+        elif name in ("pip", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "uvx", "uv", "pipx") or re.fullmatch(r"pip[0-9.]+", name) or PYTHON.fullmatch(name):
             argv = argv_of(index)
-            verdict = _judge_install(argv, program) if argv else None
+            verdict = judge_install(argv, program) if argv else None
             if verdict is not None:
                 found.setdefault(command.start, FetchRun(command.start, len(command.name), verdict.kind, verdict.what, verdict.runner))
-        if depth < 2 and (_language(name) in ("shell", "powershell")):
+        if depth < 2 and (language_of(name) in ("shell", "powershell")):
             argv = argv_of(index)
-            lang = _language(_name(argv[0])) if argv else None
+            lang = language_of(program_name(argv[0])) if argv else None
             if lang in ("shell", "powershell"):
-                where, program_text = _program_source(lang, argv[1:])
+                where, program_text = program_source(lang, argv[1:])
                 if where == "string" and program_text and _HINT.search(program_text):
                     inner = (
                         shell_fetch_runs(program_text, None, program, depth + 1)
@@ -643,7 +247,7 @@ def _pipe_runner(commands: list[Command], index: int, code: str, argv_of, memo: 
             break
         walked.append(current)
         current += 1
-        runner = _runs_stdin(argv_of(current))
+        runner = runs_stdin(argv_of(current))
         if runner is not None:
             break
     for at in walked:
@@ -679,13 +283,13 @@ def _substitutions(text: str, code: str, commands: list[Command], masked, argv_o
         argv = argv_of(which)
         if not argv:
             continue
-        name = _name(argv[0])
-        lang = _language(name)
+        name = program_name(argv[0])
+        lang = language_of(name)
         if opener == "<(":
-            runs = name in _SOURCE or (lang is not None and _program_source(lang, argv[1:])[0] in ("stdin", "file"))
+            runs = name in SOURCE_COMMANDS or (lang is not None and program_source(lang, argv[1:])[0] in ("stdin", "file"))
             kind = "file"
         else:
-            runs = name == "eval" or (lang is not None and _program_source(lang, argv[1:])[0] == "string")
+            runs = name == "eval" or (lang is not None and program_source(lang, argv[1:])[0] == "string")
             kind = "string"
         if runs:
             found.append(FetchRun(at, len(opener), kind, fetched[0], name))
@@ -717,9 +321,9 @@ def _inner_fetches(inner: str) -> list[str]:
     code = lex_shell(inner).code
     urls = []
     for command in shell_commands(inner, code):
-        argv = _unwrapped(plain_words(command_words(inner, command)), command.keywords)
-        if argv and _name(argv[0]) in FETCHERS:
-            to_stdout, url = _fetch_target(argv)
+        argv = unwrapped(plain_words(command_words(inner, command)), command.keywords)
+        if argv and program_name(argv[0]) in FETCHERS:
+            to_stdout, url = fetch_target(argv)
             if to_stdout:
                 urls.append(url)
     return urls
@@ -767,15 +371,15 @@ _SSH_VALUE = frozenset("bcDEeFIiJLlmOopQRSWw")
 
 def _feeds_shell(argv: list[str]) -> bool:
     """Whether a command runs, as shell code, what it reads on standard input (``bash``, ``sh -s``, ``ssh host``)."""
-    name = _name(argv[0])
+    name = program_name(argv[0])
     if name == "ssh":
         i = 1
         while i < len(argv) and argv[i].startswith("-"):
             i += 2 if len(argv[i]) == 2 and argv[i][1] in _SSH_VALUE else 1
         remote = argv[i + 1 :]
-        return not remote or _runs_stdin(_unwrapped(remote)) is not None
-    runner = _runs_stdin(argv)
-    return runner is not None and _language(_name(argv[0])) == "shell"
+        return not remote or runs_stdin(unwrapped(remote)) is not None
+    runner = runs_stdin(argv)
+    return runner is not None and language_of(program_name(argv[0])) == "shell"
 
 
 # -- PowerShell ----------------------------------------------------------------------------
@@ -833,17 +437,17 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
             verdict = None
             if head is not None:
                 words = argv[head:]
-                if _name(words[0]) in ("-m",) and len(words) > 1:
+                if program_name(words[0]) in ("-m",) and len(words) > 1:
                     words = ["python", *words]  # [sys.executable, "-m", "pip", …]
-                words = _unwrapped(words)
-                if words and _name(words[0]) in _SHELLS | {"pwsh", "powershell"}:
-                    lang = _language(_name(words[0]))
-                    where, program_text = _program_source(lang or "shell", words[1:])
+                words = unwrapped(words)
+                if words and program_name(words[0]) in SHELLS | {"pwsh", "powershell"}:
+                    lang = language_of(program_name(words[0]))
+                    where, program_text = program_source(lang or "shell", words[1:])
                     if where == "string" and program_text:
                         inner = shell_fetch_runs(program_text, None, True) if lang == "shell" else powershell_fetch_runs(program_text)
                         verdict = inner[0] if inner else None
                 elif words:
-                    verdict = _judge_install(words, True)
+                    verdict = judge_install(words, True)
             if verdict is not None:
                 found.setdefault(offset, FetchRun(offset, len(value), verdict.kind, verdict.what, verdict.runner))
         else:
@@ -864,8 +468,8 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
 def _argv_start(argv: list[str]) -> int | None:
     """Where the command begins in the strings of an argv list (``"-m", "pip"`` after ``sys.executable``)."""
     for at, word in enumerate(argv[:3]):
-        name = _name(word)
-        if word == "-m" or name in _INSTALLER_NAMES or name in _SHELLS or name in FETCHERS or name in ("npx", "bunx", "uvx", "pwsh", "powershell", "sudo", "env") or _PYTHON.fullmatch(name) or re.fullmatch(r"pip[0-9.]+", name):
+        name = program_name(word)
+        if word == "-m" or name in _INSTALLER_NAMES or name in SHELLS or name in FETCHERS or name in ("npx", "bunx", "uvx", "pwsh", "powershell", "sudo", "env") or PYTHON.fullmatch(name) or re.fullmatch(r"pip[0-9.]+", name):
             return at
     return None
 
