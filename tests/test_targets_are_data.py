@@ -338,9 +338,9 @@ def test_precedence_and_name_comparison_follow_the_profile(tmp_path):
 
 def test_the_catalog_model_chooses_the_budget_rule(tmp_path, monkeypatch):
     """SL503 judges a Claude Code listing; another catalog model gives it nothing to judge."""
-    import skilllint.rules.sl50x_budget as budget
+    import skilllint.catalog.render as render  # the rule imports it from there when it runs
 
-    monkeypatch.setattr(budget, "catalog_options", lambda ctx: {"budget-chars": 2000})  # small enough to overflow
+    monkeypatch.setattr(render, "catalog_options", lambda ctx: {"budget-chars": 2000})  # small enough to overflow
     for n in range(40):
         _package(tmp_path / "skills", f"name: s{n}\ndescription: {'word ' * 300}\n", folder=f"s{n}")
     rule = _rule("SL503")

@@ -1,7 +1,10 @@
 """The built-in rules, one module per code decade: ``SLabx`` lives in ``sl{a}{b}x_*.py``.
 
 These modules hold rule classes only; what the rules read (lexers, the reference graph,
-prose heuristics) lives in the analysis modules they import."""
+prose heuristics) lives in the analysis modules they import. A rule imports its analysis in the
+method that uses it, not at the top of the module: every run imports the rule modules (the
+registry reads their classes), but a run whose results come from the cache runs few rules or
+none, and should not pay for loading the analysis of the others."""
 
 from types import ModuleType
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..skill import frontmatter_fixes
 from ..diagnostics import Finding, Severity, Span
-from ..skill.field_checks import frontmatter_start
 from ..skill.package import SkillPackage
 from ..rule import Outcome, Rule, RuleContext, emit, severities
-from ..skill.skill_md_checks import stand_in_file
-from ..skill.yamltree import AliasBombError, TooManyNodesError
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
 # the frontmatter parsed, so a broken file yields one clear finding.
@@ -24,6 +20,8 @@ class SkillMdMissing(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.skill_md_checks import stand_in_file
+
         if package.skill_md_name is not None:
             return
         for finding in emit(
@@ -77,6 +75,8 @@ class FrontmatterMissing(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill import frontmatter_fixes
+
         from ..skill.frontmatter import leading_junk
 
         junk = leading_junk(package.source)
@@ -108,6 +108,8 @@ class FrontmatterUnclosed(Rule):
     severity = severities("error: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import frontmatter_start
+
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
             status = package.split(target.splitter).status
@@ -141,6 +143,9 @@ class YamlInvalid(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill import frontmatter_fixes
+        from ..skill.yamltree import AliasBombError, TooManyNodesError
+
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
             view = package.view(target)
@@ -174,6 +179,8 @@ class FrontmatterNotMapping(Rule):
     severity = severities("error: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import frontmatter_start
+
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
             view = package.view(target)
@@ -224,6 +231,8 @@ class LineEndingHazard(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill import frontmatter_fixes
+
         source = package.source
         if not source.crlf_lines:
             return

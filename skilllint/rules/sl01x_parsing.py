@@ -8,8 +8,6 @@ from ..diagnostics import Finding, Span
 from ..fsafe import MAX_READ_BYTES
 from ..skill.package import SkillPackage
 from ..rule import Option, Outcome, Rule, RuleContext, emit, severities
-from ..skill.skill_md_checks import unreadable_references
-from ..skill.yamltree import MAX_NODES, TooManyNodesError
 
 
 class FenceInsideFrontmatter(Rule):
@@ -54,6 +52,8 @@ class FileTooLarge(Rule):
     read_cap_option = "max-bytes"  # every file is read under it, not SKILL.md alone
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.yamltree import MAX_NODES, TooManyNodesError
+
         if package.truncated:
             size = package.read_result.size  # type: ignore[union-attr]
             yield Finding(
@@ -109,6 +109,8 @@ class SkillMdUnreadable(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.skill_md_checks import unreadable_references
+
         if package.skill_md_name is None:
             return
         if package.readable:

@@ -3,20 +3,6 @@
 from __future__ import annotations
 
 from ..diagnostics import Severity
-from ..skill.field_checks import (
-    KEBAB,
-    collapse_whitespace,
-    describe_type,
-    distinct,
-    frontmatter_start,
-    is_blank,
-    loosely,
-    name_characters,
-    name_fix,
-    python_type,
-    string_name,
-    value_span,
-)
 from ..skill.package import FrontmatterView, SkillPackage, nfkc
 from ..rule import FieldRule, Outcome, RuleContext, severities
 from ..targets import Target
@@ -34,6 +20,8 @@ class NameMissing(FieldRule):
     )
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import frontmatter_start
+
         if "name" in mapping:
             return None
         effect = (
@@ -58,6 +46,8 @@ class NameNotString(FieldRule):
     )
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import describe_type, is_blank, python_type, value_span
+
         if "name" not in mapping:
             return None
         value = mapping["name"]
@@ -93,6 +83,8 @@ class NameTooLong(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api codex codex-validator copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import collapse_whitespace, is_blank, string_name, value_span
+
         name = string_name(target, mapping)
         limit = target.name_max or 64
         raw = mapping.get("name")
@@ -122,10 +114,14 @@ class NameInvalidChars(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill.field_checks import name_fix
+
         fix = name_fix(package)
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill.field_checks import KEBAB, distinct, name_characters, string_name, value_span
+
         name = string_name(target, mapping)
         if name is None:
             return None
@@ -178,6 +174,8 @@ class NameHyphenPlacement(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api codex-validator copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import string_name, value_span
+
         name = string_name(target, mapping)
         if name is None:
             return None
@@ -206,10 +204,14 @@ class NameFolderMismatch(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill.field_checks import name_fix
+
         fix = name_fix(package)
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill.field_checks import loosely, string_name, value_span
+
         folder = package.folder_name
         name = string_name(target, mapping)
         if name is None or nfkc(name) == nfkc(folder):
@@ -231,6 +233,8 @@ class NameReserved(FieldRule):
     severity = severities("error: claude-code; warning: claude-api")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import frontmatter_start, value_span
+
         folder = package.folder_name
         name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
         if target.reserves_anthropic_names:

@@ -4,13 +4,6 @@ from __future__ import annotations
 
 import functools
 
-from ..skill import frontmatter_fixes
-from ..skill.field_checks import (
-    describe_type,
-    frontmatter_start,
-    measure,
-    value_span,
-)
 from ..skill.package import FrontmatterView, SkillPackage
 from ..rule import (
     FieldRule,
@@ -31,6 +24,8 @@ class DescriptionMissing(FieldRule):
     severity = severities("error: all; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import frontmatter_start
+
         if "description" in mapping:
             return None
         effect = (
@@ -53,6 +48,8 @@ class DescriptionNotString(FieldRule):
     severity = severities("error: all; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import describe_type, value_span
+
         if "description" not in mapping:
             return None
         value = mapping["description"]
@@ -83,10 +80,14 @@ class DescriptionTooLong(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill import frontmatter_fixes
+
         fix = functools.cache(lambda: frontmatter_fixes.trim_description(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill.field_checks import measure, value_span
+
         value = mapping.get("description")
         if not isinstance(value, str) or not value.strip():
             return None
@@ -111,6 +112,8 @@ class DescriptionAngleBrackets(FieldRule):
     severity = severities("error: claude-api codex-validator")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import value_span
+
         value = mapping.get("description")
         if not isinstance(value, str) or not value.strip():
             return None
@@ -130,6 +133,8 @@ class DescriptionListingCap(FieldRule):
     options = {"max-chars": Option(int, 1536, "skillListingMaxDescChars", minimum=1, maximum=1_000_000)}
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import value_span
+
         limit = ctx.options["max-chars"]
         present = [(k, mapping.get(k)) for k in ("description", "when_to_use")]
         present = [(k, v) for k, v in present if isinstance(v, str) and v]

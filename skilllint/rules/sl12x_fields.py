@@ -5,25 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from ..skill import frontmatter_fixes
 from ..diagnostics import Finding, Severity
-from ..skill.field_checks import (
-    MAX_SUGGESTIONS,
-    POLICY_EFFECT,
-    SPECIFIC_KEYS,
-    UNKNOWN_EFFECT,
-    collapse_whitespace,
-    describe_type,
-    key_policy,
-    key_span,
-    keys_by_target,
-    nested_key_span,
-    nested_value_span,
-    suggest,
-    unexpected_fields,
-    unknown_key_message,
-    value_span,
-)
 from ..skill.package import FrontmatterView, SkillPackage
 from ..rule import FieldRule, Outcome, Rule, RuleContext, emit, severities
 from ..targets import Target
@@ -40,6 +22,8 @@ class UnknownKey(Rule):
     )
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import MAX_SUGGESTIONS, SPECIFIC_KEYS, UNKNOWN_EFFECT, key_policy, keys_by_target, suggest, unexpected_fields, unknown_key_message
+
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
         suggested = 0
@@ -81,10 +65,14 @@ class TopLevelVersion(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill import frontmatter_fixes
+
         fix = functools.cache(lambda: frontmatter_fixes.move_version(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill.field_checks import key_span, unexpected_fields
+
         if "version" not in mapping:
             return None
         effect = {"reject": "rejected as an unexpected key", "ignore": "ignored"}.get(
@@ -106,6 +94,8 @@ class CompatibilityInvalid(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import describe_type, value_span
+
         if "compatibility" not in mapping:
             return None
         value = mapping["compatibility"]
@@ -142,10 +132,14 @@ class MetadataInvalid(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill import frontmatter_fixes
+
         fix = functools.cache(lambda: frontmatter_fixes.quote_metadata_values(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill.field_checks import describe_type, value_span
+
         if "metadata" not in mapping:
             return None
         value = mapping["metadata"]
@@ -188,10 +182,15 @@ class AllowedToolsFormat(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
+        from ..skill import frontmatter_fixes
+
         fix = functools.cache(lambda: frontmatter_fixes.allowed_tools_string(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
+        from ..skill import frontmatter_fixes
+        from ..skill.field_checks import describe_type, value_span
+
         if "allowed-tools" not in mapping:
             return None
         value = mapping["allowed-tools"]
@@ -228,6 +227,8 @@ class ClaudeCodeFieldValue(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import describe_type, key_span, value_span
+
         for target in ctx.targets:
             view = package.view(target)
             mapping = view.mapping
@@ -291,6 +292,8 @@ class ClientSpecificKey(Rule):
     )
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import POLICY_EFFECT, SPECIFIC_KEYS, key_policy, keys_by_target
+
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
         for key, readers in keys_by_target(package, ctx.targets).items():
@@ -327,6 +330,8 @@ class ShortDescriptionInvalid(FieldRule):
     severity = severities("error: codex")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import collapse_whitespace, describe_type, nested_value_span
+
         metadata = mapping.get("metadata")
         if not isinstance(metadata, dict) or "short-description" not in metadata:
             return None
@@ -356,6 +361,8 @@ class MetadataShadowsField(FieldRule):
     severity = severities("warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import nested_key_span
+
         metadata = mapping.get("metadata")
         if not isinstance(metadata, dict):
             return None

@@ -5,12 +5,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..diagnostics import Finding
-from ..skill.field_checks import (
-    collapse_whitespace,
-    key_span,
-    lost_layout,
-    value_span,
-)
 from ..skill.package import FrontmatterView, SkillPackage
 from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
 from ..targets import Target
@@ -24,6 +18,8 @@ class NeverInvocable(FieldRule):
     severity = severities("warning: claude-code copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
+        from ..skill.field_checks import key_span
+
         if _cc_bool(mapping.get("disable-model-invocation", False)) is True and _cc_bool(
             mapping.get("user-invocable", True)
         ) is False:
@@ -41,6 +37,8 @@ class WhitespaceCollapsed(Rule):
     severity = severities("info: codex")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import collapse_whitespace, lost_layout, value_span
+
         for target in ctx.targets:
             view = package.view(target)
             mapping = view.mapping

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
-from ..skill.field_checks import frontmatter_start, value_span
 from ..skill.package import SkillPackage
-from ..skill.package_size import package_bytes, readable_size
 from ..rule import Option, Rule, RuleContext, severities
-from ..skill.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS, count_tokens_over
+from ..skill.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS
 
 _ENCODING_OPTION = {
     "encoding": Option(str, DEFAULT_ENCODING, "tiktoken encoding used to count", choices=tuple(SUPPORTED_ENCODINGS))
@@ -44,6 +42,8 @@ class BodyTooManyTokens(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.tokens import count_tokens_over
+
         if package.truncated:
             return  # SL011 reports it; a partial count would mislead
         limit, encoding = ctx.options["max-tokens"], ctx.options["encoding"]
@@ -69,6 +69,9 @@ class CatalogEntryTooCostly(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.field_checks import frontmatter_start, value_span
+        from ..skill.tokens import count_tokens_over
+
         view = package.canonical
         mapping = view.mapping
         if mapping is None:
@@ -94,6 +97,8 @@ class UploadTooLarge(Rule):
     options = {"max-bytes": Option(int, 30 * 1024 * 1024, "largest package size in bytes", minimum=1, maximum=2**40)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.package_size import package_bytes, readable_size
+
         limit = ctx.options["max-bytes"]
         total = package_bytes(package, stop_after=limit)
         if total > limit:

@@ -5,54 +5,8 @@ from __future__ import annotations
 import posixpath
 from typing import Iterator
 
-from ..skill import markdown
 from ..diagnostics import Finding, Related, Severity, Span
-from ..skill.inventory import is_script
-from ..skill.disclosure_graph import (
-    NamedBy,
-    RecordSections,
-    beside_source,
-    hop_count,
-    hop_notes,
-    is_document,
-    links_back,
-    mention_span,
-    only_written,
-    script_input,
-)
-from ..skill.generic_pointers import called_a_folder, generic_pointers, names_files_around
 from ..skill.package import SkillPackage
-from ..skill.reference_anchors import LINE_ANCHOR, anchors_of, closest_anchor
-from ..skill.reference_checks import (
-    MARKDOWN_DOCUMENTS,
-    MOST_CANDIDATES,
-    NOUN,
-    Places,
-    Suggestions,
-    case_fixed_path,
-    climbed_to_existing,
-    fate_in_whole,
-    files_below,
-    folder_fixed_path,
-    outside_message,
-    reached_from,
-    retarget,
-    rooted_kind,
-    span,
-    whole_folders,
-    written_target,
-)
-from ..skill.resource_reach import (
-    MAX_RELATED,
-    MAX_SCRIPT_BYTES,
-    MAX_SCRIPT_FILES,
-    SUPPORT_FILE,
-    Mentions,
-    exempt,
-    is_under,
-    read_text,
-    unreached_roots,
-)
 from ..rule import Rule, RuleContext, severities
 
 # -- SL301 / SL305 ----------------------------------------------------------------
@@ -68,6 +22,8 @@ class ReferenceMissing(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.reference_checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
+
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
         where = Places(package)
@@ -130,6 +86,8 @@ class ReferenceOutsidePackage(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.reference_checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
+
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
         wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
@@ -184,6 +142,10 @@ class ReferenceTooDeep(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
+        from ..skill.inventory import is_script
+        from ..skill.resource_reach import SUPPORT_FILE
+
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
@@ -246,6 +208,10 @@ class ResourceUnreferenced(Rule):
     # graph does not hold those links, so the claim "the agent will not know it exists" is unfounded.
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.disclosure_graph import is_document
+        from ..skill.inventory import is_script
+        from ..skill.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
+
         inventory = package.inventory
         if inventory.truncated:
             return  # a partial listing would report files that are referenced from the part not seen
@@ -328,6 +294,8 @@ class ReferenceCaseMismatch(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.reference_checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
+
         where = Places(package)
         for ref in package.references.references:
             if ref.status != "missing" or not ref.case_match:
@@ -364,6 +332,9 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.generic_pointers import called_a_folder, generic_pointers, names_files_around
+        from ..skill.reference_checks import NOUN, Places, files_below, reached_from, span, written_target
+
         generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
         for ref in package.references.references:
@@ -401,6 +372,10 @@ class AnchorMissing(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill import markdown
+        from ..skill.reference_anchors import LINE_ANCHOR, anchors_of, closest_anchor
+        from ..skill.reference_checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
+
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
         place = Places(package)
         for ref in package.references.references:

@@ -6,18 +6,7 @@ import posixpath
 from typing import Iterator
 
 from ..diagnostics import Finding, Span
-from ..skill.inventory import is_script
-from ..skill.disclosure_graph import (
-    is_document,
-    mention_span,
-    suffix_of,
-)
-from ..skill.document_toc import has_toc
-from ..skill.generic_pointers import generic_pointers
-from ..skill.mention_context import BodyContext
 from ..skill.package import SkillPackage
-from ..skill.reference_checks import Places, reached_from
-from ..skill.resource_reach import Alternatives
 from ..rule import Option, Rule, RuleContext, severities
 
 # =============================================================================
@@ -33,6 +22,11 @@ class ReferenceWithoutLoadCondition(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.disclosure_graph import is_document, mention_span
+        from ..skill.inventory import is_script
+        from ..skill.mention_context import BodyContext
+        from ..skill.resource_reach import Alternatives
+
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
         groups: dict[str, list] = {}
@@ -83,6 +77,9 @@ class GenericReferencePointer(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.generic_pointers import generic_pointers
+        from ..skill.reference_checks import Places, reached_from
+
         where = Places(package)
         for pointer in generic_pointers(package, ctx.memo):
             if not ctx.admits(where(pointer.source), pointer.line):
@@ -108,6 +105,9 @@ class LongReferenceWithoutToc(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.disclosure_graph import is_document, suffix_of
+        from ..skill.document_toc import has_toc
+
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
         limit, window = ctx.options["max-lines"], ctx.options["toc-within"]

@@ -9,25 +9,8 @@ from typing import Iterator
 
 from ..diagnostics import Finding, Related, Severity, Span, clipped
 from ..fsafe import is_within, real_path, real_path_or_given
-from ..skill.inventory import MAX_LINK_HOPS
 from ..skill.package import SkillPackage
 from ..rule import Rule, RuleContext, severities
-from ..skill.safety_checks import (
-    LINE_ONE,
-    SPECIAL_NAMES,
-    HomePath,
-    advice,
-    find_home_paths,
-    hop_notes,
-    is_ancestor_cycle,
-    link_chain,
-    loaded_from,
-    own_entries,
-    shown_location,
-    skill_md_leads_nowhere,
-    trace,
-    tree_relative,
-)
 
 
 class SymlinkEscapesPackage(Rule):
@@ -38,6 +21,8 @@ class SymlinkEscapesPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, hop_notes, link_chain, own_entries, trace
+
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "escapes":
                 continue
@@ -67,6 +52,8 @@ class SymlinkInPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, is_ancestor_cycle, own_entries
+
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "inside" or is_ancestor_cycle(entry, package):
                 continue
@@ -99,6 +86,8 @@ class SymlinkBroken(Rule):
     tree_links = ("dangling",)  # and the links to nothing where surfaces look for skill folders
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, hop_notes, link_chain, own_entries, skill_md_leads_nowhere, trace
+
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "broken":
                 continue
@@ -125,6 +114,8 @@ class SymlinkBroken(Rule):
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.skill.discovery.TreeLink` to nothing in a folder where surfaces look for skills."""
+        from ..skill.safety_checks import LINE_ONE, tree_relative
+
         shown = tree_relative(link.path, link.lint_root)
         top = Path(os.path.realpath(link.lint_root))
         missing = tree_relative(link.target, top)
@@ -147,6 +138,8 @@ class SymlinkLoop(Rule):
     tree_links = ("ancestor", "cycle", "chain")  # and the endless links outside every skill folder
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, hop_notes, is_ancestor_cycle, link_chain, own_entries, skill_md_leads_nowhere, trace
+
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None:
                 continue
@@ -175,6 +168,9 @@ class SymlinkLoop(Rule):
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.skill.discovery.TreeLink`: an endless link outside every skill folder."""
+        from ..skill.inventory import MAX_LINK_HOPS
+        from ..skill.safety_checks import LINE_ONE, tree_relative
+
         shown = tree_relative(link.path, link.lint_root)
         if link.kind == "chain":
             return Finding(
@@ -212,6 +208,8 @@ class SkillIsSymlink(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, shown_location
+
         lint_real = real_path_or_given(package.lint_root)
         root = package.root
         if os.path.islink(root):
@@ -275,6 +273,8 @@ class SpecialFile(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import LINE_ONE, SPECIAL_NAMES, own_entries
+
         for entry in own_entries(package, ctx.memo, "specials"):
             what = SPECIAL_NAMES.get(entry.kind, SPECIAL_NAMES["other"])
             yield Finding(
@@ -293,6 +293,8 @@ class HardcodedUserPath(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.safety_checks import HomePath, advice, find_home_paths, loaded_from
+
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
         for source, text in graph.texts.items():

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from ..catalog.model import Catalog
-from ..catalog.render import (
-    budget_words,
-    catalog_options,
-    codex_render,
-    copilot_listing_for,
-    count,
-    description_span,
-    listing_for,
-    some_names,
-)
+from typing import TYPE_CHECKING
+
 from ..diagnostics import Finding, Severity, Span, counted
 from ..rule import CatalogRule, RuleContext, severities
+
+if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
+    from ..catalog.model import Catalog
 
 
 class CatalogDescriptionTruncated(CatalogRule):
@@ -24,6 +18,8 @@ class CatalogDescriptionTruncated(CatalogRule):
     severity = severities("warning: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.render import budget_words, catalog_options, codex_render, description_span
+
         from ..catalog import codex
 
         render, by_path = codex_render(catalog, catalog_options(ctx.settings))
@@ -45,6 +41,8 @@ class CatalogDescriptionTruncated(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
+        from ..catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
+
         receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         level = Severity.WARNING if receipt.warning else Severity.INFO
         return Finding(
@@ -63,6 +61,8 @@ class CatalogSkillOmitted(CatalogRule):
     severity = severities("error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.render import budget_words, catalog_options, codex_render
+
         render, by_path = codex_render(catalog, catalog_options(ctx.settings))
         receipt = render.receipt
         for skill in receipt.skills:
@@ -77,6 +77,8 @@ class CatalogSkillOmitted(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
+        from ..catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
+
         receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         return Finding(
             f"this skill's Codex catalog of {counted(receipt.total_count, 'skill')} needs more than the {budget_words(receipt)} "
@@ -93,6 +95,8 @@ class ListingOverBudget(CatalogRule):
     severity = severities("warning: claude-code copilot")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.render import catalog_options, description_span, listing_for
+
         if catalog.surface.catalog_model == "cli-listing":
             yield from self._copilot(catalog, ctx)
             return
@@ -124,6 +128,8 @@ class ListingOverBudget(CatalogRule):
 
 
     def _copilot(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.render import catalog_options, copilot_listing_for, description_span
+
         from ..catalog import copilot
 
         shown = copilot_listing_for(catalog, catalog_options(ctx.settings))
@@ -137,6 +143,8 @@ class ListingOverBudget(CatalogRule):
                 )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
+        from ..catalog.render import catalog_options, copilot_listing_for, count, description_span, some_names
+
         if catalog.surface.catalog_model != "cli-listing":
             return None  # Claude Code's finding goes to every listed skill, linted ones included
         from ..catalog import copilot

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from ..catalog.model import Catalog, name_key
-from ..catalog.render import (
-    LISTED_CHARS,
-    MAX_PARTNERS,
-    NameGroup,
-    description_span,
-    duplicate_effect,
-    name_span,
-    shown_path,
-)
-from ..skill.description_trigger import find_trigger
 from ..diagnostics import Finding, Related, Severity
-from ..skill.field_checks import value_span
 from ..skill.package import SkillPackage
 from ..rule import CatalogRule, Option, Rule, RuleContext, severities
+
+if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
+    from ..catalog.model import Catalog
 
 
 class DescriptionOverlap(CatalogRule):
@@ -36,6 +27,8 @@ class DescriptionOverlap(CatalogRule):
     }
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.render import LISTED_CHARS, description_span, shown_path
+
         skills = [s for s in catalog.visible if s.description.strip()]
         # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
         # what the model compares is the start.
@@ -71,6 +64,9 @@ class DuplicateName(CatalogRule):
     severity = severities("warning: all; error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.model import name_key
+        from ..catalog.render import MAX_PARTNERS, NameGroup, duplicate_effect, name_span, shown_path
+
         groups: dict[str, list] = {}
         for skill in catalog.skills:
             groups.setdefault(name_key(catalog.surface, skill.name), []).append(skill)
@@ -109,6 +105,9 @@ class DescriptionWithoutTrigger(Rule):
     severity = severities("info: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.description_trigger import find_trigger
+        from ..skill.field_checks import value_span
+
         view = package.canonical
         mapping = view.mapping
         if not isinstance(mapping, dict):

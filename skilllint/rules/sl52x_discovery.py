@@ -7,19 +7,9 @@ from pathlib import Path
 from typing import Iterator
 
 from ..diagnostics import Finding
-from ..skill.discovery_reach import (
-    CODEX_MAX_DEPTH,
-    CODEX_MAX_DIRS,
-    CODEX_ROOTS,
-    LINE_ONE,
-    OPENCODE_ROOTS,
-    codex_reached,
-    placement,
-)
 from ..skill.package import SkillPackage
 from ..rule import Rule, RuleContext, severities
 from ..targets import claude_code
-from ..skill import claude_code_links
 
 
 class NotDiscoverable(Rule):
@@ -33,6 +23,8 @@ class NotDiscoverable(Rule):
     cacheable = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.discovery_reach import LINE_ONE
+
         if package.skill_md_name != "SKILL.md":
             return  # SL002 reports a misnamed SKILL.md; no surface loads it either way
         folder = Path(os.path.normpath(package.root))
@@ -50,6 +42,8 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _codex(folder: Path) -> str | None:
+        from ..skill.discovery_reach import CODEX_MAX_DEPTH, CODEX_MAX_DIRS, CODEX_ROOTS, codex_reached, placement
+
         placed = placement(folder, CODEX_ROOTS)
         if placed is None:
             return None
@@ -75,6 +69,8 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _opencode(folder: Path) -> str | None:
+        from ..skill.discovery_reach import OPENCODE_ROOTS, placement
+
         placed = placement(folder, OPENCODE_ROOTS)
         if placed is None:
             return None
@@ -102,6 +98,8 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext) -> str | None:
+        from ..skill import claude_code_links
+
         settings = ctx.settings
         if settings is not None:
             stop = settings.manifest_search_stop(package)

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Severity
-from ..skill.openai_yaml import RELPATH, Issue, OpenAIYaml, load
-from ..skill.openai_yaml_checks import FILE, color_hint, generic, mention, whole_file
 from ..rule import Rule, RuleContext, severities
+
+if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
+    from ..skill.openai_yaml import Issue, OpenAIYaml
 
 
 class _OpenAIYamlRule(Rule):
     kinds: frozenset[str] = frozenset()
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.openai_yaml import load
+
         model = load(package)
         for issue in model.issues:
             if issue.kind in self.kinds:
@@ -34,6 +38,9 @@ class OpenAIYamlInvalid(_OpenAIYamlRule):
     kinds = frozenset({"syntax", "not-utf8", "not-mapping", "duplicate", "unreadable", "too-large", "misnamed", "not-a-file"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
+        from ..skill.openai_yaml import RELPATH
+        from ..skill.openai_yaml_checks import FILE, whole_file
+
         facts = issue.facts
         if issue.kind == "syntax":
             message = f"{FILE} is not valid YAML ({facts['problem']}): {whole_file(model)}"
@@ -84,6 +91,9 @@ class OpenAIYamlField(_OpenAIYamlRule):
     kinds = frozenset({"type", "unknown-key", "empty", "too-long"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
+        from ..skill.openai_yaml import RELPATH
+        from ..skill.openai_yaml_checks import FILE, generic, whole_file
+
         facts = issue.facts
         field = issue.field
         if issue.kind == "type":
@@ -130,6 +140,8 @@ class OpenAIYamlBrandColor(_OpenAIYamlRule):
     kinds = frozenset({"color"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
+        from ..skill.openai_yaml_checks import color_hint
+
         facts = issue.facts
         value = facts.get("value", "")
         if facts["reason"] == "comment":
@@ -240,6 +252,8 @@ class OpenAIYamlPolicy(_OpenAIYamlRule):
     kinds = frozenset({"policy-type"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
+        from ..skill.openai_yaml_checks import FILE, mention
+
         facts = issue.facts
         value = (facts.get("value") or "").strip().casefold()
         message = (

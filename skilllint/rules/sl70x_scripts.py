@@ -5,42 +5,14 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..skill.argument_substitution import (
-    POSITIONAL,
-    REWRITES,
-    SHELL_LANGUAGES,
-    SHELL_SCRIPT,
-    foreign_contexts,
-    is_amount,
-    ordinal,
-    takes_arguments,
-)
 from ..diagnostics import Finding, Related, Span
-from ..skill.markdown import CODE_SPAN
 from ..rule import Rule, RuleContext, severities
-from ..skill.runner_pins import pin_example, runner_uses, skill_md_runner_uses, unpinned_what
-from ..skill.script_invocations import (
-    FENCE_LINE,
-    NOT_COMMANDS,
-    ScriptRun,
-    fenced_blocks,
-    interpreter_for,
-    invocations,
-    looks_runnable,
-    python_runs,
-    shebang_problems,
-)
-from ..skill.script_lexers import (
-    MAX_FINDINGS_PER_FILE,
-    Script,
-    language_of,
-    package_scripts,
-    read_bytes,
-)
 
-# The fenced blocks as SL702/SL703 read them: a line scan, far cheaper than a Markdown parse.
-from ..skill.script_prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY, shorten
+if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
+    from ..skill.script_invocations import ScriptRun
+    from ..skill.script_lexers import Script
 
 
 class ScriptInteractive(Rule):
@@ -51,6 +23,10 @@ class ScriptInteractive(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.script_invocations import ScriptRun, python_runs
+        from ..skill.script_lexers import MAX_FINDINGS_PER_FILE, package_scripts
+        from ..skill.script_prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY
+
         body = package.body if package.readable else ""
         runs: dict[str, list[ScriptRun]] | None = None
         for script in package_scripts(package, ctx.memo):
@@ -92,6 +68,9 @@ class ScriptInteractive(Rule):
     def _python_findings(self, package, script: Script, model, runs: list[ScriptRun], bypass: list[str], note: str) -> Iterator[Finding]:
         """A Python prompt is reported when a command line of SKILL.md that runs the script gets to it, or,
         when SKILL.md never runs the script, when a run with no arguments does."""
+        from ..skill.script_lexers import MAX_FINDINGS_PER_FILE
+        from ..skill.script_prompts import INSTEAD, WHY, shorten
+
         reported = 0
         for index, (prompt, _site) in sorted(enumerate(model.prompt_sites), key=lambda item: (item[1][0].line, item[1][0].column)):
             if reported >= MAX_FINDINGS_PER_FILE:
@@ -124,6 +103,9 @@ class ScriptNotRunnable(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.script_invocations import NOT_COMMANDS, interpreter_for, invocations, looks_runnable, shebang_problems
+        from ..skill.script_lexers import language_of, read_bytes
+
         if not any(looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
             return
         reported: set[str] = set()
@@ -157,6 +139,9 @@ class ScriptUnpinnedRunner(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.runner_pins import pin_example, runner_uses, skill_md_runner_uses, unpinned_what
+        from ..skill.script_lexers import MAX_FINDINGS_PER_FILE, package_scripts
+
         for command, verdict in skill_md_runner_uses(package, ctx.memo)[:MAX_FINDINGS_PER_FILE]:
             yield Finding(
                 f"`{verdict.runner} {verdict.spec}` {unpinned_what(verdict)}: each time the agent runs this command "
@@ -184,6 +169,10 @@ class ArgumentSubstitutionInCode(Rule):
     severity = severities("warning: claude-code")
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.argument_substitution import POSITIONAL, SHELL_LANGUAGES, SHELL_SCRIPT, foreign_contexts, is_amount, takes_arguments
+        from ..skill.markdown import CODE_SPAN
+        from ..skill.script_invocations import FENCE_LINE, fenced_blocks
+
         if not package.readable or "$" not in package.body:
             return
         lines = package.source.lines
@@ -236,6 +225,8 @@ class ArgumentSubstitutionInCode(Rule):
 
     @staticmethod
     def _message(tokens: list[str], index: int, context: str | None, language: str | None) -> str:
+        from ..skill.argument_substitution import REWRITES, ordinal
+
         named = " and ".join(f"`{t}`" for t in dict.fromkeys(tokens))
         what, rewrite = REWRITES[context]
         plural = len(dict.fromkeys(tokens)) > 1

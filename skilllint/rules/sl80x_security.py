@@ -1,9 +1,4 @@
-"""SL80x: security content: what the model reads and runs that a reviewer of the rendered skill does not see or weigh.
-
-Each rule imports its scanners when it runs, not with this module: every run imports the rule
-modules (the registry reads their classes), but a run whose results all come from the cache runs
-none of these rules, and should not pay for loading them.
-"""
+"""SL80x: security content: what the model reads and runs that a reviewer of the rendered skill does not see or weigh."""
 
 from __future__ import annotations
 
