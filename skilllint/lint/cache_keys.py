@@ -10,11 +10,10 @@ from pathlib import Path
 
 from .. import __version__
 from ..fsafe import file_stamp, plain_file
+from ..targets.plugins import MANIFESTS  # the manifests the rules read: a key holds each above the package
 from . import cache_folder
 from .cache_folder import FORMAT
 from .cache_memo import FileHashes, StampKeys
-
-MANIFESTS = ((".claude-plugin", "plugin.json"), (".codex-plugin", "plugin.json"))
 
 
 def path_below(anchor: str, path: str) -> str | None:
