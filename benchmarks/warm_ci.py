@@ -69,8 +69,12 @@ def checkout(corpus: Path, where: Path) -> Path:
 
 
 def results_in(cache: Path) -> int:
-    """How many results the cache holds."""
-    return sum(1 for _ in (cache / "v1").glob("??/*.json"))
+    """How many results the cache holds (the lines of its results.pack after the header)."""
+    from skilllint.lint.cache_folder import FORMAT
+    from skilllint.lint.result_pack import FILENAME
+
+    pack = cache / f"v{FORMAT}" / FILENAME
+    return pack.read_bytes().count(b"\n") - 1 if pack.is_file() else 0
 
 
 def normalised(out: bytes, tree: Path) -> bytes:

@@ -92,3 +92,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "corpus" in getattr(item, "fixturenames", ()) or item.get_closest_marker("e2e"):
             item.add_marker(pytest.mark.slow)
+
+
+def cache_pack(repo: Path, cache: str = ".skilllint_cache") -> dict[str, bytes]:
+    """The result cache's entries in ``repo`` (key -> the entry's JSON bytes), from its results.pack."""
+    from skilllint.lint.cache_folder import FORMAT
+    from skilllint.lint.result_pack import FILENAME, HEADER
+
+    path = repo / cache / f"v{FORMAT}" / FILENAME
+    if not path.is_file():
+        return {}
+    data = path.read_bytes()
+    assert data.startswith(HEADER)
+    return {line[:64].decode(): line[65:] for line in data[len(HEADER) :].split(b"\n") if line}
+
+
+def rewrite_cache_pack(repo: Path, change, cache: str = ".skilllint_cache") -> None:
+    """Replace each entry of ``repo``'s result pack by ``change(its JSON bytes)`` (bytes, one line)."""
+    from skilllint.lint.cache_folder import FORMAT
+    from skilllint.lint.result_pack import FILENAME, HEADER
+
+    path = repo / cache / f"v{FORMAT}" / FILENAME
+    entries = cache_pack(repo, cache)
+    path.write_bytes(HEADER + b"".join(key.encode() + b" " + change(entry) + b"\n" for key, entry in entries.items()))

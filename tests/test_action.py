@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import cache_pack
 import yaml
 
 from conftest import ROOT, run_cli
@@ -476,12 +477,12 @@ def test_the_cache_input_keeps_the_results_in_the_runners_temporary_folder(works
     assert restore.with_ == {"path": str(folder), "key": outputs["cache-key"], "restore-keys": prefix}
     assert save.status == "success" and save.with_ == {"path": str(folder), "key": outputs["cache-key"]}
     assert f"--cache-dir {folder}" in first.log
-    filed = sorted(folder.rglob("v1/??/*.json"))
+    filed = cache_pack(runner_temp, "skilllint-cache")
     assert filed and not (workspace / ".skilllint_cache").exists()
     # the next commit restores it (here: it stayed) and files nothing new for the unchanged skill
     second = run_action(workspace, runner_temp, {"cache": "true", "upload-sarif": "false"}, job_env={**job, "GITHUB_SHA": "b" * 40})
     assert second.step("Install skilllint").outputs["cache-restore-keys"] == prefix
-    assert sorted(folder.rglob("v1/??/*.json")) == filed
+    assert cache_pack(runner_temp, "skilllint-cache") == filed
     # another configuration starts another cache
     (workspace / ".skilllint.toml").write_text('ignore = ["SL512"]\n', encoding="utf-8")
     third = run_action(workspace, runner_temp, {"cache": "true", "upload-sarif": "false"}, job_env=job)

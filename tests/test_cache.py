@@ -9,7 +9,10 @@ from skilllint.lint.cache_entries import decode, encode
 from skilllint.lint.cache_memo import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts
 from skilllint.diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 
-from conftest import run_cli, write_skill
+from skilllint.lint.cache_folder import FORMAT
+from skilllint.lint.result_pack import FILENAME as PACK
+
+from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 
 BROKEN = "---\nname: Bad_Name\ndescription: Does things.\nversion: 1.0\n---\n# Body\n"
 
@@ -30,11 +33,13 @@ def check(repo, *args):
 
 
 def entries(repo):
-    """The result files (catalog-entries.json beside them keeps catalog entries and answers,
+    """The results kept (catalog-entries.json beside them keeps catalog entries and answers,
     token-counts.json the token counts of long texts' parts, stamp-keys.json the stat memo)."""
-    folder = repo / ".skilllint_cache"
-    kept = ("catalog-entries.json", TOKEN_COUNTS_FILE, STAMP_KEYS_FILE)
-    return sorted(p for p in folder.rglob("*.json") if p.name not in kept) if folder.exists() else []
+    return cache_pack(repo)
+
+
+def pack_stamp(repo):
+    return (repo / ".skilllint_cache" / f"v{FORMAT}" / PACK).stat().st_mtime_ns
 
 
 def make_repo(tmp_path):
@@ -51,9 +56,9 @@ def test_a_second_run_returns_the_same_findings_from_the_cache(tmp_path):
     first = check(repo)
     assert len(entries(repo)) == 2
     assert (repo / ".skilllint_cache" / ".gitignore").read_text().strip().endswith("*")
-    stamp = {p: p.stat().st_mtime_ns for p in entries(repo)}
+    stamp = pack_stamp(repo)
     assert check(repo) == first
-    assert {p: p.stat().st_mtime_ns for p in entries(repo)} == stamp  # read, not rewritten
+    assert pack_stamp(repo) == stamp  # read, not rewritten
 
 
 def test_a_changed_file_is_linted_again(tmp_path):
@@ -76,7 +81,7 @@ def test_racily_fresh_files_are_not_cached(tmp_path):
     (repo / ".git").mkdir(parents=True)
     write_skill(repo / "skills", "fresh", BROKEN)  # written just now: same-size rewrites could share a timestamp
     check(repo)
-    assert entries(repo) == []
+    assert entries(repo) == {}
 
 
 def test_settings_are_part_of_the_key(tmp_path):
@@ -90,11 +95,9 @@ def test_settings_are_part_of_the_key(tmp_path):
 def test_a_corrupt_or_foreign_entry_is_a_miss(tmp_path):
     repo = make_repo(tmp_path)
     first = check(repo)
-    for path in entries(repo):
-        path.write_text("\x80 not json {")
+    rewrite_cache_pack(repo, lambda entry: b"\x80 not json {")
     assert check(repo) == first
-    for path in entries(repo):
-        path.write_text(json.dumps({"diagnostics": [{"unexpected": True}]}))
+    rewrite_cache_pack(repo, lambda entry: json.dumps({"diagnostics": [{"unexpected": True}]}).encode())
     assert check(repo) == first
 
 
@@ -210,7 +213,7 @@ def test_an_edited_long_skill_is_judged_from_kept_counts_without_the_tokenizer(t
         write_skill(repo / "skills", name, f"---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\n{long_body(name)}")
     age(repo)
     first = check(repo)
-    assert TokenCounts(repo / ".skilllint_cache" / "v1").load()  # the parts' counts were kept
+    assert TokenCounts(repo / ".skilllint_cache" / f"v{FORMAT}").load()  # the parts' counts were kept
     skill = repo / "skills" / "alpha" / "SKILL.md"
     skill.write_text(skill.read_text().replace("Step 75 of alpha", "Step seventy-five of alpha"))
     age(repo)
@@ -250,13 +253,15 @@ def test_a_cached_probe_never_looks_outside_the_linted_tree(tmp_path):
     repo = make_repo(tmp_path)
     first = check(repo)
     for forged in (["../../etc/passwd", True], ["a\u0000b", False], ["\ud800/x", False]):
-        for entry in entries(repo):
-            data = json.loads(entry.read_text())
+        def forge(entry, forged=forged):
+            data = json.loads(entry)
             data["probes"] = [forged]
-            entry.write_text(json.dumps(data))
+            return json.dumps(data).encode()
+
+        rewrite_cache_pack(repo, forge)
         assert check(repo) == first  # a miss, never a traceback
-    for entry in entries(repo):  # rewritten by the miss: the forged probe is gone
-        assert "etc/passwd" not in entry.read_text()
+    for entry in entries(repo).values():  # filed again by the miss: the forged probe is gone
+        assert b"etc/passwd" not in entry
 
 
 def test_a_warm_run_looks_up_without_the_collector_walking_what_it_keeps(tmp_path, monkeypatch, capsys):

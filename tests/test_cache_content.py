@@ -11,7 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import lint_json, write_skill
+from skilllint.lint.cache_folder import FORMAT
+from conftest import cache_pack, lint_json, rewrite_cache_pack, write_skill
 from test_cache import BROKEN, age
 from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
@@ -94,8 +95,8 @@ def check(repo: Path, *args: str) -> list[dict]:
     return lint_json("--jobs", "1", *args, ".", cwd=repo)["diagnostics"]
 
 
-def results(repo: Path) -> set[Path]:
-    return set((repo / ".skilllint_cache" / "v1").glob("??/*.json"))
+def results(repo: Path) -> dict[str, bytes]:
+    return cache_pack(repo)
 
 
 def counts(caches: list[ResultCache]) -> tuple[int, int]:
@@ -115,7 +116,7 @@ def test_a_cache_restored_into_a_fresh_checkout_elsewhere_hits_and_equals_no_cac
     assert counts(caches) == (len(SKILLS), 0)
     assert restored == check(ci, "--no-cache") == first
     # the findings name the files where they are now (their paths moved with the entry)
-    entry = json.loads(next(p for p in kept if '"SL122"' in p.read_text()).read_text())
+    entry = json.loads(next(value for value in kept.values() if b'"SL122"' in value))
     assert entry["root"].startswith(str(local)) and entry["moves"] == str(local)
 
 
@@ -170,11 +171,11 @@ def test_a_racily_fresh_checkout_is_read_from_the_cache_but_files_nothing(tmp_pa
     for path in ci.rglob("*"):
         if path.is_file() and ".skilllint_cache" not in path.parts:
             os.utime(path)
-    memo = (ci / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE).read_bytes()
+    memo = (ci / ".skilllint_cache" / f"v{FORMAT}" / STAMP_KEYS_FILE).read_bytes()
     kept = results(ci)
     assert check(ci) == first
     assert counts(caches) == (len(SKILLS), 0)
-    assert results(ci) == kept and (ci / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE).read_bytes() == memo
+    assert results(ci) == kept and (ci / ".skilllint_cache" / f"v{FORMAT}" / STAMP_KEYS_FILE).read_bytes() == memo
 
 
 def test_a_warm_run_reads_no_file_and_a_touched_one_once(tmp_path, caches, reads, settled):
@@ -200,7 +201,7 @@ def test_the_stat_memo_does_not_grow_as_stamps_change(tmp_path, caches):
     entry per slot (a package with the settings, a skill's catalog files, the code), replaced,
     not one more per run."""
     repo = make_checkout(tmp_path / "a")
-    folder = repo / ".skilllint_cache" / "v1"
+    folder = repo / ".skilllint_cache" / f"v{FORMAT}"
 
     def sizes() -> int:
         return len(json.loads((folder / STAMP_KEYS_FILE).read_text())["entries"])
@@ -247,11 +248,9 @@ def test_a_result_is_not_filed_when_a_file_changed_while_it_was_linted(tmp_path)
         key, settled = cache.key(package, settings.targets_for(package))
         assert settled
         change()
-        filed = repo / ".skilllint_cache" / "v1" / key[:2] / f"{key[2:]}.json"
-        if filed.exists():
-            filed.unlink()
+        cache.pack.take_new()
         cache.put(key, [], package=package)
-        return filed.exists()
+        return key in cache.pack.take_new()
 
     skill_md = root / "SKILL.md"
     text = skill_md.read_text()
@@ -275,8 +274,8 @@ def test_restored_entries_are_checked_as_any_entry(tmp_path, caches):
         ci = fresh_checkout(local, tmp_path / "b")
         expected = check(ci, "--no-cache")
         caches.clear()
-        (path,) = [p for p in results(ci) if '"SL122"' in p.read_text()]
-        entry = json.loads(path.read_text())
+        (original,) = [value for value in results(ci).values() if b'"SL122"' in value]
+        entry = json.loads(original)
         finding = next(item for item in entry["diagnostics"] if item["code"] == "SL122")
         if label == "served":
             finding["message"] = "a forged message"
@@ -284,7 +283,7 @@ def test_restored_entries_are_checked_as_any_entry(tmp_path, caches):
             finding["path"] = "/etc/passwd"
         else:
             finding["message"] = f"see {entry['moves']}/skills"
-        path.write_text(json.dumps(entry))
+        rewrite_cache_pack(ci, lambda value, old=original, new=json.dumps(entry).encode(): new if value == old else value)
         found = check(ci)
         if label == "served":
             assert counts(caches) == (len(SKILLS), 0)
@@ -298,7 +297,7 @@ def test_a_forged_or_torn_stat_memo_only_costs_reading_the_files(tmp_path, cache
     repo = make_checkout(tmp_path / "a")
     first = check(repo)
     caches.clear()
-    memo = repo / ".skilllint_cache" / "v1" / STAMP_KEYS_FILE
+    memo = repo / ".skilllint_cache" / f"v{FORMAT}" / STAMP_KEYS_FILE
     keys = json.loads(memo.read_text())["entries"]
     assert sum(slot.startswith("p") for slot in keys) == sum(slot.startswith("e:") for slot in keys) == len(SKILLS)
     plain = next(slot for slot in keys if slot.endswith(os.sep + "plain"))
@@ -389,7 +388,7 @@ def test_a_stat_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, kind):
     expected = fresh(tree)
     outside = tree.canary.parent
     name = STAMP_KEYS_FILE
-    memo = tree.root / ".skilllint_cache" / "v1" / name
+    memo = tree.root / ".skilllint_cache" / f"v{FORMAT}" / name
     if kind == "link out of the tree":
         _link_cache_level(tree.root, outside, name)
     else:

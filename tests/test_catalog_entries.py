@@ -120,7 +120,7 @@ def test_pre_commit_reads_the_siblings_once(tmp_path, settled, reads):
     assert reads["n"] == 40
     second = lint_json(*args, cwd=repo)
     assert first == second and reads["n"] == 40  # nothing read again
-    assert (repo / ".skilllint_cache" / "v1" / FILENAME).is_file()
+    assert (repo / ".skilllint_cache" / "v2" / FILENAME).is_file()
     # a sibling's description changes: only it is read again, and the catalog sees the change
     (repo / ".agents" / "skills" / "skill-07" / "SKILL.md").write_text("---\nname: skill-07\ndescription: Skill 0. Use when asked.\n---\n")
     third = lint_json(*args, cwd=repo)

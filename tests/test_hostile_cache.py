@@ -28,12 +28,13 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_skill
+from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 from test_cache import BROKEN, age, long_body
 from test_hostile import check_json, run, skill, sparse, tree, usage_error  # noqa: F401 - tree is a fixture
 
 from skilllint.skill import tokens
 from skilllint.fsafe import is_within
+from skilllint.lint.result_pack import FILENAME as PACK
 
 GiB = 1024**3
 OUTSIDE_FILE = b'{"note": "a file outside the tree that skilllint must neither read nor change"}'
@@ -65,8 +66,9 @@ def fresh(tree) -> list[tuple]:
 
 
 def results(root: Path) -> list[Path]:
-    folder = root / ".skilllint_cache" / "v1"
-    return [p for p in folder.glob("??/*.json")] if folder.is_dir() else []
+    """The file holding the results (one pack: :mod:`skilllint.lint.result_pack`)."""
+    pack = root / ".skilllint_cache" / "v2" / PACK
+    return [pack] if pack.is_file() else []
 
 
 # ----------------------------------------------------------------------------- links in the cache's place
@@ -78,21 +80,17 @@ def _link_cache_level(root: Path, outside: Path, level: str) -> None:
     target.mkdir()
     if level == ".skilllint_cache":
         os.symlink(target, cache)
-    elif level == "v1":
+    elif level == "v2":
         cache.mkdir()
-        os.symlink(target, cache / "v1")
-    elif level == "result folders":  # every sub-folder a result could go to
-        (cache / "v1").mkdir(parents=True)
-        for number in range(256):
-            os.symlink(target, cache / "v1" / f"{number:02x}")
-    else:  # a file kept beside the results
-        (cache / "v1").mkdir(parents=True)
+        os.symlink(target, cache / "v2")
+    else:  # a file of the cache: the results, or one kept beside them
+        (cache / "v2").mkdir(parents=True)
         (outside / level).write_bytes(OUTSIDE_FILE)
-        os.symlink(outside / level, cache / "v1" / level)
+        os.symlink(outside / level, cache / "v2" / level)
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("level", [".skilllint_cache", "v1", "result folders", "catalog-entries.json", "token-counts.json"])
+@pytest.mark.parametrize("level", [".skilllint_cache", "v2", "results.pack", "catalog-entries.json", "token-counts.json"])
 def test_a_cache_folder_or_file_linked_out_of_the_tree_is_neither_written_nor_read_through(tree, level):
     plant_skills(tree.root)
     expected = fresh(tree)
@@ -105,7 +103,7 @@ def test_a_cache_folder_or_file_linked_out_of_the_tree_is_neither_written_nor_re
         assert snapshot(outside) == before  # nothing created, written or replaced there
         if attempt == "cold":  # nor read: a linked file is never opened (a write then replaces the link, in the tree)
             assert not [e for e in result.events if e[0] == "open" and os.path.basename(e[1]) == level]
-    if level in (".skilllint_cache", "v1"):
+    if level in (".skilllint_cache", "v2"):
         assert f"{tree.root / '.skilllint_cache'}" in result.err and "the result cache is not used" in result.err, result.err
 
 
@@ -157,7 +155,7 @@ def test_a_cache_folder_chosen_by_the_user_may_be_a_link(tmp_path):
     os.symlink(tmp_path / "real-cache", tmp_path / "cache-link")
     code, out, err = run_cli("check", "--output-format", "json", "--exit-zero", "--cache-dir", str(tmp_path / "cache-link"), ".", cwd=repo)
     assert code == 0, err
-    assert list((tmp_path / "real-cache" / "v1").rglob("*.json")) and not (repo / ".skilllint_cache").exists()
+    assert list((tmp_path / "real-cache" / "v2").rglob("*.json")) and not (repo / ".skilllint_cache").exists()
 
 
 # ----------------------------------------------------------------------------- configured bounds
@@ -201,7 +199,7 @@ def _plant_trap(path: Path, kind: str) -> None:
 def test_cache_files_that_are_traps_are_misses_within_the_bounds(tree, which, kind):
     plant_skills(tree.root)
     check_json(tree, ".", label="fill the cache")
-    folder = tree.root / ".skilllint_cache" / "v1"
+    folder = tree.root / ".skilllint_cache" / "v2"
     targets = results(tree.root) if which == "results" else [folder / which]
     assert targets and all(p.exists() for p in targets), sorted(os.listdir(folder))
     for path in targets:
@@ -270,20 +268,15 @@ def test_result_files_with_the_wrong_content_are_misses(tmp_path):
     expected = _check(repo, "--no-cache")
     assert _check(repo) == expected
     package = repo / "skills" / "bad-name"
-    files = [path for path in results(repo) if str(package) in path.read_text()]  # its findings' file
-    assert len(files) == 1
+    (own,) = [entry for entry in cache_pack(repo).values() if str(package).encode() in entry]  # its findings' entry
     real = next(
-        item
-        for path in files
-        for item in json.loads(path.read_text())["diagnostics"]
-        if item["path"] == str(package / "SKILL.md") and not item.get("fix")
+        item for item in json.loads(own)["diagnostics"] if item["path"] == str(package / "SKILL.md") and not item.get("fix")
     )
     sibling = str(repo / "skills" / "other" / "SKILL.md")
     wrong = []
     for label, forged in _forgeries(real, str(package), sibling).items():
         text = json.dumps(forged) if forged != "DEEP" else '{"diagnostics": ' + "[" * 100_000 + "]" * 100_000 + "}"
-        for path in files:
-            path.write_text(text)
+        rewrite_cache_pack(repo, lambda entry, text=text: text.encode() if str(package).encode() in entry else entry)
         if _check(repo) != expected:
             wrong.append(label)
     assert wrong == []
@@ -303,7 +296,7 @@ def test_token_counts_that_cannot_be_are_counted_again(tmp_path, monkeypatch):
 
     expected = counted()
     assert expected and expected[0].startswith("the body is ")
-    counts = repo / ".skilllint_cache" / "v1" / "token-counts.json"
+    counts = repo / ".skilllint_cache" / "v2" / "token-counts.json"
     for forged, limit in ((0, 201), (10**9, 202)):
         data = json.loads(counts.read_text())
         assert data["counts"]
@@ -324,7 +317,7 @@ def test_kept_catalog_answers_of_the_wrong_shape_are_misses(tmp_path):
     expected = _check(repo, "--no-cache", "--select", "SL510")
     assert len(expected) == 3
     assert _check(repo, "--select", "SL510") == expected
-    entries = repo / ".skilllint_cache" / "v1" / "catalog-entries.json"
+    entries = repo / ".skilllint_cache" / "v2" / "catalog-entries.json"
     data = json.loads(entries.read_text())
     assert data["kept"]
     forgeries = {

@@ -12,7 +12,7 @@ from skilllint.lint.engine import BACKGROUND_MIN_PACKAGES
 from skilllint.skill import discovery_reach as catalog_discovery
 from skilllint.skill.discovery_reach import CODEX_MAX_DIRS, codex_reached
 
-from conftest import run_cli, write_skill
+from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 from test_cache import age
 
 TEXT = "---\nname: {name}\ndescription: Does {name} things. Use when asked about {name}.\n---\n\n# {name}\n"
@@ -234,7 +234,7 @@ def test_a_nested_document_is_linted_again_when_the_link_to_it_changes(tmp_path,
             found = codes_by_skill(repo, *cache)
             nested = found["skills/a/b"] | found.get("skills/a/b/references/setup.md", set())
             assert nested == (DOCUMENT_FINDINGS if linked else {("SL520", "claude-code")}), linked
-    assert any((tmp_path / "cache").rglob("*.json"))
+    assert cache_pack(tmp_path, "cache")
 
 
 def test_a_forged_answer_in_a_nested_document_s_cache_entry_is_a_miss(tmp_path):
@@ -244,12 +244,12 @@ def test_a_forged_answer_in_a_nested_document_s_cache_entry_is_a_miss(tmp_path):
     age(repo)
     cache = tmp_path / "cache"
     expected = codes_by_skill(repo, "--cache-dir", str(cache))
-    entry = next(p for p in cache.rglob("*.json") if '"documents"' in p.read_text())
-    real = json.loads(entry.read_text())
+    (real,) = [json.loads(entry) for entry in cache_pack(tmp_path, "cache").values() if b'"documents"' in entry]
     assert real["documents"] == ["claude-code"]
     forged_finding = dict(real["diagnostics"][0], code="SL307", name="anchor-missing", message="planted by hand")
     for documents in ("claude-code", [["claude-code"]], ["not-a-surface"], ["claude-code"] * 100_000, [], None):
-        entry.write_text(json.dumps({"diagnostics": [forged_finding], "documents": documents}))
+        forged = json.dumps({"diagnostics": [forged_finding], "documents": documents}).encode()
+        rewrite_cache_pack(tmp_path, lambda entry, forged=forged: forged if b'"documents"' in entry else entry, "cache")
         code, out, err = run_cli("check", str(repo), "--output-format", "json", "--cache-dir", str(cache))
         assert "Traceback" not in err and "planted by hand" not in out, documents
         assert codes_by_skill(repo, "--cache-dir", str(cache)) == expected

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import run_cli, write_skill
+from conftest import cache_pack, run_cli, write_skill
 from skilllint.lint import parallel
 from skilllint.lint.parallel import MIN_PACKAGES_PER_WORKER, PendingMap, worker_count
 
@@ -165,12 +165,12 @@ def test_workers_fill_and_read_the_cache(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     args = ("check", "--cache-dir", str(cache), "--jobs", "2", "--output-format", "json", str(tmp_path / "skills"))
     first = run_cli(*args)
-    results = [p for p in cache.rglob("*.json") if p.name not in ("catalog-entries.json", "stamp-keys.json")]
+    results = cache_pack(tmp_path, "cache")
     second = run_cli(*args)
     assert first == second and first[0] == 1
-    # the workers wrote one result per skill; the main process kept every skill's catalog entry
+    # the workers made one result per skill (the main process filed them); and kept every skill's catalog entry
     assert len(results) == 2 * MIN_PACKAGES_PER_WORKER
-    stored = json.loads((cache / "v1" / "catalog-entries.json").read_text())["entries"]
+    stored = json.loads((cache / "v2" / "catalog-entries.json").read_text())["entries"]
     assert len(stored) == 2 * MIN_PACKAGES_PER_WORKER  # one target (agentskills) each
 
 

@@ -49,9 +49,10 @@ run's settings — and a hit returns the package's diagnostics as they were.
   parts by content hash (:class:`TokenCounts`), and ``catalog-entries.json``
   each skill's catalog entry (:mod:`skilllint.lint.catalog_entries`).
 * Entries are JSON, never pickle: a cache folder may come from anywhere (a
-  cloned repository, an archive) and reading it must not run code. Each entry
-  is one file written under a temporary name and renamed into place, so
-  concurrent runs never see half an entry.
+  cloned repository, an archive) and reading it must not run code. They are
+  kept in one file, ``results.pack`` (:mod:`skilllint.lint.result_pack`), read
+  once and written once at the end of a run under a temporary name and renamed
+  into place, so concurrent runs never see half of it; it is bounded in size.
 * A cache folder inside the tree is as untrusted as the tree. Its folders are
   opened level by level without following a link (:class:`CacheFolder`); its
   files are read as skill files are (:func:`skilllint.fsafe.read_capped`: no
@@ -74,20 +75,21 @@ import time
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
-from ..fsafe import SafeFolder, UnsafeFile, file_stamp, is_within, plain_file
+from ..fsafe import file_stamp, is_within, plain_file
 from ..targets import claude_code
 from . import cache_folder
 from .cache_entries import checked_diagnostics, encode, holds_documents, moved, probes_hold
 from .cache_folder import FORMAT, CacheFolder, parse_json
 from .cache_keys import MANIFESTS, linked_skill_md, manifest_stamps, path_below, settings_salt
 from .cache_memo import FileHashes, StampKeys, TokenCounts
+from .result_pack import ResultPack
 
 # The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
 MAX_RESULT_BYTES = 8 * 1024 * 1024
 
 
 class ResultCache:
-    """The results of earlier runs, in ``v1`` of the cache folder ``folder`` (:func:`open_cache`)."""
+    """The results of earlier runs, in ``v2`` of the cache folder ``folder`` (:func:`open_cache`)."""
 
     def __init__(self, folder: CacheFolder, settings) -> None:
         self.folder = CacheFolder(folder.anchor, (*folder.parts, f"v{FORMAT}"), ignored=len(folder.parts))
@@ -107,7 +109,7 @@ class ResultCache:
         self.catalog_entries = None  # made by skilllint.lint.catalog_entries.entries_beside, which builds on this module
         self._token_counts: TokenCounts | None = None
         self._manifests: dict[str, list] = {}  # folder -> its manifests' stamps, for the run
-        self._subfolders: dict[str, SafeFolder] = {}  # the (at most 256) result folders opened, for the run
+        self.pack = ResultPack(self.folder)  # the entries, in one file (results.pack)
         # Rule plugins may say anything about where the tree lies: with one, every key is lstat-based.
         self._plugins = any(not r.__module__.startswith("skilllint.") for r in settings.enabled_rules())
         self._anchors: dict[str, str] = {}  # lint root -> the folder content keys name places from ("": none)
@@ -290,7 +292,7 @@ class ResultCache:
     def has_results(self) -> bool:
         """Whether an earlier run left results here (then most skills are likely unchanged)."""
         try:
-            return self.usable and self.folder.open() is not None
+            return self.usable and self.pack.has_entries()
         except OSError:
             return False
 
@@ -308,14 +310,12 @@ class ResultCache:
         return found
 
     def _found(self, key: str, package, targets, documents_hold) -> list[Diagnostic] | None:
-        try:
-            sub = self._subfolder(key[:2], create=False)
-            if sub is None:
-                return None
-            result = sub.read(f"{key[2:]}.json", MAX_RESULT_BYTES)
-        except (OSError, UnsafeFile):
+        if not self.usable:
             return None
-        data = self._placed(parse_json(result.data), package)
+        entry = self.pack.get(key)
+        if entry is None or len(entry) > MAX_RESULT_BYTES:
+            return None
+        data = self._placed(parse_json(entry), package)
         if not probes_hold(data, package) or not holds_documents(data, documents_hold):
             return None
         return checked_diagnostics(data, package, self._names, {t.id for t in targets})
@@ -362,47 +362,32 @@ class ResultCache:
             entry["probes"] = sorted([path, found] for path, found in probes.items())
         if documents is not None:
             entry["documents"] = list(documents)
-        data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")  # one line: JSON escapes line ends
         if len(data) > MAX_RESULT_BYTES:
             return  # it would not be read back
-        try:
-            sub = self._subfolder(key[:2], create=True)
-            if sub is None:
-                self.usable = False  # a link where a folder should be: never written through
-                return
-            sub.write_atomic(f"{key[2:]}.json", data, durable=False)  # a lost or torn entry reads as a miss
-        except (OSError, UnsafeFile):
-            self.usable = False  # a read-only tree: lint on, uncached
-
-    def _subfolder(self, name: str, create: bool) -> SafeFolder | None:
-        """The result folder ``name`` (two hex digits of a key), opened once (None: not there)."""
-        sub = self._subfolders.get(name)
-        if sub is None and self.usable:
-            folder = self.folder.open(create)
-            if folder is None:
-                return None
-            try:
-                sub = self._subfolders[name] = folder.child(name, create)
-            except FileNotFoundError:
-                return None
-        return sub
+        self.pack.put(key, data)  # saved by the main process at the end of the run
 
     def token_counts(self) -> TokenCounts | None:
         if self._token_counts is None and self.usable:
             self._token_counts = TokenCounts(self.folder)
         return self._token_counts
 
-    def take_new(self) -> dict | None:
-        """The stat memo's entries this process made since the last call (what a worker sends back)."""
-        return self.stamp_keys.take_new() or None
+    def take_new(self) -> tuple | None:
+        """The stat memo's entries and the results this process made since the last call (what a
+        worker sends back)."""
+        stamps, results = self.stamp_keys.take_new(), self.pack.take_new()
+        return (stamps, results) if stamps or results else None
 
-    def add(self, new: dict) -> None:
+    def add(self, new: tuple) -> None:
         """A worker's :meth:`take_new`."""
-        self.stamp_keys.add(new)
+        stamps, results = new
+        self.stamp_keys.add(stamps)
+        self.pack.add(results)
 
     def save(self) -> None:
-        """Keep the stat memo (:class:`StampKeys`)."""
+        """Keep the results (:class:`ResultPack`) and the stat memo (:class:`StampKeys`)."""
         if self.usable:
+            self.pack.save()
             self.stamp_keys.save()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..fsafe import SafeFolder, UnsafeFile
 
-FORMAT = "1"  # the layout version: results live in ``v1``
+FORMAT = "2"  # the layout version: results live in ``v2`` (1: a file per result)
 # A file changed within this many seconds is "racily clean" (as git says): two writes of the
 # same size inside one timestamp tick share a stamp, so it is not trusted to be settled.
 RACY_SECONDS = 2.0
