@@ -161,6 +161,7 @@ def test_cut_and_omitted_entries_follow_the_codex_render(tmp_path):
     assert {c["fate"] for c in found.values()} == {"shortened"}
     for name in ("alpha", "beta"):
         assert f"description cut to {shown[name]} of 10 characters" in found[name]["reason"]
+        assert shown[name] < 10
         assert f"over the budget of {sum(minimum) + 6:,} characters" in found[name]["reason"]
     # room for one shortest line only: the other is left out
     (receipt,) = explain_json(str(tmp_path), "--budget-chars", str(max(minimum)))["catalogs"]
@@ -170,6 +171,8 @@ def test_cut_and_omitted_entries_follow_the_codex_render(tmp_path):
     assert all((fates[name] == "omitted") == (not included[name]) for name in fates)
     omitted = next(c for c in receipt["explain"]["candidates"] if c["fate"] == "omitted")
     assert "shortest lines cost" in omitted["reason"] and "leaves this one out" in omitted["reason"]
+    removed = next(c for c in receipt["explain"]["candidates"] if c["fate"] == "shortened")
+    assert "description removed" in removed["reason"] and "shortest lines alone cost" in removed["reason"]
 
 
 def test_claude_code_cut_at_the_entry_cap_and_dropped_by_the_budget(tmp_path):
@@ -180,6 +183,21 @@ def test_claude_code_cut_at_the_entry_cap_and_dropped_by_the_budget(tmp_path):
     assert found["long"]["fate"] == "shortened"
     assert "cut at 1,536 characters" in found["long"]["reason"] and "40 characters lost" in found["long"]["reason"]
     assert "dropped (an estimate)" in found["long"]["reason"]  # the most expensive goes first in the estimate
+    assert found["short"]["fate"] == "listed" and "at risk" in found["short"]["reason"]  # which go depends on usage
+
+
+def test_a_plugin_skill_claude_code_never_reaches(tmp_path):
+    plugin = tmp_path / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "plugin"}')
+    skill(plugin / "skills", "top", "top")
+    skill(plugin / "skills" / "group", "deep", "deep")  # skills/group/deep: below a folder that is no skill
+    report = explain_json(str(plugin), "--target", "claude-code")
+    (item,) = report["explain"]["rejected"]
+    assert Path(item["path"]) == plugin / "skills" / "group" / "deep" / "SKILL.md"
+    assert f"the plugin {plugin} loads" in item["reason"] and "looks no deeper" in item["reason"]
+    (receipt,) = explain_json(str(plugin), "--target", "codex")["catalogs"]  # Codex walks the tree: both listed
+    assert {c["name"]: c["fate"] for c in receipt["explain"]["candidates"]} == {"top": "listed", "deep": "listed"}
 
 
 def test_copilot_omits_after_the_first_that_does_not_fit(tmp_path):
@@ -308,3 +326,18 @@ def test_every_surface_explains_and_tiers_the_corpus_collection(corpus, target):
     listed = sum(1 for f in fates if f in ("listed", "shortened"))
     assert listed == receipt["included"]
     assert len(receipt["tiers"]) == sum(1 for c in receipt["explain"]["candidates"] if c["linted"])
+
+
+@pytest.mark.parametrize("target", ["codex", "claude-code", "copilot"])
+def test_the_log_and_the_ladder_escape_what_the_tree_says(tmp_path, target):
+    from test_catalog_cli import HOSTILE_FRONTMATTER, TERMINAL_HOSTILE
+
+    folder = write_skill(tmp_path, "evil", HOSTILE_FRONTMATTER + "When \x1b[2J ready, read `references/a\x1b]0;x\x07.md`.\n")
+    (folder / "references").mkdir()
+    (folder / "references" / "a\x1b]0;x\x07.md").write_text("\x1b[31mred\n")
+    write_skill(folder / "nested\x1b[2J", "inner\u202e", HOSTILE_FRONTMATTER)
+    code, out, err = run_cli("catalog", "--target", target, "--explain", "--tiers", str(tmp_path))
+    assert code == 0, err
+    raw = sorted({f"U+{ord(c):04X}" for c in TERMINAL_HOSTILE.findall(out + err)})
+    assert not raw, f"raw {raw} in the {target} log"
+    assert "evil\\x1b]0;pwned\\x07\\x9b31m" in out and "Discovery log" in out and "tier 2, body" in out

@@ -117,12 +117,18 @@ def _codex_fates(catalog: Catalog, options: dict) -> dict:
                 f"the {receipt.total_count} skills' shortest lines cost {minimum:,} {receipt.budget_unit}, over the budget "
                 f"of {budget}: Codex keeps the lines that fit in its order and leaves this one out",
             )
-        elif item.chars_shown < item.description_chars:
-            what = "description removed" if item.chars_shown == 0 else f"description cut to {item.chars_shown:,} of {item.description_chars:,} characters"
+        elif item.chars_shown < item.description_chars and receipt.phase == "descriptions-removed":
             fates[id(skill)] = (
                 "shortened",
-                f"{what}: the whole catalog would cost {full:,} {receipt.budget_unit}, over the budget of {budget} "
-                f"({receipt.phase.replace('-', ' ')})",
+                f"description removed: the {receipt.total_count} skills' shortest lines alone cost {minimum:,} "
+                f"{receipt.budget_unit}, over the budget of {budget}, so Codex lists no description",
+            )
+        elif item.chars_shown < item.description_chars:
+            fates[id(skill)] = (
+                "shortened",
+                f"description cut to {item.chars_shown:,} of {item.description_chars:,} characters: the whole catalog would cost "
+                f"{full:,} {receipt.budget_unit}, over the budget of {budget}; Codex shares what the shortest lines "
+                f"({minimum:,}) leave among the descriptions",
             )
     return fates
 
@@ -145,10 +151,13 @@ def _claude_code_fates(catalog: Catalog, options: dict) -> dict:
                 f"description dropped (an estimate): the listing costs {receipt.used:,} of a {receipt.budget:,}-character "
                 "budget; Claude Code drops the descriptions of the least-used skills first, so only the name may be listed"
             )
-        elif item.at_risk:
-            reasons.append("description at risk: the listing is over budget and which descriptions Claude Code drops depends on usage")
         if reasons:
             fates[id(item.key)] = ("shortened", "; ".join(reasons))
+        elif item.at_risk:
+            fates[id(item.key)] = (
+                "listed",
+                "listed whole in the estimate, but at risk: the listing is over budget and which descriptions Claude Code drops depends on usage",
+            )
     return fates
 
 

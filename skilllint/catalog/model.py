@@ -219,7 +219,10 @@ def _unloaded_reason(package: SkillPackage, target: Target, key: tuple[str, Path
 
         nested = target.loads_nested_skills
         if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=nested):
-            return f"not under a skills folder the plugin manifest of {root} loads"
+            where = f"the plugin {root} loads (its `skills/`, or the `skills` paths its manifest names)"
+            if nested:
+                return f"not below a skills folder {where}"
+            return f"not `<skills folder>/<name>/SKILL.md` of a skills folder {where}: {surface} looks no deeper"
     if target.lists_only_direct_children and kind == "surface-roots":
         where = unlisted(Path(os.path.normpath(package.root)))  # `.claude/skills/<name>/SKILL.md` alone
         if where is None:
