@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     catalog.add_argument("--output-format", choices=("text", "json"), default="text")
     catalog.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
     catalog.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalog; repeatable")
+    catalog.add_argument("--explain", action="store_true", help="add the discovery log: the folders searched, the skills rejected and why, each candidate's fate (shadowed, hidden, shortened, omitted)")
+    catalog.add_argument("--tiers", action="store_true", help="add each linted skill's disclosure ladder: its catalog line, its body's tokens, each referenced file's tokens and load condition")
 
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
@@ -536,7 +538,7 @@ def _catalog(args: argparse.Namespace) -> int:
             for key, value in (("context-window", args.context_window), ("budget-chars", args.budget_chars), ("budget-tokens", args.budget_tokens)):
                 if value:
                     options[key] = value
-        report = catalog_report(args.paths or ["."], cwd, settings, args.target, options)
+        report = catalog_report(args.paths or ["."], cwd, settings, args.target, options, explain=args.explain, tiers=args.tiers)
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR

@@ -16,8 +16,11 @@ under ``surface``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from ..catalog.discovery_log import DiscoveryLog
+from ..fsafe import is_within
 from ..skill.discovery import discover
 from ..output import printable, root_relative, source_root
 from ..skill.package import SkillPackage
@@ -31,11 +34,23 @@ SCHEMA_VERSION = "2"
 EXACTNESS = {"budgeted-catalog": "exact", "listing": "approximation", "cli-listing": "approximation [2ND]"}
 
 
-def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict) -> dict:
+def catalog_report(
+    paths: list[str], cwd: Path, settings, target_id: str, options: dict, *, explain: bool = False, tiers: bool = False
+) -> dict:
     """The receipts of every ``target_id`` catalog the skills under ``paths`` belong to. Their
     siblings elsewhere in the repository are loaded so that each catalog is whole, but a
-    catalog of siblings only is none of these."""
+    catalog of siblings only is none of these.
+
+    ``explain``: with the discovery log (:mod:`skilllint.app.catalog_explain`): the folders
+    searched, the skills no catalog takes and why, and each catalog's candidates and what
+    became of them. ``tiers``: with each linted skill's disclosure ladder
+    (:mod:`skilllint.app.disclosure_tiers`)."""
+    log = DiscoveryLog() if explain else None
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
+    if log is not None:
+        for raw in paths:
+            path = Path(os.path.normpath(cwd / raw))
+            log.searched(path, "repo", "named", sum(1 for item in found.packages if is_within(path, item.root)))
     target = TARGETS[target_id]
     packages, not_loaded = [], []
     for item in found.packages:
@@ -45,22 +60,38 @@ def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, option
             not_loaded.append({"path": str(package.skill_md_path or package.root), "reason": reason})
         packages.append(package)
     warnings = list(found.warnings)
-    completion = complete_catalogs(packages, paths, settings, cwd, 1024 * 1024, warnings)
+    completion = complete_catalogs(packages, paths, settings, cwd, 1024 * 1024, warnings, log)
     catalogs = [
         c
-        for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary)
+        for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, log=log)
         if c.target == target_id and any(not skill.context for skill in c.skills)
     ]
-    receipts = [_RECEIPTS[target.catalog_model](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
-    for receipt in receipts:
+    receipts = []
+    for catalog in sorted(catalogs, key=lambda c: str(c.root)):
+        receipt = _RECEIPTS[target.catalog_model](catalog, options)
         not_loaded += receipt.pop("_not_loaded")
-    return {
+        listed = receipt.pop("_listed")
+        if explain:
+            from .catalog_explain import catalog_explanation
+
+            receipt["explain"] = catalog_explanation(catalog, options)
+        if tiers:
+            from .disclosure_tiers import catalog_tiers
+
+            receipt["tiers"] = catalog_tiers(catalog, listed, settings)
+        receipts.append(receipt)
+    report = {
         "version": SCHEMA_VERSION,
         "target": target_id,
         "catalogs": receipts,
         "not_loaded": not_loaded,
         "warnings": warnings,
     }
+    if log is not None:
+        from .catalog_explain import search_explanation
+
+        report["explain"] = search_explanation(log, target_id)
+    return report
 
 
 def _unloadable(package: SkillPackage, target) -> str | None:
@@ -96,7 +127,8 @@ def _codex(catalog: Catalog, options: dict) -> dict:
     render, _ = codex_render(catalog, options)
     receipt = render.receipt
     by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
-    skills = []
+    skills, listed = [], []
+    lines = iter(render.lines)
     for item in receipt.skills:
         skills.append(
             _skill(
@@ -108,6 +140,7 @@ def _codex(catalog: Catalog, options: dict) -> dict:
                 full_cost=item.full_cost,
             )
         )
+        listed.append((by_path[item.path], skills[-1], next(lines, "") if item.included else ""))  # rendered in receipt order
     skipped = [
         {"path": str(s.package.skill_md_path), "reason": reason}
         for s in catalog.visible
@@ -127,6 +160,7 @@ def _codex(catalog: Catalog, options: dict) -> dict:
         "rendered": render.text,
         "surface": receipt.to_dict(),
         "_not_loaded": skipped,
+        "_listed": listed,
     }
 
 
@@ -144,7 +178,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
     from ..catalog.render import listing_for
 
     receipt = listing_for(catalog, options)
-    skills, lines = [], []
+    skills, lines, listed = [], [], []
     for item in receipt.skills:
         skill = item.key
         shown = 0 if item.estimated_dropped else item.text_chars
@@ -159,6 +193,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
             )
         )
         lines.append(claude_code.line(item.name, "" if item.estimated_dropped else item.text))
+        listed.append((skill, skills[-1], lines[-1].rstrip("\n")))
     return {
         **_base(catalog),
         "total": receipt.total,
@@ -173,6 +208,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         "rendered": "".join(lines).rstrip("\n"),
         "surface": receipt.as_dict(),
         "_not_loaded": [],
+        "_listed": listed,
     }
 
 
@@ -205,6 +241,10 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
         "rendered": listing.text,
         "surface": {"sources": copilot.SOURCES, "location": copilot.LOCATION},
         "_not_loaded": [],
+        "_listed": [
+            (item.key, skill, copilot.block(item.name, item.key.description) if item.included else "")
+            for item, skill in zip(listing.skills, skills)
+        ],
     }
 
 
@@ -226,6 +266,10 @@ def report_text(report: dict, cwd: Path) -> str:
     indented by four spaces, so no line of it can pass for a line of the receipt. A catalog is
     named by the folders it is read from (:func:`_folder_name`)."""
     out: list[str] = []
+    if "explain" in report:
+        from .catalog_explain import search_text
+
+        out += search_text(report["explain"])
     if not report["catalogs"]:
         out.append(f"no {report['target']} catalog: no loadable skill under the given paths")
     for receipt in report["catalogs"]:
@@ -246,6 +290,14 @@ def report_text(report: dict, cwd: Path) -> str:
                 f"line costs {skill['minimum_cost']} (minimum) / {skill['full_cost']} (full) [{skill['scope']}] {printable(skill['path'])}"
             )
         out.append(f"  warning: {printable(receipt['warning'])}" if receipt["warning"] else "  warning: none")
+        if "explain" in receipt:
+            from .catalog_explain import catalog_text
+
+            out += catalog_text(receipt["explain"])
+        if "tiers" in receipt:
+            from .disclosure_tiers import tiers_text
+
+            out += tiers_text(receipt["tiers"])
         out.append("")
     for item in report["not_loaded"]:
         out.append(f"not loaded: {printable(item['path'])}: {printable(item['reason'])}")

@@ -154,7 +154,7 @@ def catalog_key(
     package: SkillPackage, target: Target, boundary: Path | None = None, memo: dict | None = None
 ) -> tuple[str, Path, str] | None:
     """(target, root, kind): which catalog of ``target`` the skill belongs to;
-    None when that surface never loads it where it lies (see :func:`_loaded`).
+    None when that surface never loads it where it lies (see :func:`_unloaded_reason`).
 
     Searches for the catalog's root stop at ``boundary`` when the skill lies
     inside it (the repository being linted), else at the skill's lint root, so
@@ -162,6 +162,14 @@ def catalog_key(
     ``memo`` (one dict per grouping) shares the answer among the skills of one
     folder: the search looks only above the skill, except for a skill folder
     itself named ``skills``."""
+    return placement(package, target, boundary, memo)[0]
+
+
+def placement(
+    package: SkillPackage, target: Target, boundary: Path | None = None, memo: dict | None = None
+) -> tuple[tuple[str, Path, str] | None, str | None]:
+    """:func:`catalog_key`, with why the surface does not load the skill where it lies when
+    it does not: ``(key, None)`` or ``(None, reason)``."""
     stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
     if memo is None or package.root.name == "skills":
         key = _catalog_key(package, target, stop)
@@ -170,7 +178,8 @@ def catalog_key(
         key = memo.get(shared)
         if key is None:
             key = memo[shared] = _catalog_key(package, target, stop)
-    return key if _loaded(package, target, key, {} if memo is None else memo) else None
+    reason = _unloaded_reason(package, target, key, {} if memo is None else memo)
+    return (key, None) if reason is None else (None, reason)
 
 
 def _catalog_key(package: SkillPackage, target: Target, stop: Path) -> tuple[str, Path, str]:
@@ -197,53 +206,62 @@ def _plugin_root(package: SkillPackage, target: Target, stop: Path) -> Path | No
     return None
 
 
-def _loaded(package: SkillPackage, target: Target, key: tuple[str, Path, str], memo: dict) -> bool:
-    """Whether the surface really loads the skill in the catalog ``key`` names: a plugin's
-    skills are the ones under the folders its manifest loads (:mod:`skilllint.targets.plugins`),
-    on every surface; a surface that does not load nested skills (Claude Code, OpenCode) never
-    loads a skill nested inside another skill's folder; Codex skips dot-folders."""
+def _unloaded_reason(package: SkillPackage, target: Target, key: tuple[str, Path, str], memo: dict) -> str | None:
+    """Why the surface does not load the skill in the catalog ``key`` names, or None when it
+    does: a plugin's skills are the ones under the folders its manifest loads
+    (:mod:`skilllint.targets.plugins`), on every surface; a surface that does not load nested
+    skills (Claude Code, OpenCode) never loads a skill nested inside another skill's folder;
+    Codex skips dot-folders."""
     _, root, kind = key
+    surface = target.called
     if kind == "plugin":
         from ..targets.plugins import plugin_loads
 
         nested = target.loads_nested_skills
         if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=nested):
-            return False
+            where = f"the plugin {root} loads (its `skills/`, or the `skills` paths its manifest names)"
+            if nested:
+                return f"not below a skills folder {where}"
+            return f"not `<skills folder>/<name>/SKILL.md` of a skills folder {where}: {surface} looks no deeper"
     if target.lists_only_direct_children and kind == "surface-roots":
-        return unlisted(Path(os.path.normpath(package.root))) is None  # `.claude/skills/<name>/SKILL.md` alone
+        where = unlisted(Path(os.path.normpath(package.root)))  # `.claude/skills/<name>/SKILL.md` alone
+        if where is None:
+            return None
+        return f"{where.levels} folders deep below {where.skills_folder}: {surface} lists `<skills folder>/<name>/SKILL.md` only"
     if not target.loads_nested_skills:
-        return not _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
+        holder = _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
+        return None if holder is None else f"nested inside another skill's folder ({holder}): {surface} does not load nested skills"
     if target.skips_dot_folders:
         # Codex's walk skips every entry whose name starts with `.` below the root it scans (§3a)
         base = _surface_root(package, target) if kind == "surface-roots" else root
         if base is not None and is_within(base, package.root) and package.root != base:
-            return not any(part.startswith(".") for part in package.root.relative_to(base).parts)
-    return True
+            dotted = [part for part in package.root.relative_to(base).parts if part.startswith(".")]
+            if dotted:
+                return f"under the dot-folder `{dotted[0]}` below {base}: {surface}'s walk skips dot-folders"
+    return None
 
 
-def _inside_another_skill(skill: Path, top: Path, known: dict) -> bool:
-    """Whether a folder between ``top`` (excluded) and ``skill`` (excluded) holds a SKILL.md."""
+def _inside_another_skill(skill: Path, top: Path, known: dict) -> Path | None:
+    """The nearest folder between ``top`` (excluded) and ``skill`` (excluded) holding a SKILL.md, if any."""
     for folder in skill.parents:
         if folder == top or not is_within(top, folder):
-            return False
+            return None
         held = known.get(folder)
         if held is None:
             held = known[folder] = os.path.isfile(folder / "SKILL.md")
         if held:
-            return True
-    return False
+            return folder
+    return None
 
 
 def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     """The skill as ``target`` lists it, or None when its frontmatter does not parse there
     (Claude Code still loads such a skill, with no fields set: docs/surfaces.md §2b), or when
     no surface can read it."""
-    if package.skill_md_name is None or not package.readable:
+    if unread_reason(package, target) is not None:
         return None
     mapping = package.view(target).mapping
-    if mapping is None:
-        if not target.lenient_loader:
-            return None
+    if mapping is None:  # a lenient loader's
         return CatalogSkill(package, package.folder_name, "", first_body_line=first_body_line(package))
     name = mapping.get("name")
     description = mapping.get("description")
@@ -251,11 +269,7 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     description = description if isinstance(description, str) else ""
     if target.description_count == "collapse":  # the surface reads it whitespace-collapsed
         description = " ".join(description.split())
-    hidden = target.hides_disabled_skills and read_bool(mapping.get("disable-model-invocation")) is True
-    if target.reads_openai_yaml_policy and not implicit_invocation_allowed(package):
-        # agents/openai.yaml `policy.allow_implicit_invocation: false`: loaded and `$name`-invocable,
-        # never in the model-visible catalog (S-CX-MODEL, allowed_skills_for_implicit_invocation)
-        hidden = True
+    hidden = hidden_reason(package, mapping, target) is not None
     skill = CatalogSkill(package, name or package.folder_name, description, hidden=hidden)
     if target.lists_when_to_use:
         when = mapping.get("when_to_use")
@@ -263,6 +277,27 @@ def read_entry(package: SkillPackage, target) -> CatalogSkill | None:
     if target.lists_first_body_line:
         skill.first_body_line = "" if description else first_body_line(package)
     return skill
+
+
+def hidden_reason(package: SkillPackage, mapping: dict, target: Target) -> str | None:
+    """Why ``target`` keeps the skill (frontmatter ``mapping``) out of the model-visible
+    catalog, or None when it lists it."""
+    if target.hides_disabled_skills and read_bool(mapping.get("disable-model-invocation")) is True:
+        return "`disable-model-invocation: true`: invocable by the user only, never listed to the model"
+    if target.reads_openai_yaml_policy and not implicit_invocation_allowed(package):
+        # agents/openai.yaml `policy.allow_implicit_invocation: false`: loaded and `$name`-invocable,
+        # never in the model-visible catalog (S-CX-MODEL, allowed_skills_for_implicit_invocation)
+        return "agents/openai.yaml `policy.allow_implicit_invocation: false`: `$name`-invocable, never listed to the model"
+    return None
+
+
+def unread_reason(package: SkillPackage, target: Target) -> str | None:
+    """Why :func:`read_entry` reads no entry of the skill for ``target``, or None when it reads one."""
+    if package.skill_md_name is None or not package.readable:
+        return f"{target.title} finds no readable SKILL.md"
+    if package.view(target).mapping is None and not target.lenient_loader:
+        return f"frontmatter {target.title} cannot read (SL003-SL006)"
+    return None
 
 
 def first_body_line(package: SkillPackage) -> str:
@@ -292,6 +327,7 @@ def build_catalogs(
     extra: list = (),
     boundary: Path | None = None,
     reader=None,
+    log=None,
 ) -> list[Catalog]:
     """Group skills into catalogs, each canonical SKILL.md once per target.
 
@@ -300,17 +336,21 @@ def build_catalogs(
     :class:`~skilllint.lint.catalog_context.ScopedPackage` from configured roots,
     which join every catalog of a target that loads them. ``reader`` reads
     each entry (default :func:`read_entry`; :mod:`skilllint.lint.catalog_entries`
-    remembers them between runs)."""
+    remembers them between runs). ``log``, a
+    :class:`~skilllint.catalog.discovery_log.DiscoveryLog`, records each skill a surface
+    does not load, and why."""
     reader = reader or read_entry
     catalogs: dict[tuple[str, Path, str], Catalog] = {}
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], SkillPackage] = {}
     keys: dict = {}
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
-        for target, entry in _entries(package, settings.targets_for(package), seen, reader):
+        for target, entry in _entries(package, settings.targets_for(package), seen, reader, log):
             entry.context = is_context
-            key = catalog_key(package, target, boundary, keys)
-            if key is None:
-                continue  # the surface never loads it there
+            key, reason = placement(package, target, boundary, keys)
+            if key is None:  # the surface never loads it there
+                if log is not None:
+                    log.rejected(package, target.id, "repo", reason)
+                continue
             catalog = catalogs.get(key)
             if catalog is None:
                 catalog = catalogs[key] = Catalog(target, key[1], key[2])
@@ -322,6 +362,8 @@ def build_catalogs(
             for catalog in members:
                 entry = reader(scoped.package, target)
                 if entry is None or (target.id, scoped.package.real_skill_md) in seen:
+                    if log is not None and catalog is members[0]:
+                        log.rejected(scoped.package, target.id, scoped.scope, _unentered(scoped.package, target, seen))
                     continue
                 entry.scope, entry.context = scoped.scope, True
                 catalog.skills.append(entry)
@@ -330,18 +372,38 @@ def build_catalogs(
     return list(catalogs.values())
 
 
-def _entries(package: SkillPackage, targets, seen: set[tuple[str, str]], reader):
+def _entries(package: SkillPackage, targets, seen: dict[tuple[str, str], SkillPackage], reader, log=None):
     if package.skill_md_name != "SKILL.md":
-        return  # (an unreadable one: read_entry says None; a stored entry came from a readable one)
+        # (an unreadable one: read_entry says None; a stored entry came from a readable one)
+        if log is not None:
+            for target in targets:
+                log.rejected(package, target.id, "repo", _unentered(package, target, seen))
+        return
     real = package.real_skill_md
     for target in targets:
         if (target.id, real) in seen:
+            if log is not None:
+                log.rejected(package, target.id, "repo", _unentered(package, target, seen))
             continue
         entry = reader(package, target)
         if entry is None:
+            if log is not None:
+                log.rejected(package, target.id, "repo", _unentered(package, target, seen))
             continue
-        seen.add((target.id, real))
+        seen[(target.id, real)] = package
         yield target, entry
+
+
+def _unentered(package: SkillPackage, target: Target, seen: dict[tuple[str, str], SkillPackage]) -> str:
+    """Why :func:`build_catalogs` takes no entry of ``package`` for ``target``: another path to
+    the same SKILL.md was taken already, its file is not named ``SKILL.md``, or
+    :func:`read_entry` reads none."""
+    first = seen.get((target.id, package.real_skill_md)) if package.skill_md_name is not None else None
+    if first is not None:
+        return f"the same SKILL.md as {first.skill_md_path or first.root}, listed once"
+    if package.skill_md_name not in (None, "SKILL.md"):
+        return f"its file is named `{package.skill_md_name}`: {target.title} reads `SKILL.md` only"
+    return unread_reason(package, target) or f"{target.title} reads no entry of it"
 
 
 def apply_precedence(catalog: Catalog) -> None:

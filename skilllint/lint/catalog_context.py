@@ -50,15 +50,16 @@ class CatalogContext:
     extra: list[ScopedPackage] = field(default_factory=list)
 
 
-def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warnings: list[str]) -> CatalogContext:
-    """Siblings (unless ``[catalog] context = false``) and configured roots for ``packages``."""
+def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warnings: list[str], log=None) -> CatalogContext:
+    """Siblings (unless ``[catalog] context = false``) and configured roots for ``packages``;
+    ``log`` (a :class:`~skilllint.catalog.discovery_log.DiscoveryLog`) records the folders searched."""
     taken = {p.real_root for p in packages}
     completion = CatalogContext()
     if settings.catalog.get("context", True):
         completion.boundary = boundary_of(cwd)
         searched = [p for p in (Path(os.path.normpath(cwd / raw)) for raw in (paths or ["."])) if os.path.isdir(p)]
-        completion.siblings = load_siblings(packages, settings, completion.boundary, searched, max_bytes, taken)
-    completion.extra, notes = load_roots(configured_roots(settings), settings, max_bytes, taken)
+        completion.siblings = load_siblings(packages, settings, completion.boundary, searched, max_bytes, taken, log)
+    completion.extra, notes = load_roots(configured_roots(settings), settings, max_bytes, taken, log)
     warnings.extend(notes)
     return completion
 
@@ -108,19 +109,27 @@ def boundary_of(cwd: Path) -> Path:
     return cwd
 
 
-def load_roots(roots: list[CatalogRoot], settings, max_bytes: int, taken: set[str]) -> tuple[list[ScopedPackage], list[str]]:
+def load_roots(
+    roots: list[CatalogRoot], settings, max_bytes: int, taken: set[str], log=None
+) -> tuple[list[ScopedPackage], list[str]]:
     """The skills under each configured root, each SKILL.md once."""
     found: list[ScopedPackage] = []
     warnings: list[str] = []
     for root in roots:
         if not os.path.isdir(root.path):
             warnings.append(f"catalog root {root.path} ({root.scope}): not a folder; skipped")
+            if log is not None:
+                log.searched(root.path, root.scope, "configured", 0, "not a folder; skipped")
             continue
         try:
             discovered = discover([str(root.path)], root.path, use_gitignore=settings.respect_gitignore)
         except DiscoveryError as exc:
             warnings.append(f"catalog root {root.path} ({root.scope}): {exc}; skipped")
+            if log is not None:
+                log.searched(root.path, root.scope, "configured", 0, f"{exc}; skipped")
             continue
+        if log is not None:
+            log.searched(root.path, root.scope, "configured", len(discovered.packages))
         for item in discovered.packages:
             if item.missing_skill_md or not _claim(item, taken):
                 continue
@@ -129,7 +138,7 @@ def load_roots(roots: list[CatalogRoot], settings, max_bytes: int, taken: set[st
 
 
 def load_siblings(
-    packages: list[SkillPackage], settings, boundary: Path, searched: list[Path], max_bytes: int, taken: set[str]
+    packages: list[SkillPackage], settings, boundary: Path, searched: list[Path], max_bytes: int, taken: set[str], log=None
 ) -> list[SkillPackage]:
     """The other skills of the catalogs the linted ``packages`` belong to.
 
@@ -159,8 +168,15 @@ def load_siblings(
         for root in walked:
             try:
                 found += walk([root])
-            except DiscoveryError:
+            except DiscoveryError as exc:
+                if log is not None:
+                    log.searched(Path(root), "repo", "siblings", 0, f"{exc}; skipped")
                 continue
+    if log is not None:
+        for root in walked:
+            held = [item for item in found if is_within(Path(root), item.root)]
+            if held or not any(r.path == Path(root) for r in log.roots):
+                log.searched(Path(root), "repo", "siblings", len(held))
     siblings: list[SkillPackage] = []
     for item in found:
         if item.missing_skill_md or not _claim(item, taken):

@@ -22,44 +22,14 @@ class ReferenceWithoutLoadCondition(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.disclosure_graph import is_document, mention_span
+        from ..skill.disclosure_graph import mention_span
         from ..skill.inventory import is_script
-        from ..skill.mention_context import BodyContext
-        from ..skill.resource_reach import Alternatives
+        from ..skill.load_conditions import load_conditions
 
-        graph = package.references
-        skill_md = package.skill_md_name or "SKILL.md"
-        groups: dict[str, list] = {}
-        for reference in graph.references:
-            target = reference.resolved
-            if (
-                reference.source != skill_md
-                or reference.status != "ok"
-                or reference.target_kind != "file"
-                or reference.kind == "image"
-                or target is None
-                or target == skill_md
-                or not (is_document(target) or is_script(target))
-                or package.inventory.in_nested_skill(target)
-            ):
+        for condition in load_conditions(package):
+            if condition.cue is not None:
                 continue
-            groups.setdefault(target, []).append(reference)
-        if not groups:
-            return
-        body = BodyContext(package.source.lines, package.body_start_line)
-        alternatives: Alternatives | None = None  # built when a mention first lacks a condition
-        for target, mentions in groups.items():
-            places = [(r.line, r.column) for r in mentions]
-            for r in mentions:
-                if r.kind == "definition":  # `[api]: references/api.md`: judged where `[api]` is used
-                    places.extend(body.label_uses(r.line))
-            if any(body.has_condition(line, column, target) for line, column in places):
-                continue
-            if alternatives is None:
-                alternatives = Alternatives(groups, body)
-            if any(alternatives.has_sibling(r) for r in mentions):
-                continue
-            first = mentions[0]
+            target, first = condition.target, condition.mentions[0]
             what = "script" if is_script(target) else "document"
             verb = "run" if what == "script" else "load"
             yield Finding(
