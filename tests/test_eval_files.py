@@ -17,6 +17,7 @@ from skilllint.skill.eval_files import TriggerCase, read_trigger_set, trigger_se
 from skilllint.skill.package import SkillPackage
 
 from conftest import lint_json
+from test_security_secrets import github_token
 from test_hostile import MiB, Tree, check_json, skill, sparse, tree  # noqa: F401  (tree: a fixture)
 
 DESCRIPTION = "Fills in PDF forms from data the user gives. Use when the user asks to fill or complete a PDF form."
@@ -211,6 +212,24 @@ def test_each_eval_file_is_read_once(tmp_path, monkeypatch):
     package = SkillPackage(root)
     trigger_sets(package), trigger_sets(package), package.evals.task_evals
     assert sorted(reads) == ["evals.json", "trigger_eval.json"]
+
+
+def test_the_security_rules_take_the_eval_files_text_from_the_reader(tmp_path, monkeypatch):
+    """SL803 scans every text file for secrets: an eval file SL530 read is not opened again."""
+    import os
+
+    make_skill(tmp_path, {"evals/trigger_eval.json": lines_of([*GOOD_SET, {"query": "token " + github_token(), "should_trigger": False}])})
+    opened: list[str] = []
+    real_open = os.open
+
+    def watching(path, *args, **kwargs):
+        opened.append(os.fsdecode(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", watching)
+    doc = lint_json(str(tmp_path), "--select", "SL530,SL803", "--no-cache")
+    assert [d["code"] for d in doc["diagnostics"]] == ["SL803"]  # the secret is still found
+    assert len([p for p in opened if p.endswith("trigger_eval.json")]) == 1
 
 
 def test_a_file_over_the_cap_is_not_read_and_says_so(tmp_path, monkeypatch):

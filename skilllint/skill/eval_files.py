@@ -25,7 +25,7 @@ import bisect
 import json
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Iterator
@@ -108,6 +108,7 @@ class PackageEvals:
 
     trigger_sets: tuple[TriggerSet, ...] = ()
     task_evals: TaskEvals | None = None
+    texts: dict[str, str] = field(default_factory=dict)  # each file read (path from the skill's folder) -> its text
 
 
 # -- JSON with positions ------------------------------------------------------
@@ -617,10 +618,14 @@ def read_package_evals(package) -> PackageEvals:
     inventory = package.inventory
     sets: list[TriggerSet] = []
     task: TaskEvals | None = None
+    texts: dict[str, str] = {}
+    candidates = sorted(
+        rel
+        for rel, entry in inventory.entries.items()
+        if entry.kind == "file" and (rel.startswith(EVALS_FOLDER + "/") or posixpath.basename(rel) in TRIGGER_SET_NAMES)
+    )
     read = 0
-    for rel, entry in sorted(inventory.entries.items()):
-        if entry.kind != "file" or rel == ".":
-            continue
+    for rel in candidates:
         candidate, named = _is_trigger_set_candidate(rel)
         if not candidate and rel != TASK_EVALS:
             continue
@@ -638,10 +643,12 @@ def read_package_evals(package) -> PackageEvals:
             elif named:
                 sets.append(TriggerSet(path, (), (EvalProblem(1, f"was not read: it {exc}"),), rel))
             continue
+        if b"\x00" not in data[:8192]:  # as package_texts reads a text: it takes this one from here
+            texts[rel] = data.decode("utf-8", errors="replace")
         if rel == TASK_EVALS:
             task = _task_evals(package, path, data)
             continue
         found = _trigger_set(path, rel, data, named)
         if found is not None:
             sets.append(found)
-    return PackageEvals(tuple(sets), task)
+    return PackageEvals(tuple(sets), task, texts)
