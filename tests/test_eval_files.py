@@ -17,7 +17,6 @@ from skilllint.skill.eval_files import TriggerCase, read_trigger_set, trigger_se
 from skilllint.skill.package import SkillPackage
 
 from conftest import lint_json
-from test_security_secrets import github_token
 from test_hostile import MiB, Tree, check_json, skill, sparse, tree  # noqa: F401  (tree: a fixture)
 
 DESCRIPTION = "Fills in PDF forms from data the user gives. Use when the user asks to fill or complete a PDF form."
@@ -212,6 +211,19 @@ def test_each_eval_file_is_read_once(tmp_path, monkeypatch):
     package = SkillPackage(root)
     trigger_sets(package), trigger_sets(package), package.evals.task_evals
     assert sorted(reads) == ["evals.json", "trigger_eval.json"]
+
+
+def github_token(body: str = "q8ZrT2vLm9XkP4wN7bYc1HsD6gJf0a") -> str:
+    """A token in GitHub's format (30 base62 characters and their CRC32 in six), which SL803 finds."""
+    import string
+    import zlib
+
+    alphabet = string.digits + string.ascii_uppercase + string.ascii_lowercase
+    number, digits = zlib.crc32(body.encode()), ""
+    for _ in range(6):
+        number, rest = divmod(number, 62)
+        digits = alphabet[rest] + digits
+    return "ghp_" + body + digits
 
 
 def test_the_security_rules_take_the_eval_files_text_from_the_reader(tmp_path, monkeypatch):
