@@ -227,6 +227,13 @@ class SkillPackage:
         return PackageInventory.scan(self.root, listings=self._listings)
 
     @cached_property
+    def evals(self):
+        """The package's eval files (trigger sets, ``evals/evals.json``), each read once."""
+        from .eval_files import read_package_evals
+
+        return read_package_evals(self)
+
+    @cached_property
     def references(self):
         """The reference graph: SKILL.md and the Markdown files it references."""
         from .references import build
