@@ -31,10 +31,14 @@ SCHEMA_VERSION = "2"
 EXACTNESS = {"budgeted-catalog": "exact", "listing": "approximation", "cli-listing": "approximation [2ND]"}
 
 
-def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict) -> dict:
+def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, options: dict, *, texts: bool = False) -> dict:
     """The receipts of every ``target_id`` catalog the skills under ``paths`` belong to. Their
     siblings elsewhere in the repository are loaded so that each catalog is whole, but a
-    catalog of siblings only is none of these."""
+    catalog of siblings only is none of these.
+
+    With ``texts``, each skill of a receipt also carries ``shown``, its description as the
+    surface renders it ("" when left out), and ``full``, the text the surface would list
+    uncut (``skilllint eval`` routes on them; the catalog report's schema has neither)."""
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
     target = TARGETS[target_id]
     packages, not_loaded = [], []
@@ -54,6 +58,9 @@ def catalog_report(paths: list[str], cwd: Path, settings, target_id: str, option
     receipts = [_RECEIPTS[target.catalog_model](catalog, options) for catalog in sorted(catalogs, key=lambda c: str(c.root))]
     for receipt in receipts:
         not_loaded += receipt.pop("_not_loaded")
+        for skill, (shown, full) in zip(receipt["skills"], receipt.pop("_texts")):
+            if texts:
+                skill["shown"], skill["full"] = shown, full
     return {
         "version": SCHEMA_VERSION,
         "target": target_id,
@@ -96,8 +103,10 @@ def _codex(catalog: Catalog, options: dict) -> dict:
     render, _ = codex_render(catalog, options)
     receipt = render.receipt
     by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
-    skills = []
+    skills, texts = [], []
     for item in receipt.skills:
+        description = by_path[item.path].description  # what the renderer cuts (catalog.render.codex_render)
+        texts.append((description[: item.chars_shown] if item.included else "", description))
         skills.append(
             _skill(
                 by_path[item.path],
@@ -127,6 +136,7 @@ def _codex(catalog: Catalog, options: dict) -> dict:
         "rendered": render.text,
         "surface": receipt.to_dict(),
         "_not_loaded": skipped,
+        "_texts": texts,
     }
 
 
@@ -144,10 +154,12 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
     from ..catalog.render import listing_for
 
     receipt = listing_for(catalog, options)
-    skills, lines = [], []
+    skills, lines, texts = [], [], []
     for item in receipt.skills:
         skill = item.key
         shown = 0 if item.estimated_dropped else item.text_chars
+        uncut, _ = claude_code.entry_text(skill.description or skill.first_body_line, skill.when_to_use, max_desc_chars=item.text_chars + item.cut_chars)
+        texts.append(("" if item.estimated_dropped else item.text, uncut))
         skills.append(
             _skill(
                 skill,
@@ -173,6 +185,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         "rendered": "".join(lines).rstrip("\n"),
         "surface": receipt.as_dict(),
         "_not_loaded": [],
+        "_texts": texts,
     }
 
 
@@ -205,6 +218,7 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
         "rendered": listing.text,
         "surface": {"sources": copilot.SOURCES, "location": copilot.LOCATION},
         "_not_loaded": [],
+        "_texts": [(item.key.description if item.included else "", item.key.description) for item in listing.skills],
     }
 
 
