@@ -639,6 +639,9 @@ def _eval(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     for warning in report.warnings:
         tell("warning", warning)
+    stale = sum(len(skill.stale) for skill in report.skills)
+    if stale:
+        tell("warning", f"{stale} case{'s' if stale != 1 else ''} answered from a recording made against another catalog text, or never recorded: record again with --record")
     if args.output_format == "json":
         sys.stdout.write(safe_json_text(json.dumps(report_json(report), indent=2, ensure_ascii=False)) + "\n")
     elif args.output_format == "github":

@@ -319,3 +319,52 @@ def test_config_show_names_the_eval_thresholds(lab):
     (lab / ".skilllint.toml").write_text("[eval]\nmin-recall = 0.8\n")
     code, out, _ = run_cli("config", "--show", ".", cwd=lab)
     assert code == 0 and "eval.min-recall = 0.8  # " in out and ".skilllint.toml" in out
+
+
+# -- the routers E3's options choose, through this command ------------------------------------------
+
+FAKE_AGENT = """\
+import json, sys
+query = sys.argv[-1].lower()
+print(json.dumps({"type": "system", "subtype": "init", "claude_code_version": "0.0-fake", "model": "fake"}))
+if "merge" in query or "rotate" in query:
+    call = {"type": "tool_use", "name": "Skill", "input": {"skill": "pdf-pages"}}
+    print(json.dumps({"type": "assistant", "message": {"content": [call]}}))
+print(json.dumps({"type": "result", "subtype": "success", "result": "done"}))
+"""
+
+
+def test_an_agent_decides_when_asked_and_the_report_is_no_proxy(lab, tmp_path):
+    import shlex
+    import sys
+
+    agent = tmp_path / "fake_agent.py"
+    agent.write_text(FAKE_AGENT)
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(agent))}"
+    report = eval_json(str(lab), "--skill", "pdf-pages", "--agent", command, "--runs", "1", "-j", "2", "--min-recall", "0.5")
+    skill = report["skills"][0]
+    assert report["router"]["proxy"] is False and report["router"]["shortening_checked"] is False
+    assert (skill["counts"]["true_positives"], skill["counts"]["false_negatives"], skill["counts"]["false_positives"]) == (2, 2, 1)
+    assert [c["rate"] for c in skill["cases"][:2]] == [1.0, 1.0]
+
+
+def test_a_recorded_run_replays_and_names_the_cases_a_changed_catalog_made_stale(lab, tmp_path):
+    recording = tmp_path / "decisions.json"
+    recorded = eval_json(str(lab), "--skill", "pdf-forms", "--record", str(recording))
+    replayed = eval_json(str(lab), "--skill", "pdf-forms", "--replay", str(recording))
+    assert replayed["router"]["name"] == "replay of lexical" and replayed["router"]["proxy"] is True
+    assert replayed["skills"][0]["counts"] == recorded["skills"][0]["counts"] and replayed["skills"][0]["stale"] == []
+    skill_md = lab / "pdf-forms" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text().replace("Fill in PDF forms", "Complete PDF forms"))
+    stale = eval_json(str(lab), "--skill", "pdf-forms", "--replay", str(recording))["skills"][0]["stale"]
+    assert len(stale) == len(LAB["pdf-forms"][1])
+    code, out, err = run_cli("eval", str(lab), "--skill", "pdf-forms", "--replay", str(recording))
+    assert "stale: recorded against another catalog text, or not recorded (8):" in out
+    assert "skilllint: warning: 8 cases answered from a recording made against another catalog text" in err
+
+
+def test_agent_options_without_an_agent_are_usage_errors(lab):
+    code, _, err = run_cli("eval", str(lab), "--runs", "3")
+    assert code == 2 and "only apply with --agent" in err
+    code, _, err = run_cli("eval", str(lab), "--agent", "no-such-agent-executable-here")
+    assert code == 2 and "not an executable on PATH" in err
