@@ -74,10 +74,12 @@ def test_the_choice_is_deterministic_and_ties_load_both_by_name():
 
 def test_the_verdict_says_where_the_skill_under_evaluation_ranked():
     cat = catalog(PLOTS, STATS)
-    (verdict,) = LexicalRouter().decide(["Show a heatmap of the correlation matrix"], cat, PLOTS)
+    (verdict,) = LexicalRouter().decide(["Plot a heatmap of the correlation matrix"], cat, PLOTS)
     assert verdict.triggered == ("seaborn-stats",)
     assert verdict.detail["skill"]["rank"] == 2
     assert [entry["name"] for entry in verdict.detail["ranking"]] == ["seaborn-stats", "matplotlib-plots"]
+    (unrelated,) = LexicalRouter().decide(["Book a table for two"], cat, PLOTS)
+    assert unrelated.detail["ranking"] == [] and unrelated.detail["skill"]["share"] == 0  # no word shared: no one ranks
 
 
 def test_hostile_queries_route_in_linear_time():

@@ -32,7 +32,7 @@ K1 = 1.2
 B = 0.75
 # A longer run of letters is no word a stemmer knows (a hash, a blob): it is kept as it is.
 MAX_STEMMED = 64
-# How many ranked skills a verdict's detail keeps.
+# How many ranked skills (of those sharing a word with the query) a verdict's detail keeps.
 DETAIL_RANKS = 3
 
 _WORD = re.compile(r"[^\W_]+")  # a run of letters and digits: one pass, linear
@@ -156,7 +156,7 @@ class LexicalRouter:
             ranked = index.rank(query)
             own = next((r for r in ranked if r.name == skill.name), None)
             detail = {
-                "ranking": [{"name": r.name, "score": round(r.score, 4), "share": round(r.share, 4)} for r in ranked[:DETAIL_RANKS]],
+                "ranking": [{"name": r.name, "score": round(r.score, 4), "share": round(r.share, 4)} for r in ranked[:DETAIL_RANKS] if r.score > 0],
                 "floor": self.floor,
             }
             if own is not None:
