@@ -51,7 +51,7 @@ STDERR_TAIL_BYTES = 2000
 # bytes of one; Claude Code's own cap is larger).
 MAX_SKILL_MD_BYTES = 1024 * 1024
 # A skill folder name the router writes: one path component, nothing hidden.
-SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,254}")
+SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
 
 
 class AgentError(Exception):
@@ -182,7 +182,8 @@ class RunOutcome:
     status: str  # "ok", "timeout" or "failed"
     loaded: tuple[str, ...] = ()  # the skills the agent's first tool call loaded
     message: str = ""  # why a run failed
-    version: str = ""  # the agent's version or model as its stream reported it
+    version: str = ""  # the agent's version as its stream reported it
+    model: str = ""  # the model as the agent's stream reported it
 
 
 @dataclass
@@ -203,19 +204,27 @@ class _Project:
 
 
 def _folder_names(skills: tuple[SkillView, ...]) -> list[str]:
-    """A folder name for each skill: its name when that is one safe path component (the
-    name is what the surfaces list), else its own folder's name, else a made-up one."""
-    names: list[str] = []
+    """A folder name for each skill: its name when that is one safe path component not
+    taken already (the name is what the surfaces list; folders that differ only in case
+    are one folder on some systems), else its own folder's name, else a made-up one."""
+    names: list[str | None] = [None] * len(skills)
     taken: set[str] = set()
-    for index, skill in enumerate(skills):
-        for candidate in (skill.name, skill.skill_md.parent.name, f"skill-{index + 1}"):
-            if SAFE_FOLDER.fullmatch(candidate) and candidate.casefold() not in taken:
-                break
-        else:
-            candidate = f"skill-{index + 1}-{len(taken)}"
+
+    def claim(index: int, candidate: str) -> bool:
+        if SAFE_FOLDER.fullmatch(candidate) is None or candidate.casefold() in taken:
+            return False
         taken.add(candidate.casefold())
-        names.append(candidate)
-    return names
+        names[index] = candidate
+        return True
+
+    for index, skill in enumerate(skills):
+        claim(index, skill.name)
+    for index, skill in enumerate(skills):
+        if names[index] is None and not claim(index, skill.skill_md.parent.name):
+            number = index + 1
+            while not claim(index, f"skill-{number}"):
+                number += len(skills)
+    return [name for name in names if name is not None]
 
 
 class AgentRouter:
@@ -299,15 +308,20 @@ class AgentRouter:
                 process.stdout.close()
                 code = process.wait()
             if timed_out.is_set() and decided is None:
-                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", version=reader.version)
+                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", version=reader.version, model=reader.model)
+            seen = {"version": reader.version, "model": reader.model}
             if decided is not None:
-                return RunOutcome("ok" if decided.status == "ok" else "failed", loaded=decided.loaded, message=decided.message, version=reader.version)
+                return RunOutcome("ok" if decided.status == "ok" else "failed", loaded=decided.loaded, message=decided.message, **seen)
+            # Both streams end a turn with an event of their own (Claude's `result`,
+            # Codex's `turn.completed`): a stream without one did not finish, so it says
+            # nothing about what the agent would have loaded.
             if code != 0:
-                return RunOutcome("failed", message=f"exited with status {code}{_tail(stderr)}", version=reader.version)
-            if not reader.events:
-                return RunOutcome("failed", message=f"printed no {self.command.stream} JSON event{_tail(stderr)}", version=reader.version)
-            # the agent finished without calling a tool: it loaded nothing
-            return RunOutcome("ok", version=reader.version)
+                why = f"exited with status {code}"
+            elif not reader.events:
+                why = f"printed no {self.command.stream} JSON event"
+            else:
+                why = f"ended without {reader.END}"
+            return RunOutcome("failed", message=f"{why}{_tail(stderr)}", **seen)
         finally:
             stderr.close()
 
@@ -349,6 +363,7 @@ class AgentRouter:
             for name in dict.fromkeys(run.loaded):
                 loads[name] = loads.get(name, 0) + 1
         seen = next((r.version for r in runs if r.version), "")
+        model = next((r.model for r in runs if r.model), "")
         detail: dict = {
             "agent": self.command.name,
             "agent_version": version or seen or self.command.name,
@@ -359,8 +374,8 @@ class AgentRouter:
             "loads": dict(sorted(loads.items())),
             "threshold": self.threshold,
         }
-        if seen and seen != detail["agent_version"]:
-            detail["agent_model"] = seen
+        if model:
+            detail["model"] = model
         problems = list(dict.fromkeys(r.message for r in runs if r.status != "ok" and r.message))
         if problems:
             detail["problems"] = problems[:3]
@@ -430,6 +445,7 @@ class _Stream:
         self.skills_folder = skills_folder
         self.events = 0
         self.version = ""
+        self.model = ""
 
     def read(self, stream) -> Decision | None:
         for line in _lines(stream):
@@ -461,6 +477,7 @@ class _Stream:
 
 
 class ClaudeStream(_Stream):
+    END = "a result event"
     """``claude -p --output-format stream-json --verbose [--include-partial-messages]``.
 
     The first tool call decides: a ``Skill`` call naming a skill of the catalog, or a
@@ -477,8 +494,8 @@ class ClaudeStream(_Stream):
         kind = event.get("type")
         if kind == "system" and event.get("subtype") == "init":
             version, model = event.get("claude_code_version"), event.get("model")
-            parts = [f"claude-code {version}" if isinstance(version, str) else "", model if isinstance(model, str) else ""]
-            self.version = " ".join(p for p in parts if p)[:200]
+            self.version = f"claude-code {version}"[:200] if isinstance(version, str) else ""
+            self.model = model[:200] if isinstance(model, str) else ""
         elif kind == "stream_event" and isinstance(event.get("event"), dict):
             return self._partial(event["event"])
         elif kind == "assistant" and isinstance(event.get("message"), dict):
@@ -535,7 +552,8 @@ class CodexStream(_Stream):
     command names. Any other tool item (a file change, an MCP call, a web search) loads
     nothing; the turn ending without a tool call loads nothing."""
 
-    TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "web_search")
+    END = "a turn.completed event"
+    TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "collab_tool_call", "web_search")
 
     def event(self, event: dict) -> Decision | None:
         kind = event.get("type")
