@@ -9,12 +9,14 @@ import argparse
 import io
 import json
 import os
+import signal
 import stat
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import deadline
 
 from skilllint.app.agent_router import (
     DEFAULT_RUNS,
@@ -35,6 +37,7 @@ from skilllint.catalog.routing import CatalogView, SkillView, Verdict
 #   SLEEP          sleeps (with a child holding its output open) far past any timeout
 #   CRASH          exits 3 with a message on stderr      GARBAGE  prints lines that are not JSON
 #   ERROR          an error result (as when the agent cannot log in)
+#   DETACH         exits at once, leaving a child of another session holding its output
 #   HALF           the init event, then an exit without a result
 #   HUGE           a 6 MB line with no event, then SKILL:alpha
 #   anything else  answers in text: loads nothing
@@ -108,6 +111,11 @@ elif kind == "GARBAGE":
     print("this is not json")
     print("{unbalanced")
     print("[1, 2, 3]")
+elif kind == "DETACH":
+    # a child in a session of its own keeps the output open after the agent exits
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    with open(os.environ["FAKE_AGENT_PIDS"], "a") as handle:
+        handle.write(f"{child.pid}\n")
 elif kind == "HALF":
     pass  # an init event, then nothing
 elif kind == "ERROR":
@@ -328,6 +336,45 @@ def test_timeouts_are_killed_counted_and_reported(fake, tmp_path):
     pids = [int(p) for line in (fake / "pids").read_text().splitlines() for p in line.split()]
     time.sleep(0.2)
     assert pids and not [p for p in pids if _alive(p)]
+
+
+def test_an_interrupt_ends_the_runs_in_flight(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    router = _router("--agent", "fake-agent", "--runs", "3", "-j", "3", "--timeout", "60")
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            router.decide(["SLEEP a", "SLEEP b"], catalog, catalog.skills[0])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - started < 20
+    time.sleep(0.2)
+    pids = [int(p) for line in (fake / "pids").read_text().splitlines() for p in line.split()]
+    assert pids and not [p for p in pids if _alive(p)]
+
+
+def test_a_child_that_keeps_the_output_open_cannot_hang_the_run(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    router = _router("--agent", "fake-agent", "--runs", "1", "--timeout", "1.5")
+    try:
+        with deadline(30):
+            started = time.monotonic()
+            verdict = router.decide(["DETACH"], catalog, catalog.skills[0])[0]
+        assert time.monotonic() - started < 20
+        assert verdict.detail["timeouts"] == 1 and verdict.rate is None
+    finally:
+        for line in (fake / "pids").read_text().splitlines():
+            try:
+                os.kill(int(line), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _alive(pid: int) -> bool:

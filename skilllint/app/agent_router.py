@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,6 +242,8 @@ class AgentRouter:
         self.jobs = max(1, jobs)
         self.progress = progress
         self._version: str | None = None
+        self._lock = threading.Lock()
+        self._active: set[subprocess.Popen] = set()
 
     # -- the Router protocol -------------------------------------------------------
 
@@ -255,13 +259,21 @@ class AgentRouter:
         outcomes: list[list[RunOutcome]] = [[] for _ in queries]
         meter = Progress(self.progress, len(queries) * self.runs, skill.name)
         work = [(index, query) for index, query in enumerate(queries) for _ in range(self.runs)]
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        try:
             futures = [(index, pool.submit(self.run_once, query, files, skills_folder)) for index, query in work]
             for index, future in futures:
                 outcome = future.result()
                 outcomes[index].append(outcome)
                 meter.step(outcome.status)
-        meter.close()
+        except BaseException:
+            # interrupted: start no more runs and end those in flight, then let it rise
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.stop_all()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            meter.close()
         return [self._verdict(runs, skill, version) for runs in outcomes]
 
     # -- one run -------------------------------------------------------------------
@@ -269,49 +281,47 @@ class AgentRouter:
     def run_once(self, query: str, files: list[tuple[str, str, bytes]], skills_folder: tuple[str, ...]) -> RunOutcome:
         """Run the agent on ``query`` in a fresh temporary project; never raises for
         what the agent does (a crash, garbage, a hang are outcomes)."""
-        with tempfile.TemporaryDirectory(prefix="skilllint-eval-") as temp:
-            project = _Project(os.path.realpath(temp))
-            for folder, name, data in files:
-                target = os.path.join(project.root, *skills_folder, folder)
-                os.makedirs(target, exist_ok=True)
-                with open(os.path.join(target, "SKILL.md"), "wb") as handle:
-                    handle.write(data)
-                project.folders[folder] = name
-            return self._run_in(project, query, skills_folder)
+        try:
+            # what the agent left in the project must not turn its answer into an error
+            with tempfile.TemporaryDirectory(prefix="skilllint-eval-", ignore_cleanup_errors=True) as temp:
+                project = _Project(os.path.realpath(temp))
+                for folder, name, data in files:
+                    target = os.path.join(project.root, *skills_folder, folder)
+                    os.makedirs(target, exist_ok=True)
+                    with open(os.path.join(target, "SKILL.md"), "wb") as handle:
+                        handle.write(data)
+                    project.folders[folder] = name
+                return self._run_in(project, query, skills_folder)
+        except OSError as exc:  # no room for the temporary project, or it could not be removed
+            return RunOutcome("failed", message=f"temporary project: {exc.strerror or exc}")
 
     def _run_in(self, project: _Project, query: str, skills_folder: tuple[str, ...]) -> RunOutcome:
         argv = list(self.command.argv) + [query]
         # Claude Code refuses to start inside another Claude Code session unless this is
         # unset (skill-creator's run_eval.py does the same); a query run is not nested use.
         env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
-        stderr = tempfile.TemporaryFile()
-        try:
+        reader = ClaudeStream(project, skills_folder) if self.command.stream == "claude" else CodexStream(project, skills_folder)
+        with tempfile.TemporaryFile() as stderr:
             try:
                 process = subprocess.Popen(argv, cwd=project.root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
             except OSError as exc:
                 return RunOutcome("failed", message=f"cannot start {argv[0]}: {exc.strerror or exc}")
-            timed_out = threading.Event()
-
-            def expire() -> None:
-                timed_out.set()
-                _stop(process)
-
-            timer = threading.Timer(self.timeout, expire)
-            timer.daemon = True
-            timer.start()
+            with self._lock:
+                self._active.add(process)
+            feed = _LineFeed(process.stdout)
             try:
-                reader = ClaudeStream(project, skills_folder) if self.command.stream == "claude" else CodexStream(project, skills_folder)
-                decided = reader.read(process.stdout)
+                decided, finished = reader.read(feed, self.timeout)
             finally:
-                timer.cancel()
+                feed.close()
                 _stop(process)
-                process.stdout.close()
                 code = process.wait()
-            if timed_out.is_set() and decided is None:
-                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", version=reader.version, model=reader.model)
+                with self._lock:
+                    self._active.discard(process)
             seen = {"version": reader.version, "model": reader.model}
             if decided is not None:
                 return RunOutcome("ok" if decided.status == "ok" else "failed", loaded=decided.loaded, message=decided.message, **seen)
+            if not finished:
+                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", **seen)
             # Both streams end a turn with an event of their own (Claude's `result`,
             # Codex's `turn.completed`): a stream without one did not finish, so it says
             # nothing about what the agent would have loaded.
@@ -322,8 +332,13 @@ class AgentRouter:
             else:
                 why = f"ended without {reader.END}"
             return RunOutcome("failed", message=f"{why}{_tail(stderr)}", **seen)
-        finally:
-            stderr.close()
+
+    def stop_all(self) -> None:
+        """Kill every run in flight (the command was interrupted)."""
+        with self._lock:
+            active = list(self._active)
+        for process in active:
+            _stop(process)
 
     # -- helpers -------------------------------------------------------------------
 
@@ -437,6 +452,55 @@ def _lines(stream) -> Iterator[bytes]:
         yield line
 
 
+class _LineFeed:
+    """The lines of an agent's output, read by a thread of their own so that waiting for
+    the next one can time out: a process the run cannot kill (one that left the run's
+    process group) may hold the output open for ever, and then only the reading thread
+    waits, not the command."""
+
+    TIMEOUT = object()
+
+    def __init__(self, stream) -> None:
+        self._lines: queue.Queue = queue.Queue(maxsize=8)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream) -> None:
+        try:
+            for line in _lines(stream):
+                if not self._put(line):
+                    return
+            self._put(None)
+        except (OSError, ValueError):
+            self._put(None)
+        finally:
+            stream.close()
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._lines.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def next(self, seconds: float):
+        """The next line, None at the end, or :attr:`TIMEOUT`."""
+        if seconds <= 0:
+            self._stop.set()
+            return self.TIMEOUT
+        try:
+            return self._lines.get(timeout=seconds)
+        except queue.Empty:
+            self._stop.set()
+            return self.TIMEOUT
+
+    def close(self) -> None:
+        self._stop.set()
+
+
 class _Stream:
     """Reads events until the first tool call decides the run."""
 
@@ -447,8 +511,16 @@ class _Stream:
         self.version = ""
         self.model = ""
 
-    def read(self, stream) -> Decision | None:
-        for line in _lines(stream):
+    def read(self, feed: "_LineFeed", timeout: float) -> tuple[Decision | None, bool]:
+        """The decision the stream reaches within ``timeout`` seconds, and whether the
+        stream ended (False: the time ran out first)."""
+        end = time.monotonic() + timeout
+        while True:
+            line = feed.next(end - time.monotonic())
+            if line is _LineFeed.TIMEOUT:
+                return None, False
+            if line is None:
+                return None, True
             try:
                 event = json.loads(line)
             except (ValueError, RecursionError):
@@ -458,8 +530,7 @@ class _Stream:
             self.events += 1
             decision = self.event(event)
             if decision is not None:
-                return decision
-        return None
+                return decision, True
 
     def event(self, event: dict) -> Decision | None:
         raise NotImplementedError
