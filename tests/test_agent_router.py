@@ -586,3 +586,43 @@ def test_a_recording_that_cannot_be_written_is_a_clear_error(tmp_path):
     router = RecordingRouter(FakeLexical(), tmp_path / "no" / "such" / "folder" / "rec.json")
     with pytest.raises(RecordError, match="cannot write the recording"):
         router.decide(["q"], catalog, catalog.skills[0])
+
+
+def test_recording_adds_to_a_recording_skill_by_skill(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    alpha, beta = catalog.skills
+    target = tmp_path / "rec.json"
+    _router("--record", str(target)).decide(["alpha one", "alpha two"], catalog, alpha)
+    _router("--record", str(target)).decide(["beta one"], catalog, beta)
+    doc = json.loads(target.read_text())
+    assert [(d["skill"], d["query"]) for d in doc["decisions"]] == [("alpha", "alpha one"), ("alpha", "alpha two"), ("beta", "beta one")]
+    # recording alpha again replaces all its decisions, and keeps beta's
+    _router("--record", str(target)).decide(["alpha three"], catalog, alpha)
+    doc = json.loads(target.read_text())
+    assert [(d["skill"], d["query"]) for d in doc["decisions"]] == [("alpha", "alpha three"), ("beta", "beta one")]
+
+
+def test_recording_never_overwrites_a_file_that_is_not_its_own(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    notes = tmp_path / "README.md"
+    notes.write_text("# my notes\n")
+    with pytest.raises(RecordError, match=r"--record .*README.md: not JSON .*; it was left as it is"):
+        _router("--record", str(notes))
+    assert notes.read_text() == "# my notes\n"
+    # nor another router's recording
+    target = tmp_path / "rec.json"
+    _router("--record", str(target)).decide(["alpha"], catalog, catalog.skills[0])
+    before = target.read_bytes()
+    with pytest.raises(RecordError, match="holds the decisions of 'lexical', and this run decides with 'agent fake-agent'"):
+        _router("--agent", "fake-agent", "--record", str(target))
+    assert target.read_bytes() == before
+    assert _runs(fake) == []
+
+
+def test_a_user_commands_arguments_stay_out_of_the_recording(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    target = tmp_path / "rec.json"
+    router = _router("--agent", f"{fake / 'bin' / 'fake-agent'} --api-key sk-secret-123", "--runs", "1", "--record", str(target))
+    router.decide(["plain"], catalog, catalog.skills[0])
+    assert router.name == "agent fake-agent"
+    assert "sk-secret" not in target.read_text()

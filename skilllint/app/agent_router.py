@@ -168,7 +168,9 @@ def agent_command(spec: str) -> AgentCommand:
             raise AgentError(f"--agent {spec!r}: cannot split the command line ({exc})") from None
         if not argv:
             raise AgentError("--agent: empty command line")
-        command = AgentCommand(spec, argv, "claude", None, None)
+        # Known by its executable's name only: the rest of a command line may hold a
+        # key or a token, and the name goes into reports and recordings.
+        command = AgentCommand(os.path.basename(argv[0]) or argv[0], argv, "claude", None, None)
     executable = command.argv[0]
     found = shutil.which(executable)
     if found is None:
