@@ -38,6 +38,7 @@ from skilllint.catalog.routing import CatalogView, SkillView, Verdict
 #   CRASH          exits 3 with a message on stderr      GARBAGE  prints lines that are not JSON
 #   ERROR          an error result (as when the agent cannot log in)
 #   DETACH         exits at once, leaving a child of another session holding its output
+#   FLOOD          a Skill call whose streamed arguments run to 40 MB
 #   HALF           the init event, then an exit without a result
 #   HUGE           a 6 MB line with no event, then SKILL:alpha
 #   anything else  answers in text: loads nothing
@@ -116,6 +117,15 @@ elif kind == "DETACH":
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
     with open(os.environ["FAKE_AGENT_PIDS"], "a") as handle:
         handle.write(f"{child.pid}\n")
+elif kind == "FLOOD":
+    # a tool call whose arguments stream in 40 deltas of 1 MB each
+    emit({"type": "stream_event", "event": {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "Skill", "input": {}}}})
+    emit({"type": "stream_event", "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": '{"skill": "alpha", "pad": "'}}})
+    for _ in range(40):
+        emit({"type": "stream_event", "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "x" * (1 << 20)}}})
+    emit({"type": "stream_event", "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": '"}'}}})
+    emit({"type": "stream_event", "event": {"type": "content_block_stop", "index": 0}})
+    time.sleep(30)
 elif kind == "HALF":
     pass  # an init event, then nothing
 elif kind == "ERROR":
@@ -408,6 +418,22 @@ def test_a_huge_line_is_skipped_and_the_stream_still_read(fake, tmp_path):
     assert verdict.triggered == ("alpha",)
 
 
+def test_streamed_tool_arguments_are_held_up_to_a_cap(fake, tmp_path):
+    import tracemalloc
+
+    catalog = _catalog(tmp_path)
+    router = _router("--agent", "fake-agent", "--runs", "1")
+    tracemalloc.start()
+    try:
+        verdict = router.decide(["FLOOD"], catalog, catalog.skills[0])[0]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # a call that long names no skill; holding all of it would take 40 MB and more
+    assert peak < 30 * 1024 * 1024, peak
+    assert verdict.detail["completed"] == 1 and verdict.triggered == ()
+
+
 def test_a_user_command_gets_its_arguments_and_the_query_last(fake, tmp_path):
     catalog = _catalog(tmp_path)
     router = _router("--agent", "fake-agent --model 'some model'", "--runs", "1")
@@ -626,3 +652,15 @@ def test_a_user_commands_arguments_stay_out_of_the_recording(fake, tmp_path):
     router.decide(["plain"], catalog, catalog.skills[0])
     assert router.name == "agent fake-agent"
     assert "sk-secret" not in target.read_text()
+
+
+def test_queries_no_command_line_can_carry_are_failed_runs_and_still_recorded(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    target = tmp_path / "rec.json"
+    queries = ["nul \x00 inside", "lone \ud800 surrogate", "plain é"]
+    verdicts = _router("--agent", "fake-agent", "--runs", "1", "--record", str(target)).decide(queries, catalog, catalog.skills[0])
+    assert [v.detail["failures"] for v in verdicts] == [1, 1, 0]
+    assert all(v.detail["problems"][0].startswith("cannot start") for v in verdicts[:2])
+    replayed = ReplayRouter(target).decide(queries, catalog, catalog.skills[0])
+    assert [v.detail["stale"] for v in replayed] == [False, False, False]
+    assert [v.detail["failures"] for v in replayed] == [1, 1, 0]

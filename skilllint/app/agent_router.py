@@ -306,8 +306,8 @@ class AgentRouter:
         with tempfile.TemporaryFile() as stderr:
             try:
                 process = subprocess.Popen(argv, cwd=project.root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
-            except OSError as exc:
-                return RunOutcome("failed", message=f"cannot start {argv[0]}: {exc.strerror or exc}")
+            except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the query
+                return RunOutcome("failed", message=f"cannot start {os.path.basename(argv[0])}: {getattr(exc, 'strerror', None) or exc}")
             with self._lock:
                 self._active.add(process)
             feed = _LineFeed(process.stdout)
@@ -562,6 +562,7 @@ class ClaudeStream(_Stream):
         super().__init__(project, skills_folder)
         self._tool: str | None = None
         self._input: list[str] = []
+        self._input_size = 0
 
     def event(self, event: dict) -> Decision | None:
         kind = event.get("type")
@@ -590,12 +591,15 @@ class ClaudeStream(_Stream):
             if block.get("type") == "tool_use":
                 self._tool = str(block.get("name"))
                 self._input = []
+                self._input_size = 0
                 if isinstance(block.get("input"), dict) and block["input"]:
                     self._input.append(json.dumps(block["input"]))
         elif kind == "content_block_delta" and self._tool is not None and isinstance(inner.get("delta"), dict):
             delta = inner["delta"]
             if delta.get("type") == "input_json_delta" and isinstance(delta.get("partial_json"), str):
-                self._input.append(delta["partial_json"])
+                self._input_size += len(delta["partial_json"])
+                if self._input_size <= MAX_LINE_BYTES:  # past that it is no skill's name or path
+                    self._input.append(delta["partial_json"])
         elif kind == "content_block_stop" and self._tool is not None:
             try:
                 arguments = json.loads("".join(self._input) or "{}")

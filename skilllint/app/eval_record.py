@@ -107,7 +107,12 @@ class RecordingRouter:
         }
 
     def _write(self) -> None:
-        text = json.dumps(self.document(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        doc = self.document()
+        text = json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (JSON escapes allow one): keep it escaped
+            text = json.dumps(doc, sort_keys=True, indent=2) + "\n"
         folder = self.path.parent if str(self.path.parent) else Path(".")
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
