@@ -21,10 +21,8 @@ from conftest import deadline
 from skilllint.app.agent_router import (
     DEFAULT_RUNS,
     AgentError,
-    AgentRouter,
     Progress,
     add_agent_arguments,
-    agent_command,
     router_from_args,
 )
 from skilllint.app.eval_record import FORMAT, RecordError, RecordingRouter, ReplayRouter
@@ -32,6 +30,7 @@ from skilllint.catalog.routing import CatalogView, SkillView, Verdict
 
 # The fake agent. Its query (the last argument) says what it does:
 #   SKILL:<name>   a Skill tool call naming <name>         READ:<name>  a Read of its SKILL.md
+#   NULREAD        a Read of a path with a NUL in it
 #   PARTIAL:<name> the Skill call as partial stream events  BASH        a Bash call first
 #   FLAKY:<name>:<k>  SKILL:<name> on its first k runs of that query, nothing after
 #   SLEEP          sleeps (with a child holding its output open) far past any timeout
@@ -91,6 +90,8 @@ if kind == "SKILL":
     tool("Skill", {"skill": rest})
 elif kind == "READ":
     tool("Read", {"file_path": os.path.join(os.getcwd(), ".claude", "skills", rest, "SKILL.md")})
+elif kind == "NULREAD":
+    tool("Read", {"file_path": "/tmp/a\x00b/SKILL.md"})
 elif kind == "PARTIAL":
     note()
     emit({"type": "stream_event", "event": {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "Skill", "input": {}}}})
@@ -278,15 +279,15 @@ def test_out_of_range_numbers_are_refused_by_the_parser(argv, capsys):
 def test_claude_code_agent_detects_skill_calls_reads_and_partial_messages(fake, tmp_path):
     catalog = _catalog(tmp_path)
     router = _router("--agent", "claude-code", "--runs", "1")
-    queries = ["SKILL:alpha do it", "READ:beta do it", "PARTIAL:beta do it", "BASH first", "just chat", "SKILL:unknown-skill"]
+    queries = ["SKILL:alpha do it", "READ:beta do it", "PARTIAL:beta do it", "BASH first", "just chat", "SKILL:unknown-skill", "NULREAD", "-h starts with a dash"]
     verdicts = router.decide(queries, catalog, catalog.skills[0])
-    assert [v.triggered for v in verdicts] == [("alpha",), ("beta",), ("beta",), (), (), ()]
-    assert [v.rate for v in verdicts] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    assert [v.triggered for v in verdicts] == [("alpha",), ("beta",), ("beta",), (), (), (), (), ()]
+    assert [v.rate for v in verdicts] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert all(v.detail["completed"] == 1 and v.detail["failures"] == 0 for v in verdicts)
     assert verdicts[0].detail["agent_version"] == "fake-agent 1.2.3"
     runs = _runs(fake)
     # the real command line, the query last, one temporary project per run
-    assert all(r["argv"][:5] == ["-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"] for r in runs)
+    assert all(r["argv"][:-1] == ["-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--"] for r in runs)
     assert len({r["cwd"] for r in runs}) == len(runs)
     # the project holds each skill's SKILL.md where Claude Code looks, and nothing else
     assert runs[0]["files"] == ["./.claude/skills/alpha/SKILL.md", "./.claude/skills/beta/SKILL.md"]
@@ -484,7 +485,7 @@ def test_codex_agent_detects_a_read_of_skill_md_in_its_first_command(fake, tmp_p
     assert chat.triggered == () and chat.rate == 0.0
     assert failed.rate is None and "stream disconnected" in failed.detail["problems"][0]
     runs = _runs(fake)
-    assert runs[0]["argv"] == ["exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "SKILL:beta go"]
+    assert runs[0]["argv"] == ["exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--", "SKILL:beta go"]
     assert runs[0]["files"] == ["./.agents/skills/alpha/SKILL.md", "./.agents/skills/beta/SKILL.md"]
 
 

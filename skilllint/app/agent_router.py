@@ -147,8 +147,8 @@ def router_from_args(args: argparse.Namespace, lexical: Router, *, progress: Tex
 class AgentCommand:
     """How to run one agent: the argument list around the query and the stream it prints."""
 
-    name: str  # "claude-code", "codex", or the user's command line
-    argv: tuple[str, ...]  # the command; the query goes where ``query_at`` says
+    name: str  # "claude-code", "codex", or the name of the user's executable
+    argv: tuple[str, ...]  # the command; the query goes after it, as the last argument
     stream: str  # "claude" (stream-json) or "codex" (exec --json)
     surface: str | None  # the target whose catalog the agent loads; None: the catalog's own
     version_argv: tuple[str, ...] | None  # how to ask the agent its version (None: do not ask)
@@ -158,9 +158,10 @@ def agent_command(spec: str) -> AgentCommand:
     """The :class:`AgentCommand` for ``--agent SPEC``; :class:`AgentError` when its
     executable is not on PATH."""
     if spec == "claude-code":
-        command = AgentCommand(spec, ("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"), "claude", "claude-code", ("claude", "--version"))
+        # `--`: a query that starts with a dash is the prompt, not an option
+        command = AgentCommand(spec, ("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--"), "claude", "claude-code", ("claude", "--version"))
     elif spec == "codex":
-        command = AgentCommand(spec, ("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"), "codex", "codex", ("codex", "--version"))
+        command = AgentCommand(spec, ("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--"), "codex", "codex", ("codex", "--version"))
     else:
         try:
             argv = tuple(shlex.split(spec))
@@ -199,7 +200,10 @@ class _Project:
 
     def skill_of_path(self, path: str, skills_folder: tuple[str, ...]) -> str | None:
         """The skill whose SKILL.md ``path`` (absolute, or relative to the project) is."""
-        full = os.path.realpath(os.path.join(self.root, path))
+        try:
+            full = os.path.realpath(os.path.join(self.root, path))
+        except ValueError:  # a NUL in the path: no file's
+            return None
         base = os.path.join(self.root, *skills_folder)
         parent, leaf = os.path.split(full)
         if leaf != "SKILL.md" or os.path.dirname(parent) != base:
