@@ -665,3 +665,15 @@ def test_queries_no_command_line_can_carry_are_failed_runs_and_still_recorded(fa
     replayed = ReplayRouter(target).decide(queries, catalog, catalog.skills[0])
     assert [v.detail["stale"] for v in replayed] == [False, False, False]
     assert [v.detail["failures"] for v in replayed] == [1, 1, 0]
+
+
+def test_a_skill_md_that_is_no_plain_file_is_left_out_and_said(fake, tmp_path):
+    catalog = _catalog(tmp_path)
+    beta = catalog.skills[1].skill_md
+    beta.unlink()
+    os.mkfifo(beta)  # reading it would block for ever
+    with deadline(30):
+        verdict = _router("--agent", "fake-agent", "--runs", "1").decide(["SKILL:alpha"], catalog, catalog.skills[0])[0]
+    assert verdict.triggered == ("alpha",)
+    assert "not a regular file" in verdict.detail["left_out"]["beta"]
+    assert _runs(fake)[0]["files"] == ["./.claude/skills/alpha/SKILL.md"]

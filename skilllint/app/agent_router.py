@@ -260,7 +260,7 @@ class AgentRouter:
         skills_folder = SKILLS_FOLDER.get(surface)
         if skills_folder is None:
             raise AgentError(f"--agent: no project skills folder is known for target {surface!r}")
-        files = self._skill_files(catalog)
+        files, left_out = self._skill_files(catalog)
         version = self.agent_version()
         outcomes: list[list[RunOutcome]] = [[] for _ in queries]
         meter = Progress(self.progress, len(queries) * self.runs, skill.name)
@@ -280,7 +280,11 @@ class AgentRouter:
         finally:
             pool.shutdown(wait=True)
             meter.close()
-        return [self._verdict(runs, skill, version) for runs in outcomes]
+        verdicts = [self._verdict(runs, skill, version) for runs in outcomes]
+        if left_out:
+            for verdict in verdicts:
+                verdict.detail["left_out"] = left_out
+        return verdicts
 
     # -- one run -------------------------------------------------------------------
 
@@ -348,19 +352,21 @@ class AgentRouter:
 
     # -- helpers -------------------------------------------------------------------
 
-    def _skill_files(self, catalog: CatalogView) -> list[tuple[str, str, bytes]]:
+    def _skill_files(self, catalog: CatalogView) -> tuple[list[tuple[str, str, bytes]], dict[str, str]]:
         """Each skill of the catalog as the temporary project holds it: its SKILL.md
         only. The surface builds its catalog from that file alone, and the first tool
         call (the decision) reads nothing else; the skill's scripts are left behind so
-        that nothing of the skill can be run."""
-        files = []
+        that nothing of the skill can be run. Also the skills left out, each with why
+        (a SKILL.md that is no longer a plain file)."""
+        files, left_out = [], {}
         for folder, skill in zip(_folder_names(catalog.skills), catalog.skills):
             try:
                 data = read_capped(skill.skill_md, MAX_SKILL_MD_BYTES).data
             except UnsafeFile as exc:
-                raise AgentError(f"{skill.skill_md}: cannot copy it into the agent's project: {exc}") from None
+                left_out[skill.name] = f"{skill.skill_md} {exc}"
+                continue
             files.append((folder, skill.name, data))
-        return files
+        return files, left_out
 
     def agent_version(self) -> str:
         """The agent's own answer to ``--version`` (once per run of skilllint); for a
