@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, TextIO
@@ -250,6 +250,7 @@ class AgentRouter:
         self._version: str | None = None
         self._lock = threading.Lock()
         self._active: set[subprocess.Popen] = set()
+        self._closing = False
 
     # -- the Router protocol -------------------------------------------------------
 
@@ -267,10 +268,10 @@ class AgentRouter:
         work = [(index, query) for index, query in enumerate(queries) for _ in range(self.runs)]
         pool = ThreadPoolExecutor(max_workers=self.jobs)
         try:
-            futures = [(index, pool.submit(self.run_once, query, files, skills_folder)) for index, query in work]
-            for index, future in futures:
+            futures = {pool.submit(self.run_once, query, files, skills_folder): index for index, query in work}
+            for future in as_completed(futures):
                 outcome = future.result()
-                outcomes[index].append(outcome)
+                outcomes[futures[future]].append(outcome)
                 meter.step(outcome.status)
         except BaseException:
             # interrupted: start no more runs and end those in flight, then let it rise
@@ -318,6 +319,8 @@ class AgentRouter:
                 return RunOutcome("failed", message=f"cannot start {os.path.basename(argv[0])}: {getattr(exc, 'strerror', None) or exc}")
             with self._lock:
                 self._active.add(process)
+                if self._closing:  # interrupted while this run was starting
+                    _stop(process)
             feed = _LineFeed(process.stdout)
             try:
                 decided, finished = reader.read(feed, self.timeout)
@@ -346,6 +349,7 @@ class AgentRouter:
     def stop_all(self) -> None:
         """Kill every run in flight (the command was interrupted)."""
         with self._lock:
+            self._closing = True
             active = list(self._active)
         for process in active:
             _stop(process)
