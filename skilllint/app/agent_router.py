@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -25,7 +26,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, TextIO
@@ -51,7 +53,7 @@ STDERR_TAIL_BYTES = 2000
 # bytes of one; Claude Code's own cap is larger).
 MAX_SKILL_MD_BYTES = 1024 * 1024
 # A skill folder name the router writes: one path component, nothing hidden.
-SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,254}")
+SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
 
 
 class AgentError(Exception):
@@ -145,8 +147,8 @@ def router_from_args(args: argparse.Namespace, lexical: Router, *, progress: Tex
 class AgentCommand:
     """How to run one agent: the argument list around the query and the stream it prints."""
 
-    name: str  # "claude-code", "codex", or the user's command line
-    argv: tuple[str, ...]  # the command; the query goes where ``query_at`` says
+    name: str  # "claude-code", "codex", or the name of the user's executable
+    argv: tuple[str, ...]  # the command; the query goes after it, as the last argument
     stream: str  # "claude" (stream-json) or "codex" (exec --json)
     surface: str | None  # the target whose catalog the agent loads; None: the catalog's own
     version_argv: tuple[str, ...] | None  # how to ask the agent its version (None: do not ask)
@@ -156,9 +158,10 @@ def agent_command(spec: str) -> AgentCommand:
     """The :class:`AgentCommand` for ``--agent SPEC``; :class:`AgentError` when its
     executable is not on PATH."""
     if spec == "claude-code":
-        command = AgentCommand(spec, ("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"), "claude", "claude-code", ("claude", "--version"))
+        # `--`: a query that starts with a dash is the prompt, not an option
+        command = AgentCommand(spec, ("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--"), "claude", "claude-code", ("claude", "--version"))
     elif spec == "codex":
-        command = AgentCommand(spec, ("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"), "codex", "codex", ("codex", "--version"))
+        command = AgentCommand(spec, ("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--"), "codex", "codex", ("codex", "--version"))
     else:
         try:
             argv = tuple(shlex.split(spec))
@@ -166,7 +169,9 @@ def agent_command(spec: str) -> AgentCommand:
             raise AgentError(f"--agent {spec!r}: cannot split the command line ({exc})") from None
         if not argv:
             raise AgentError("--agent: empty command line")
-        command = AgentCommand(spec, argv, "claude", None, None)
+        # Known by its executable's name only: the rest of a command line may hold a
+        # key or a token, and the name goes into reports and recordings.
+        command = AgentCommand(os.path.basename(argv[0]) or argv[0], argv, "claude", None, None)
     executable = command.argv[0]
     found = shutil.which(executable)
     if found is None:
@@ -182,7 +187,8 @@ class RunOutcome:
     status: str  # "ok", "timeout" or "failed"
     loaded: tuple[str, ...] = ()  # the skills the agent's first tool call loaded
     message: str = ""  # why a run failed
-    version: str = ""  # the agent's version or model as its stream reported it
+    version: str = ""  # the agent's version as its stream reported it
+    model: str = ""  # the model as the agent's stream reported it
 
 
 @dataclass
@@ -194,7 +200,10 @@ class _Project:
 
     def skill_of_path(self, path: str, skills_folder: tuple[str, ...]) -> str | None:
         """The skill whose SKILL.md ``path`` (absolute, or relative to the project) is."""
-        full = os.path.realpath(os.path.join(self.root, path))
+        try:
+            full = os.path.realpath(os.path.join(self.root, path))
+        except ValueError:  # a NUL in the path: no file's
+            return None
         base = os.path.join(self.root, *skills_folder)
         parent, leaf = os.path.split(full)
         if leaf != "SKILL.md" or os.path.dirname(parent) != base:
@@ -203,19 +212,27 @@ class _Project:
 
 
 def _folder_names(skills: tuple[SkillView, ...]) -> list[str]:
-    """A folder name for each skill: its name when that is one safe path component (the
-    name is what the surfaces list), else its own folder's name, else a made-up one."""
-    names: list[str] = []
+    """A folder name for each skill: its name when that is one safe path component not
+    taken already (the name is what the surfaces list; folders that differ only in case
+    are one folder on some systems), else its own folder's name, else a made-up one."""
+    names: list[str | None] = [None] * len(skills)
     taken: set[str] = set()
-    for index, skill in enumerate(skills):
-        for candidate in (skill.name, skill.skill_md.parent.name, f"skill-{index + 1}"):
-            if SAFE_FOLDER.fullmatch(candidate) and candidate.casefold() not in taken:
-                break
-        else:
-            candidate = f"skill-{index + 1}-{len(taken)}"
+
+    def claim(index: int, candidate: str) -> bool:
+        if SAFE_FOLDER.fullmatch(candidate) is None or candidate.casefold() in taken:
+            return False
         taken.add(candidate.casefold())
-        names.append(candidate)
-    return names
+        names[index] = candidate
+        return True
+
+    for index, skill in enumerate(skills):
+        claim(index, skill.name)
+    for index, skill in enumerate(skills):
+        if names[index] is None and not claim(index, skill.skill_md.parent.name):
+            number = index + 1
+            while not claim(index, f"skill-{number}"):
+                number += len(skills)
+    return [name for name in names if name is not None]
 
 
 class AgentRouter:
@@ -231,6 +248,9 @@ class AgentRouter:
         self.jobs = max(1, jobs)
         self.progress = progress
         self._version: str | None = None
+        self._lock = threading.Lock()
+        self._active: set[subprocess.Popen] = set()
+        self._closing = False
 
     # -- the Router protocol -------------------------------------------------------
 
@@ -241,91 +261,116 @@ class AgentRouter:
         skills_folder = SKILLS_FOLDER.get(surface)
         if skills_folder is None:
             raise AgentError(f"--agent: no project skills folder is known for target {surface!r}")
-        files = self._skill_files(catalog)
+        files, left_out = self._skill_files(catalog)
         version = self.agent_version()
         outcomes: list[list[RunOutcome]] = [[] for _ in queries]
         meter = Progress(self.progress, len(queries) * self.runs, skill.name)
         work = [(index, query) for index, query in enumerate(queries) for _ in range(self.runs)]
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futures = [(index, pool.submit(self.run_once, query, files, skills_folder)) for index, query in work]
-            for index, future in futures:
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        try:
+            futures = {pool.submit(self.run_once, query, files, skills_folder): index for index, query in work}
+            for future in as_completed(futures):
                 outcome = future.result()
-                outcomes[index].append(outcome)
+                outcomes[futures[future]].append(outcome)
                 meter.step(outcome.status)
-        meter.close()
-        return [self._verdict(runs, skill, version) for runs in outcomes]
+        except BaseException:
+            # interrupted: start no more runs and end those in flight, then let it rise
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.stop_all()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            meter.close()
+        verdicts = [self._verdict(runs, skill, version) for runs in outcomes]
+        if left_out:
+            for verdict in verdicts:
+                verdict.detail["left_out"] = left_out
+        return verdicts
 
     # -- one run -------------------------------------------------------------------
 
     def run_once(self, query: str, files: list[tuple[str, str, bytes]], skills_folder: tuple[str, ...]) -> RunOutcome:
         """Run the agent on ``query`` in a fresh temporary project; never raises for
         what the agent does (a crash, garbage, a hang are outcomes)."""
-        with tempfile.TemporaryDirectory(prefix="skilllint-eval-") as temp:
-            project = _Project(os.path.realpath(temp))
-            for folder, name, data in files:
-                target = os.path.join(project.root, *skills_folder, folder)
-                os.makedirs(target, exist_ok=True)
-                with open(os.path.join(target, "SKILL.md"), "wb") as handle:
-                    handle.write(data)
-                project.folders[folder] = name
-            return self._run_in(project, query, skills_folder)
+        try:
+            # what the agent left in the project must not turn its answer into an error
+            with tempfile.TemporaryDirectory(prefix="skilllint-eval-", ignore_cleanup_errors=True) as temp:
+                project = _Project(os.path.realpath(temp))
+                for folder, name, data in files:
+                    target = os.path.join(project.root, *skills_folder, folder)
+                    os.makedirs(target, exist_ok=True)
+                    with open(os.path.join(target, "SKILL.md"), "wb") as handle:
+                        handle.write(data)
+                    project.folders[folder] = name
+                return self._run_in(project, query, skills_folder)
+        except OSError as exc:  # no room for the temporary project, or it could not be removed
+            return RunOutcome("failed", message=f"temporary project: {exc.strerror or exc}")
 
     def _run_in(self, project: _Project, query: str, skills_folder: tuple[str, ...]) -> RunOutcome:
         argv = list(self.command.argv) + [query]
         # Claude Code refuses to start inside another Claude Code session unless this is
         # unset (skill-creator's run_eval.py does the same); a query run is not nested use.
         env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
-        stderr = tempfile.TemporaryFile()
-        try:
+        reader = ClaudeStream(project, skills_folder) if self.command.stream == "claude" else CodexStream(project, skills_folder)
+        with tempfile.TemporaryFile() as stderr:
             try:
                 process = subprocess.Popen(argv, cwd=project.root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
-            except OSError as exc:
-                return RunOutcome("failed", message=f"cannot start {argv[0]}: {exc.strerror or exc}")
-            timed_out = threading.Event()
-
-            def expire() -> None:
-                timed_out.set()
-                _stop(process)
-
-            timer = threading.Timer(self.timeout, expire)
-            timer.daemon = True
-            timer.start()
+            except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the query
+                return RunOutcome("failed", message=f"cannot start {os.path.basename(argv[0])}: {getattr(exc, 'strerror', None) or exc}")
+            with self._lock:
+                self._active.add(process)
+                if self._closing:  # interrupted while this run was starting
+                    _stop(process)
+            feed = _LineFeed(process.stdout)
             try:
-                reader = ClaudeStream(project, skills_folder) if self.command.stream == "claude" else CodexStream(project, skills_folder)
-                decided = reader.read(process.stdout)
+                decided, finished = reader.read(feed, self.timeout)
             finally:
-                timer.cancel()
+                feed.close()
                 _stop(process)
-                process.stdout.close()
                 code = process.wait()
-            if timed_out.is_set() and decided is None:
-                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", version=reader.version)
+                with self._lock:
+                    self._active.discard(process)
+            seen = {"version": reader.version, "model": reader.model}
             if decided is not None:
-                return RunOutcome("ok" if decided.status == "ok" else "failed", loaded=decided.loaded, message=decided.message, version=reader.version)
+                return RunOutcome("ok" if decided.status == "ok" else "failed", loaded=decided.loaded, message=decided.message, **seen)
+            if not finished:
+                return RunOutcome("timeout", message=f"no decision within {self.timeout:g} s", **seen)
+            # Both streams end a turn with an event of their own (Claude's `result`,
+            # Codex's `turn.completed`): a stream without one did not finish, so it says
+            # nothing about what the agent would have loaded.
             if code != 0:
-                return RunOutcome("failed", message=f"exited with status {code}{_tail(stderr)}", version=reader.version)
-            if not reader.events:
-                return RunOutcome("failed", message=f"printed no {self.command.stream} JSON event{_tail(stderr)}", version=reader.version)
-            # the agent finished without calling a tool: it loaded nothing
-            return RunOutcome("ok", version=reader.version)
-        finally:
-            stderr.close()
+                why = f"exited with status {code}"
+            elif not reader.events:
+                why = f"printed no {self.command.stream} JSON event"
+            else:
+                why = f"ended without {reader.END}"
+            return RunOutcome("failed", message=f"{why}{_tail(stderr)}", **seen)
+
+    def stop_all(self) -> None:
+        """Kill every run in flight (the command was interrupted)."""
+        with self._lock:
+            self._closing = True
+            active = list(self._active)
+        for process in active:
+            _stop(process)
 
     # -- helpers -------------------------------------------------------------------
 
-    def _skill_files(self, catalog: CatalogView) -> list[tuple[str, str, bytes]]:
+    def _skill_files(self, catalog: CatalogView) -> tuple[list[tuple[str, str, bytes]], dict[str, str]]:
         """Each skill of the catalog as the temporary project holds it: its SKILL.md
         only. The surface builds its catalog from that file alone, and the first tool
         call (the decision) reads nothing else; the skill's scripts are left behind so
-        that nothing of the skill can be run."""
-        files = []
+        that nothing of the skill can be run. Also the skills left out, each with why
+        (a SKILL.md that is no longer a plain file)."""
+        files, left_out = [], {}
         for folder, skill in zip(_folder_names(catalog.skills), catalog.skills):
             try:
                 data = read_capped(skill.skill_md, MAX_SKILL_MD_BYTES).data
             except UnsafeFile as exc:
-                raise AgentError(f"{skill.skill_md}: cannot copy it into the agent's project: {exc}") from None
+                left_out[skill.name] = f"{skill.skill_md} {exc}"
+                continue
             files.append((folder, skill.name, data))
-        return files
+        return files, left_out
 
     def agent_version(self) -> str:
         """The agent's own answer to ``--version`` (once per run of skilllint); for a
@@ -349,6 +394,7 @@ class AgentRouter:
             for name in dict.fromkeys(run.loaded):
                 loads[name] = loads.get(name, 0) + 1
         seen = next((r.version for r in runs if r.version), "")
+        model = next((r.model for r in runs if r.model), "")
         detail: dict = {
             "agent": self.command.name,
             "agent_version": version or seen or self.command.name,
@@ -359,8 +405,8 @@ class AgentRouter:
             "loads": dict(sorted(loads.items())),
             "threshold": self.threshold,
         }
-        if seen and seen != detail["agent_version"]:
-            detail["agent_model"] = seen
+        if model:
+            detail["model"] = model
         problems = list(dict.fromkeys(r.message for r in runs if r.status != "ok" and r.message))
         if problems:
             detail["problems"] = problems[:3]
@@ -422,6 +468,55 @@ def _lines(stream) -> Iterator[bytes]:
         yield line
 
 
+class _LineFeed:
+    """The lines of an agent's output, read by a thread of their own so that waiting for
+    the next one can time out: a process the run cannot kill (one that left the run's
+    process group) may hold the output open for ever, and then only the reading thread
+    waits, not the command."""
+
+    TIMEOUT = object()
+
+    def __init__(self, stream) -> None:
+        self._lines: queue.Queue = queue.Queue(maxsize=8)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream) -> None:
+        try:
+            for line in _lines(stream):
+                if not self._put(line):
+                    return
+            self._put(None)
+        except (OSError, ValueError):
+            self._put(None)
+        finally:
+            stream.close()
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._lines.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def next(self, seconds: float):
+        """The next line, None at the end, or :attr:`TIMEOUT`."""
+        if seconds <= 0:
+            self._stop.set()
+            return self.TIMEOUT
+        try:
+            return self._lines.get(timeout=seconds)
+        except queue.Empty:
+            self._stop.set()
+            return self.TIMEOUT
+
+    def close(self) -> None:
+        self._stop.set()
+
+
 class _Stream:
     """Reads events until the first tool call decides the run."""
 
@@ -430,9 +525,18 @@ class _Stream:
         self.skills_folder = skills_folder
         self.events = 0
         self.version = ""
+        self.model = ""
 
-    def read(self, stream) -> Decision | None:
-        for line in _lines(stream):
+    def read(self, feed: "_LineFeed", timeout: float) -> tuple[Decision | None, bool]:
+        """The decision the stream reaches within ``timeout`` seconds, and whether the
+        stream ended (False: the time ran out first)."""
+        end = time.monotonic() + timeout
+        while True:
+            line = feed.next(end - time.monotonic())
+            if line is _LineFeed.TIMEOUT:
+                return None, False
+            if line is None:
+                return None, True
             try:
                 event = json.loads(line)
             except (ValueError, RecursionError):
@@ -442,8 +546,7 @@ class _Stream:
             self.events += 1
             decision = self.event(event)
             if decision is not None:
-                return decision
-        return None
+                return decision, True
 
     def event(self, event: dict) -> Decision | None:
         raise NotImplementedError
@@ -461,6 +564,7 @@ class _Stream:
 
 
 class ClaudeStream(_Stream):
+    END = "a result event"
     """``claude -p --output-format stream-json --verbose [--include-partial-messages]``.
 
     The first tool call decides: a ``Skill`` call naming a skill of the catalog, or a
@@ -472,13 +576,14 @@ class ClaudeStream(_Stream):
         super().__init__(project, skills_folder)
         self._tool: str | None = None
         self._input: list[str] = []
+        self._input_size = 0
 
     def event(self, event: dict) -> Decision | None:
         kind = event.get("type")
         if kind == "system" and event.get("subtype") == "init":
             version, model = event.get("claude_code_version"), event.get("model")
-            parts = [f"claude-code {version}" if isinstance(version, str) else "", model if isinstance(model, str) else ""]
-            self.version = " ".join(p for p in parts if p)[:200]
+            self.version = f"claude-code {version}"[:200] if isinstance(version, str) else ""
+            self.model = model[:200] if isinstance(model, str) else ""
         elif kind == "stream_event" and isinstance(event.get("event"), dict):
             return self._partial(event["event"])
         elif kind == "assistant" and isinstance(event.get("message"), dict):
@@ -500,12 +605,15 @@ class ClaudeStream(_Stream):
             if block.get("type") == "tool_use":
                 self._tool = str(block.get("name"))
                 self._input = []
+                self._input_size = 0
                 if isinstance(block.get("input"), dict) and block["input"]:
                     self._input.append(json.dumps(block["input"]))
         elif kind == "content_block_delta" and self._tool is not None and isinstance(inner.get("delta"), dict):
             delta = inner["delta"]
             if delta.get("type") == "input_json_delta" and isinstance(delta.get("partial_json"), str):
-                self._input.append(delta["partial_json"])
+                self._input_size += len(delta["partial_json"])
+                if self._input_size <= MAX_LINE_BYTES:  # past that it is no skill's name or path
+                    self._input.append(delta["partial_json"])
         elif kind == "content_block_stop" and self._tool is not None:
             try:
                 arguments = json.loads("".join(self._input) or "{}")
@@ -535,7 +643,8 @@ class CodexStream(_Stream):
     command names. Any other tool item (a file change, an MCP call, a web search) loads
     nothing; the turn ending without a tool call loads nothing."""
 
-    TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "web_search")
+    END = "a turn.completed event"
+    TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "collab_tool_call", "web_search")
 
     def event(self, event: dict) -> Decision | None:
         kind = event.get("type")

@@ -49,7 +49,12 @@ def _plain(value):
 
 class RecordingRouter:
     """Decides with ``inner`` and writes every decision made so far to ``path`` after
-    each skill, so that an interrupted run keeps what it paid for."""
+    each skill, so that an interrupted run keeps what it paid for.
+
+    A recording already at ``path`` is added to: the skills this run evaluates replace
+    their old decisions, the others keep theirs (so skills can be recorded one at a
+    time). A file there that is not a recording, or holds another router's decisions, is
+    refused rather than overwritten."""
 
     def __init__(self, inner: Router, path: Path) -> None:
         self.inner = inner
@@ -57,9 +62,21 @@ class RecordingRouter:
         self.name = inner.name
         self._catalogs: dict[str, str] = {}
         self._decisions: dict[tuple[str, str, str, str], dict] = {}
+        self._kept: list[dict] = []
+        self._replaced: set[tuple[str, str]] = set()
+        if _holds_something(path):
+            try:
+                doc = read_recording(path, option="--record")
+            except RecordError as exc:
+                raise RecordError(f"{exc}; it was left as it is") from None
+            if doc.get("router") != self.name:
+                raise RecordError(f"--record {path}: it holds the decisions of {doc.get('router')!r}, and this run decides with {self.name!r}; record to another file")
+            self._catalogs.update(doc["catalogs"])
+            self._kept = doc["decisions"]
 
     def decide(self, queries: list[str], catalog: CatalogView, skill: SkillView) -> list[Verdict]:
         verdicts = self.inner.decide(queries, catalog, skill)
+        self._replaced.add((catalog.target, skill.name))
         key = catalog_key(catalog.rendered)
         self._catalogs[key] = catalog.rendered
         for query, verdict in zip(queries, verdicts):
@@ -76,19 +93,26 @@ class RecordingRouter:
         return verdicts
 
     def document(self) -> dict:
-        decisions = [self._decisions[k] for k in sorted(self._decisions)]
-        agents = sorted({str(d["detail"]["agent_version"]) for d in decisions if d["detail"].get("agent_version")})
+        kept = [d for d in self._kept if (d["target"], d["skill"]) not in self._replaced]
+        decisions = sorted(kept + list(self._decisions.values()), key=lambda d: (d["target"], d["skill"], d["query"], d["catalog"]))
+        agents = sorted({str(d["detail"]["agent_version"]) for d in decisions if d.get("detail", {}).get("agent_version")})
+        used = {d["catalog"] for d in decisions}
         return {
             "format": FORMAT,
             "version": VERSION,
             "router": self.name,
             "agent_versions": agents,
-            "catalogs": dict(sorted(self._catalogs.items())),
+            "catalogs": {k: v for k, v in sorted(self._catalogs.items()) if k in used},
             "decisions": decisions,
         }
 
     def _write(self) -> None:
-        text = json.dumps(self.document(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        doc = self.document()
+        text = json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (JSON escapes allow one): keep it escaped
+            text = json.dumps(doc, sort_keys=True, indent=2) + "\n"
         folder = self.path.parent if str(self.path.parent) else Path(".")
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
@@ -106,13 +130,20 @@ class RecordingRouter:
             raise RecordError(f"--record {self.path}: cannot write the recording ({exc.strerror or exc})") from None
 
 
-def _fail(path: Path, what: str) -> RecordError:
-    return RecordError(f"--replay {path}: {what}")
+def _holds_something(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0 or not path.is_file()
+    except OSError:
+        return False  # nothing there yet (or nothing readable: writing will say)
 
 
-def read_recording(path: Path) -> dict:
-    """The recording at ``path``, checked for shape; :class:`RecordError` when it is not
-    one skilllint wrote."""
+def read_recording(path: Path, *, option: str = "--replay") -> dict:
+    """The recording at ``path``, checked for shape; :class:`RecordError` (naming
+    ``option``) when it is not one skilllint wrote."""
+
+    def _fail(path: Path, what: str) -> RecordError:
+        return RecordError(f"{option} {path}: {what}")
+
     try:
         # resolved first: the user named this file, a link to it is as good as it
         result = read_capped(path.resolve(), MAX_RECORDING_BYTES, whole=True)
