@@ -22,6 +22,7 @@ from . import (
     sl50x_budget,
     sl51x_selection,
     sl52x_discovery,
+    sl53x_evals,
     sl60x_openai_yaml,
     sl70x_scripts,
     sl80x_security,

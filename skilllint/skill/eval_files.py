@@ -25,10 +25,10 @@ import bisect
 import json
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.decoder import scanstring
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..fsafe import UnsafeFile, read_capped
 
@@ -38,11 +38,7 @@ TRIGGER_SET_NAMES = frozenset({"trigger_eval.json", "eval_set.json"})  # the nam
 MAX_PROBLEMS = 1000  # problems kept per file; the last says how many more there were
 MAX_EVAL_FILES = 200  # eval files read per package
 
-# Levels of nesting whose positions are kept (evals.json: object > evals > eval > files); a value
-# deeper than this is decoded whole by the standard decoder and placed at its first character.
-_TRACKED_DEPTH = 4
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -112,17 +108,30 @@ class PackageEvals:
 
     trigger_sets: tuple[TriggerSet, ...] = ()
     task_evals: TaskEvals | None = None
+    texts: dict[str, str] = field(default_factory=dict)  # each file read (path from the skill's folder) -> its text
 
 
 # -- JSON with positions ------------------------------------------------------
+#
+# Values are decoded by the standard library's decoder (its C scanner: as fast and as strict as the
+# scripts that run the evals); positions are found by walking the text by hand, one or two levels,
+# and only where they are needed: the elements of a trigger set (streamed, one at a time), the keys
+# and values of an object a problem is reported in. Each part of the text is walked at most once.
+
+
+class _Pairs(list):
+    """A JSON object as the decoder read it: its (key, value) pairs in order (a key may repeat)."""
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_Pairs)
 
 
 @dataclass
 class _Node:
-    value: Any  # the decoded value (for a tracked container: a list or dict built from its items)
+    value: Any  # the decoded value, an object as _Pairs (None for a container walked by hand)
     offset: int
-    items: list["_Node"] | None = None  # a tracked array's elements
-    pairs: list[tuple[str, int, "_Node"]] | None = None  # a tracked object's (key, key offset, value), in order
+    items: list["_Node"] | None = None  # a walked array's elements
+    pairs: list[tuple[str, int, "_Node"]] | None = None  # a walked object's (key, key offset, value), in order
 
 
 class _JsonError(Exception):
@@ -158,33 +167,49 @@ def _skip(text: str, at: int) -> int:
     return _WHITESPACE.match(text, at).end()  # type: ignore[union-attr]
 
 
-def _parse(text: str, at: int, depth: int) -> tuple[_Node, int]:
-    """The value starting at ``at`` (whitespace skipped) and the offset after it."""
+def _decode_value(text: str, at: int) -> tuple[Any, int]:
+    try:
+        return _DECODER.raw_decode(text, at)
+    except json.JSONDecodeError as exc:
+        raise _JsonError(exc.msg, exc.pos) from None
+    except RecursionError:
+        raise _JsonError("nested too deeply to decode", at) from None
+
+
+def _array_items(text: str, at: int, walk: int) -> Iterator[tuple[_Node, int]]:
+    """Each element of the array opening at ``at`` and the offset after it (the last: after ``]``)."""
+    at = _skip(text, at + 1)
+    if text[at : at + 1] == "]":
+        return
+    while True:
+        item, at = _parse(text, at, walk)
+        at = _skip(text, at)
+        char = text[at : at + 1]
+        if char == "]":
+            yield item, at + 1
+            return
+        if char != ",":
+            raise _JsonError("expected `,` or `]` after an array element", at)
+        yield item, at + 1
+        at += 1
+
+
+def _parse(text: str, at: int, walk: int) -> tuple[_Node, int]:
+    """The value at ``at`` (whitespace skipped) and the offset after it; ``walk`` levels of
+    containers walked by hand (their parts placed), what is below decoded whole."""
     at = _skip(text, at)
     char = text[at : at + 1]
-    if char == "[" and depth < _TRACKED_DEPTH:
-        items: list[_Node] = []
-        start = at
-        at = _skip(text, at + 1)
-        if text[at : at + 1] == "]":
-            return _Node([], start, items=items), at + 1
-        while True:
-            item, at = _parse(text, at, depth + 1)
+    if walk > 0 and char == "[":
+        items, end = [], _skip(text, at + 1) + 1
+        for item, end in _array_items(text, at, walk - 1):
             items.append(item)
-            at = _skip(text, at)
-            char = text[at : at + 1]
-            if char == "]":
-                break
-            if char != ",":
-                raise _JsonError("expected `,` or `]` after an array element", at)
-            at += 1
-        return _Node([item.value for item in items], start, items=items), at + 1
-    if char == "{" and depth < _TRACKED_DEPTH:
+        return _Node(None, at, items=items), end
+    if walk > 0 and char == "{":
         pairs: list[tuple[str, int, _Node]] = []
         start = at
         at = _skip(text, at + 1)
         if text[at : at + 1] == "}":
-            return _Node({}, start, pairs=pairs), at + 1
+            return _Node(None, start, pairs=pairs), at + 1
         while True:
             if text[at : at + 1] != '"':
                 raise _JsonError("expected a key in double quotes", at)
@@ -195,7 +220,7 @@ def _parse(text: str, at: int, depth: int) -> tuple[_Node, int]:
             after = _skip(text, after)
             if text[after : after + 1] != ":":
                 raise _JsonError("expected `:` after a key", after)
-            value, after = _parse(text, after + 1, depth + 1)
+            value, after = _parse(text, after + 1, walk - 1)
             pairs.append((key, at, value))
             at = _skip(text, after)
             char = text[at : at + 1]
@@ -204,14 +229,73 @@ def _parse(text: str, at: int, depth: int) -> tuple[_Node, int]:
             if char != ",":
                 raise _JsonError("expected `,` or `}` after a value", at)
             at = _skip(text, at + 1)
-        return _Node({key: value.value for key, _, value in pairs}, start, pairs=pairs), at + 1
-    try:
-        value, end = _DECODER.raw_decode(text, at)
-    except json.JSONDecodeError as exc:
-        raise _JsonError(exc.msg, exc.pos) from None
-    except RecursionError:
-        raise _JsonError("nested too deeply to decode", at) from None
+        return _Node(None, start, pairs=pairs), at + 1
+    value, end = _decode_value(text, at)
     return _Node(value, at), end
+
+
+def _end_of_text(text: str, end: int) -> None:
+    end = _skip(text, end)
+    if end < len(text):
+        raise _JsonError("extra data after the JSON value", end)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, _Pairs):
+        return "an object"
+    return "an array"
+
+
+def _is_array(value: Any) -> bool:
+    return isinstance(value, list) and not isinstance(value, _Pairs)
+
+
+class _Object:
+    """A decoded JSON object: its fields as a JSON reader keeps them (the last of a repeated key),
+    and, walked by hand the first time a problem needs one, the place of each key and value."""
+
+    def __init__(self, text: str, node: _Node):
+        self.offset = node.offset
+        self.pairs: _Pairs = node.value
+        self.fields = dict(self.pairs)
+        self._text = text
+        self._walked: dict[str, _Node] | None = None
+        self._keys: list[tuple[str, int]] = []
+
+    def _walk(self) -> dict[str, _Node]:
+        if self._walked is None:
+            node, _ = _parse(self._text, self.offset, 2)
+            self._keys = [(key, offset) for key, offset, _ in node.pairs or ()]
+            self._walked = {key: value for key, _, value in node.pairs or ()}
+        return self._walked
+
+    def node(self, key: str) -> _Node:
+        """The value of ``key`` placed (an array's elements placed too)."""
+        return self._walk()[key]
+
+    def at(self, key: str) -> int:
+        return self.node(key).offset
+
+    def repeated_keys(self) -> list[tuple[str, int]]:
+        """Each key given again after its first time, and where."""
+        if len(self.fields) == len(self.pairs):
+            return []
+        self._walk()
+        seen: set[str] = set()
+        repeated = []
+        for key, offset in self._keys:
+            if key in seen:
+                repeated.append((key, offset))
+            seen.add(key)
+        return repeated
 
 
 def _decode(data: bytes) -> tuple[_Text | None, list[EvalProblem]]:
@@ -228,32 +312,8 @@ def _decode(data: bytes) -> tuple[_Text | None, list[EvalProblem]]:
     return _Text(text), problems
 
 
-def _load(text: _Text) -> tuple[_Node | None, EvalProblem | None]:
-    try:
-        node, end = _parse(text.text, 0, 0)
-        end = _skip(text.text, end)
-        if end < len(text.text):
-            raise _JsonError("extra data after the JSON value", end)
-    except _JsonError as exc:
-        return None, text.problem(exc.offset, f"is not valid JSON: {exc.message}")
-    return node, None
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _show(text: str, width: int = 60) -> str:
+def shorten(text: str, width: int = 60) -> str:
+    """``text`` on one line, cut with an ellipsis past ``width`` characters (for messages)."""
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -261,9 +321,9 @@ def _show(text: str, width: int = 60) -> str:
 class _Problems:
     """Problems of one file, at most :data:`MAX_PROBLEMS`; the last one kept counts the rest."""
 
-    def __init__(self, text: _Text | None):
+    def __init__(self, text: _Text, first: list[EvalProblem]):
         self.text = text
-        self.items: list[EvalProblem] = []
+        self.items: list[EvalProblem] = list(first)
         self.dropped = 0
 
     def add(self, problem: EvalProblem) -> None:
@@ -273,8 +333,14 @@ class _Problems:
             self.dropped += 1
 
     def at(self, offset: int, message: str) -> None:
-        assert self.text is not None
         self.add(self.text.problem(offset, message))
+
+    def invalid(self, error: _JsonError) -> None:
+        self.at(error.offset, f"is not valid JSON: {error.message}")
+
+    def repeated_keys(self, obj: _Object, what: str) -> None:
+        for key, offset in obj.repeated_keys():
+            self.at(offset, f"{what} has the key `{key}` twice; JSON readers keep only the last")
 
     def result(self) -> tuple[EvalProblem, ...]:
         if self.dropped:
@@ -283,95 +349,118 @@ class _Problems:
         return tuple(self.items)
 
 
-def _duplicate_keys(node: _Node, problems: _Problems, what: str) -> dict[str, _Node]:
-    """An object's keys -> the value a JSON reader keeps (the last); every repeated key a problem."""
-    seen: dict[str, _Node] = {}
-    for key, offset, value in node.pairs or ():
-        if key in seen:
-            problems.at(offset, f"{what} has the key `{key}` twice; JSON readers keep only the last")
-        seen[key] = value
-    return seen
-
-
 # -- trigger sets ---------------------------------------------------------------
 
+_CASE_KEYS = ("query", "should_trigger")
 
-def _looks_like_trigger_set(node: _Node) -> bool:
-    """The shape that says "trigger set": an array with an object holding ``query`` or ``should_trigger``."""
-    return node.items is not None and any(
-        item.pairs is not None and any(key in ("query", "should_trigger") for key, _, _ in item.pairs) for item in node.items
-    )
+
+class _TriggerSetReader:
+    """Reads a trigger set's elements one at a time, keeping the good cases and the problems."""
+
+    def __init__(self, text: _Text, problems: _Problems):
+        self.text = text
+        self.problems = problems
+        self.cases: list[TriggerCase] = []
+        self.first_line: dict[str, tuple[int, bool]] = {}  # query -> (line, should_trigger): run_eval.py's key
+        self.count = 0
+        self.shaped = False  # an element was an object with a case's key: the file is a trigger set
+
+    def element(self, node: _Node) -> None:
+        self.count += 1
+        where = f"case {self.count}"
+        problems = self.problems
+        if not isinstance(node.value, _Pairs):
+            problems.at(node.offset, f"{where} is {_type_name(node.value)}, not an object with `query` and `should_trigger`")
+            return
+        case = _Object(self.text.text, node)
+        fields = case.fields
+        if not self.shaped and any(key in fields for key in _CASE_KEYS):
+            self.shaped = True
+        problems.repeated_keys(case, where)
+        query, should_trigger = fields.get("query"), fields.get("should_trigger")
+        good = True
+        if "query" not in fields:
+            problems.at(node.offset, f"{where} has no `query`")
+            good = False
+        elif not isinstance(query, str):
+            problems.at(case.at("query"), f"{where}: `query` is {_type_name(query)}, not a string")
+            good = False
+        elif not query.strip():
+            problems.at(case.at("query"), f"{where}: `query` is empty")
+            good = False
+        if "should_trigger" not in fields:
+            problems.at(node.offset, f"{where} has no `should_trigger`")
+            good = False
+        elif not isinstance(should_trigger, bool):
+            problems.at(
+                case.at("should_trigger"),
+                f"{where}: `should_trigger` is {_type_name(should_trigger)}, not true or false"
+                " (run_eval.py tests its truth: a string such as \"false\" counts as true)",
+            )
+            good = False
+        if not good:
+            return
+        line = self.text.position(node.offset)[0]
+        if query in self.first_line:
+            other, expected = self.first_line[query]
+            clash = "" if expected == should_trigger else ", once expected to trigger and once not"
+            problems.at(
+                case.at("query"),
+                f"{where} repeats the query of line {other}{clash}: \"{shorten(query)}\"; "
+                "run_eval.py keys its results by query text, so the two are merged",
+            )
+            return
+        self.first_line[query] = (line, should_trigger)
+        self.cases.append(TriggerCase(query, should_trigger, line))
+
+    def finish(self, offset: int) -> None:
+        problems, cases = self.problems, self.cases
+        if not self.count:
+            problems.at(offset, "the trigger set holds no case")
+        elif cases:
+            if not any(case.should_trigger for case in cases):
+                problems.at(offset, "the trigger set has no positive case (`\"should_trigger\": true`): recall cannot be measured")
+            if all(case.should_trigger for case in cases):
+                problems.at(offset, "the trigger set has no negative case (`\"should_trigger\": false`): precision cannot be measured")
 
 
 def _trigger_set(path: Path, rel: str, data: bytes, known: bool) -> TriggerSet | None:
-    """The trigger set in ``data``; None when the file is not named as one (``known``) and its shape is not one."""
+    """The trigger set in ``data``; None when the file is not named as one (``known``) and its shape
+    is not one (another format: not understood, never reported)."""
     text, decode_problems = _decode(data)
     if text is None:
         return TriggerSet(path, (), tuple(decode_problems), rel) if known else None
-    node, error = _load(text)
-    if node is None or not _looks_like_trigger_set(node):
+    problems = _Problems(text, decode_problems)
+    source = text.text
+    start = _skip(source, 0)
+    if source[start : start + 1] != "[":
         if not known:
-            return None  # not understood: some other eval format, never reported
-    problems = _Problems(text)
-    for problem in decode_problems:
-        problems.add(problem)
-    if node is None:
-        problems.add(error)  # type: ignore[arg-type]
-        return TriggerSet(path, (), problems.result(), rel)
-    if node.items is None:
-        problems.at(node.offset, f"a trigger set is a JSON array of {{\"query\", \"should_trigger\"}} objects; this file holds {_type_name(node.value)}")
-        return TriggerSet(path, (), problems.result(), rel)
-    cases: list[TriggerCase] = []
-    first_line: dict[str, tuple[int, bool]] = {}
-    for index, item in enumerate(node.items, 1):
-        where = f"case {index}"
-        if item.pairs is None:
-            problems.at(item.offset, f"{where} is {_type_name(item.value)}, not an object with `query` and `should_trigger`")
-            continue
-        fields = _duplicate_keys(item, problems, where)
-        query_node, trigger_node = fields.get("query"), fields.get("should_trigger")
-        query = should_trigger = None
-        if query_node is None:
-            problems.at(item.offset, f"{where} has no `query`")
-        elif not isinstance(query_node.value, str):
-            problems.at(query_node.offset, f"{where}: `query` is {_type_name(query_node.value)}, not a string")
-        elif not query_node.value.strip():
-            problems.at(query_node.offset, f"{where}: `query` is empty")
+            return None
+        try:
+            node, end = _parse(source, start, 0)
+            _end_of_text(source, end)
+        except _JsonError as exc:
+            problems.invalid(exc)
         else:
-            query = query_node.value
-        if trigger_node is None:
-            problems.at(item.offset, f"{where} has no `should_trigger`")
-        elif not isinstance(trigger_node.value, bool):
-            problems.at(
-                trigger_node.offset,
-                f"{where}: `should_trigger` is {_type_name(trigger_node.value)}, not true or false"
-                " (run_eval.py tests its truth: a string such as \"false\" counts as true)",
-            )
-        else:
-            should_trigger = trigger_node.value
-        if query is None or should_trigger is None:
-            continue
-        line = text.position(item.offset)[0]
-        key = query  # run_eval.py's key: the exact text
-        if key in first_line:
-            other, expected = first_line[key]
-            clash = "" if expected == should_trigger else ", once expected to trigger and once not"
-            problems.at(
-                query_node.offset,  # type: ignore[union-attr]
-                f"{where} repeats the query of line {other}{clash}: \"{_show(query)}\"; "
-                "run_eval.py keys its results by query text, so the two are merged",
-            )
-            continue
-        first_line[key] = (line, should_trigger)
-        cases.append(TriggerCase(query, should_trigger, line))
-    if not node.items:
-        problems.at(node.offset, "the trigger set holds no case")
-    elif cases:
-        if not any(case.should_trigger for case in cases):
-            problems.at(node.offset, "the trigger set has no positive case (`\"should_trigger\": true`): recall cannot be measured")
-        if all(case.should_trigger for case in cases):
-            problems.at(node.offset, "the trigger set has no negative case (`\"should_trigger\": false`): precision cannot be measured")
-    return TriggerSet(path, tuple(cases), problems.result(), rel)
+            problems.at(node.offset, f"a trigger set is a JSON array of {{\"query\", \"should_trigger\"}} objects; this file holds {_type_name(node.value)}")
+        return TriggerSet(path, (), problems.result(), rel)
+    reader = _TriggerSetReader(text, problems)
+    try:
+        end = start + 1
+        for node, end in _array_items(source, start, 0):
+            reader.element(node)
+        if end == start + 1:
+            end = _skip(source, start + 1) + 1  # an empty array: after its `]`
+        _end_of_text(source, end)
+    except _JsonError as exc:
+        if not (known or reader.shaped):
+            return None
+        problems.invalid(exc)
+        return TriggerSet(path, (), problems.result(), rel)  # JSON readers refuse the whole file: nothing runs
+    if not (known or reader.shaped):
+        return None
+    reader.finish(start)
+    return TriggerSet(path, tuple(reader.cases), problems.result(), rel)
 
 
 def read_trigger_set(path: Path, text: str) -> TriggerSet:
@@ -380,17 +469,18 @@ def read_trigger_set(path: Path, text: str) -> TriggerSet:
 
 
 def trigger_sets(package) -> list[TriggerSet]:
-    """Every trigger set of ``package``, in path order."""
+    """Every trigger set of ``package`` (a :class:`~skilllint.skill.package.SkillPackage`), in path order."""
     return list(package.evals.trigger_sets)
 
 
 # -- task evals -------------------------------------------------------------------
 
 
-def _strings(node: _Node, problems: _Problems, what: str) -> tuple[str, ...] | None:
+def _strings(node: _Node, problems: _Problems, what: str) -> tuple[str, ...]:
+    """The strings of an array placed by hand; each other element (or a value that is no array) a problem."""
     if node.items is None:
         problems.at(node.offset, f"{what} is {_type_name(node.value)}, not an array of strings")
-        return None
+        return ()
     good = []
     for item in node.items:
         if isinstance(item.value, str):
@@ -402,84 +492,89 @@ def _strings(node: _Node, problems: _Problems, what: str) -> tuple[str, ...] | N
 
 def _task_evals(package, path: Path, data: bytes) -> TaskEvals:
     text, decode_problems = _decode(data)
-    problems = _Problems(text)
-    for problem in decode_problems:
-        problems.add(problem)
     if text is None:
+        return TaskEvals(path, None, (), tuple(decode_problems))
+    problems = _Problems(text, decode_problems)
+    source = text.text
+    try:
+        node, end = _parse(source, 0, 0)
+        _end_of_text(source, end)
+    except _JsonError as exc:
+        problems.invalid(exc)
         return TaskEvals(path, None, (), problems.result())
-    node, error = _load(text)
-    if node is None:
-        problems.add(error)  # type: ignore[arg-type]
-        return TaskEvals(path, None, (), problems.result())
-    if node.pairs is None:
+    if not isinstance(node.value, _Pairs):
         problems.at(node.offset, f"evals.json is an object with `skill_name` and `evals`; this file holds {_type_name(node.value)}")
         return TaskEvals(path, None, (), problems.result())
-    top = _duplicate_keys(node, problems, "evals.json")
-    skill_name = None
-    name_node = top.get("skill_name")
-    if name_node is not None:
-        if not isinstance(name_node.value, str):
-            problems.at(name_node.offset, f"`skill_name` is {_type_name(name_node.value)}, not a string")
+    top = _Object(source, node)
+    problems.repeated_keys(top, "evals.json")
+    skill_name = top.fields.get("skill_name")
+    if "skill_name" in top.fields:
+        if not isinstance(skill_name, str):
+            problems.at(top.at("skill_name"), f"`skill_name` is {_type_name(skill_name)}, not a string")
+            skill_name = None
         else:
-            skill_name = name_node.value
             own = _skill_name(package)
             if own is not None and skill_name != own:
-                problems.at(name_node.offset, f"`skill_name` is `{_show(skill_name)}`, but the skill's `name` is `{_show(own)}`")
-    evals_node = top.get("evals")
+                problems.at(top.at("skill_name"), f"`skill_name` is `{shorten(skill_name)}`, but the skill's `name` is `{shorten(own)}`")
     evals: list[TaskEval] = []
-    if evals_node is None:
+    if "evals" not in top.fields:
         problems.at(node.offset, "evals.json has no `evals` array")
-    elif evals_node.items is None:
-        problems.at(evals_node.offset, f"`evals` is {_type_name(evals_node.value)}, not an array")
+    elif not _is_array(top.fields["evals"]):
+        problems.at(top.at("evals"), f"`evals` is {_type_name(top.fields['evals'])}, not an array")
     else:
         ids: dict[int, int] = {}
-        for index, item in enumerate(evals_node.items, 1):
-            where = f"eval {index}"
-            if item.pairs is None:
-                problems.at(item.offset, f"{where} is {_type_name(item.value)}, not an object")
-                continue
-            fields = _duplicate_keys(item, problems, where)
-            line = text.position(item.offset)[0]
-            ok = True
-            eval_id = fields.get("id")
-            if eval_id is None:
-                problems.at(item.offset, f"{where} has no `id`")
-                ok = False
-            elif not isinstance(eval_id.value, int) or isinstance(eval_id.value, bool):
-                problems.at(eval_id.offset, f"{where}: `id` is {_type_name(eval_id.value)}, not an integer")
-                ok = False
-            elif eval_id.value in ids:
-                problems.at(eval_id.offset, f"{where}: `id` {eval_id.value} is also the id of the eval on line {ids[eval_id.value]}; ids must be unique")
-            else:
-                ids[eval_id.value] = line
-            prompt = fields.get("prompt")
-            if prompt is None:
-                problems.at(item.offset, f"{where} has no `prompt`")
-                ok = False
-            elif not isinstance(prompt.value, str):
-                problems.at(prompt.offset, f"{where}: `prompt` is {_type_name(prompt.value)}, not a string")
-                ok = False
-            elif not prompt.value.strip():
-                problems.at(prompt.offset, f"{where}: `prompt` is empty")
-                ok = False
-            expected = fields.get("expected_output")
-            if expected is not None and not isinstance(expected.value, str):
-                problems.at(expected.offset, f"{where}: `expected_output` is {_type_name(expected.value)}, not a string")
-                expected = None
-            files: tuple[str, ...] = ()
-            if "files" in fields:
-                files = _strings(fields["files"], problems, f"{where}: `files`") or ()
-                for file_node in fields["files"].items or ():
-                    if isinstance(file_node.value, str):
-                        _check_file(package, file_node, problems, where)
-            expectations: tuple[str, ...] = ()
-            if "expectations" in fields:
-                expectations = _strings(fields["expectations"], problems, f"{where}: `expectations`") or ()
-            if ok:
-                evals.append(
-                    TaskEval(eval_id.value, prompt.value, line, expected.value if expected else None, files, expectations)  # type: ignore[union-attr]
-                )
+        for index, item in enumerate(top.node("evals").items or (), 1):
+            found = _task_eval(package, text, item, f"eval {index}", ids, problems)
+            if found is not None:
+                evals.append(found)
     return TaskEvals(path, skill_name, tuple(evals), problems.result())
+
+
+def _task_eval(package, text: _Text, node: _Node, where: str, ids: dict[int, int], problems: _Problems) -> TaskEval | None:
+    """One eval of ``evals``, checked; None when it has no usable id or prompt."""
+    if not isinstance(node.value, _Pairs):
+        problems.at(node.offset, f"{where} is {_type_name(node.value)}, not an object")
+        return None
+    item = _Object(text.text, node)
+    problems.repeated_keys(item, where)
+    fields = item.fields
+    line = text.position(node.offset)[0]
+    ok = True
+    eval_id, prompt, expected = fields.get("id"), fields.get("prompt"), fields.get("expected_output")
+    if "id" not in fields:
+        problems.at(node.offset, f"{where} has no `id`")
+        ok = False
+    elif not isinstance(eval_id, int) or isinstance(eval_id, bool):
+        problems.at(item.at("id"), f"{where}: `id` is {_type_name(eval_id)}, not an integer")
+        ok = False
+    elif eval_id in ids:
+        problems.at(item.at("id"), f"{where}: `id` {eval_id} is also the id of the eval on line {ids[eval_id]}; ids must be unique")
+    else:
+        ids[eval_id] = line
+    if "prompt" not in fields:
+        problems.at(node.offset, f"{where} has no `prompt`")
+        ok = False
+    elif not isinstance(prompt, str):
+        problems.at(item.at("prompt"), f"{where}: `prompt` is {_type_name(prompt)}, not a string")
+        ok = False
+    elif not prompt.strip():
+        problems.at(item.at("prompt"), f"{where}: `prompt` is empty")
+        ok = False
+    if "expected_output" in fields and not isinstance(expected, str):
+        problems.at(item.at("expected_output"), f"{where}: `expected_output` is {_type_name(expected)}, not a string")
+        expected = None
+    files: tuple[str, ...] = ()
+    if "files" in fields:
+        files = _strings(item.node("files"), problems, f"{where}: `files`")
+        for file_node in item.node("files").items or ():
+            if isinstance(file_node.value, str):
+                _check_file(package, file_node, problems, where)
+    expectations: tuple[str, ...] = ()
+    if "expectations" in fields:
+        expectations = _strings(item.node("expectations"), problems, f"{where}: `expectations`")
+    if not ok:
+        return None
+    return TaskEval(eval_id, prompt, line, expected, files, expectations)  # type: ignore[arg-type]
 
 
 def _skill_name(package) -> str | None:
@@ -500,9 +595,9 @@ def _check_file(package, node: _Node, problems: _Problems, where: str) -> None:
         return
     status, _ = package.inventory.resolve(rel.replace("\\", "/"))
     if status == "outside":
-        problems.at(node.offset, f"{where}: `files` names `{_show(rel)}`, outside the skill's folder (paths are from the skill's folder)")
+        problems.at(node.offset, f"{where}: `files` names `{shorten(rel)}`, outside the skill's folder (paths are from the skill's folder)")
     elif status in ("missing", "loop"):
-        problems.at(node.offset, f"{where}: `files` names `{_show(rel)}`, which is not in the skill's folder (paths are from the skill's folder)")
+        problems.at(node.offset, f"{where}: `files` names `{shorten(rel)}`, which is not in the skill's folder (paths are from the skill's folder)")
 
 
 # -- the package's eval files -------------------------------------------------------
@@ -523,10 +618,14 @@ def read_package_evals(package) -> PackageEvals:
     inventory = package.inventory
     sets: list[TriggerSet] = []
     task: TaskEvals | None = None
+    texts: dict[str, str] = {}
+    candidates = sorted(
+        rel
+        for rel, entry in inventory.entries.items()
+        if entry.kind == "file" and (rel.startswith(EVALS_FOLDER + "/") or posixpath.basename(rel) in TRIGGER_SET_NAMES)
+    )
     read = 0
-    for rel, entry in sorted(inventory.entries.items()):
-        if entry.kind != "file" or rel == ".":
-            continue
+    for rel in candidates:
         candidate, named = _is_trigger_set_candidate(rel)
         if not candidate and rel != TASK_EVALS:
             continue
@@ -544,10 +643,12 @@ def read_package_evals(package) -> PackageEvals:
             elif named:
                 sets.append(TriggerSet(path, (), (EvalProblem(1, f"was not read: it {exc}"),), rel))
             continue
+        if b"\x00" not in data[:8192]:  # as package_texts reads a text: it takes this one from here
+            texts[rel] = data.decode("utf-8", errors="replace")
         if rel == TASK_EVALS:
             task = _task_evals(package, path, data)
             continue
         found = _trigger_set(path, rel, data, named)
         if found is not None:
             sets.append(found)
-    return PackageEvals(tuple(sets), task)
+    return PackageEvals(tuple(sets), task, texts)

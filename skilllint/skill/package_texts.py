@@ -7,7 +7,8 @@ whose suffix names a binary format), each read once per package run
 and shared through the rules' per-package memo. A text another analysis already
 read is taken from it: SKILL.md from the package, the documents the reference graph scanned
 (when a rule built it this run), the scripts :func:`~skilllint.skill.script_lexers.package_scripts`
-read. The rest is read through :func:`skilllint.fsafe.read_capped`. Left alone: a file over the
+read, the eval files :attr:`~skilllint.skill.package.SkillPackage.evals` read (when SL53x ran). The
+rest is read through :func:`skilllint.fsafe.read_capped`. Left alone: a file over the
 package's read cap (SL011 reports it), binaries (a NUL byte near the start), files in vendored
 folders and files of nested skills (linted as skills of their own).
 
@@ -171,6 +172,8 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
     # What other analyses of this run already read.
     graph = package.__dict__.get("references")  # built only if a rule asked for it: never built for this
     read_documents = graph.texts if graph is not None else {}
+    evals = package.__dict__.get("evals")  # the eval files, when SL53x read them
+    read_evals = evals.texts if evals is not None else {}
     read_scripts = {script.rel: script.text for script in package_scripts(package, memo)}
     inventory = package.inventory
     for rel, entry in sorted(inventory.entries.items()):
@@ -191,7 +194,7 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
             kind = OTHER
         else:
             continue
-        text = read_scripts.get(rel) if kind == SCRIPT else read_documents.get(rel) if kind == DOCUMENT else None
+        text = read_scripts.get(rel) if kind == SCRIPT else read_documents.get(rel) if kind == DOCUMENT else read_evals.get(rel)
         if text is None:
             text = _read(package, rel)
             if text is None:
