@@ -12,7 +12,7 @@ from pathlib import Path
 from . import DISTRIBUTION, __version__
 from .output import CHOICES, printable_lines, safe_json_text, tell
 
-VERBS = ("check", "rule", "config", "init", "catalog", "server")
+VERBS = ("check", "rule", "config", "init", "catalog", "eval", "server")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # check's options that are settings (`config --show` takes them too)
 SETTING_FLAGS = ("config", "target", "select", "extend_select", "ignore", "fail_on", "output_format", "no_respect_gitignore", "catalog_root")
@@ -63,7 +63,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(agent_options: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser. ``agent_options``: give ``eval`` the real-agent options,
+    whose module (processes, threads) another verb does not need to import."""
     parser = _Parser(
         prog="skilllint",
         description="Lint Agent Skills the way each agent loads them.",
@@ -121,6 +123,26 @@ def build_parser() -> argparse.ArgumentParser:
     catalog.add_argument("--explain", action="store_true", help="add the discovery log: the folders searched, the skills rejected and why, each candidate's fate (shadowed, hidden, shortened, omitted)")
     catalog.add_argument("--tiers", action="store_true", help="add each linted skill's disclosure ladder: its catalog line, its body's tokens, each referenced file's tokens and load condition")
 
+    evaluate = verbs.add_parser("eval", help="route each skill's trigger set through the catalog its surface renders, and score it")
+    evaluate.add_argument("paths", nargs="*", metavar="PATH", help="skill folders or collections (default: .)")
+    evaluate.add_argument("--eval-set", metavar="FILE", help="evaluate this trigger set (a JSON list of {\"query\", \"should_trigger\"}) for the one skill under PATHS")
+    evaluate.add_argument("--skill", metavar="NAME", help="evaluate only the skill of this name (with --eval-set: the skill the set is for)")
+    evaluate.add_argument("--target", choices=("codex", "claude-code", "copilot"), default="codex", help="the surface whose catalog the queries are routed through")
+    evaluate.add_argument("--context-window", type=int, metavar="TOKENS", help="the model's context window (default: unknown)")
+    eval_budget = evaluate.add_mutually_exclusive_group()
+    eval_budget.add_argument("--budget-chars", type=int, metavar="N", help="a catalog budget in characters")
+    eval_budget.add_argument("--budget-tokens", type=int, metavar="N", help="a catalog budget in tokens (Codex's skills.max_context_tokens)")
+    evaluate.add_argument("--min-recall", type=_share, metavar="SHARE", help="exit 1 when a skill's recall is below SHARE (default: eval.min-recall in the configuration, else none)")
+    evaluate.add_argument("--min-precision", type=_share, metavar="SHARE", help="exit 1 when a skill's precision is below SHARE (default: eval.min-precision in the configuration, else none)")
+    evaluate.add_argument("--output-format", choices=("full", "json", "github"), default="full")
+    evaluate.add_argument("-j", "--jobs", type=_job_count, metavar="N", help="queries asked of an agent at once (the lexical router needs none)")
+    evaluate.add_argument("--config", metavar="FILE", help="configuration file (default: discovered)")
+    evaluate.add_argument("--catalog-root", action="append", metavar="SCOPE=PATH", help="a folder of installed skills (scope user, admin or system) that joins the catalog; repeatable")
+    if agent_options:
+        from .app.agent_router import add_agent_arguments
+
+        add_agent_arguments(evaluate)
+
     config = verbs.add_parser("config", help="show configuration facts")
     config.add_argument("--schema", action="store_true", help="print the configuration JSON Schema")
     config.add_argument("--show", action="store_true", help="print the settings that apply to PATHS and where each comes from")
@@ -156,13 +178,15 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or (argv[0] not in VERBS and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "check")
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(agent_options=argv[0] == "eval").parse_args(argv)
         if args.verb == "rule":
             return _rule(args)
         if args.verb == "config":
             return _config(args)
         if args.verb == "catalog":
             return _catalog(args)
+        if args.verb == "eval":
+            return _eval(args)
         if args.verb == "server":
             return _server()
         if args.verb == "init":
@@ -212,6 +236,16 @@ def _job_count(text: str) -> int:
         value = -1
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of processes, at least 1, got {text!r}")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
     return value
 
 
@@ -549,6 +583,74 @@ def _catalog(args: argparse.Namespace) -> int:
             tell("warning", warning)
         sys.stdout.write(report_text(report, cwd))
     return EXIT_OK
+
+
+def _catalog_options(args: argparse.Namespace, configured: dict) -> dict:
+    """The catalog settings of an eval run: the configured ones, with a budget given on the
+    command line replacing the configured budget (as `catalog` does). Raises UsageError for a
+    budget that cannot be."""
+    for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
+        if value is not None and value <= 0:
+            raise UsageError(f"{flag} must be a positive number")
+    if args.target != "codex" and args.budget_tokens:
+        raise UsageError("--budget-tokens is Codex's setting; use --budget-chars or --context-window")
+    options = dict(configured)
+    if args.context_window or args.budget_chars or args.budget_tokens:
+        for key in ("context-window", "budget-chars", "budget-tokens"):
+            options.pop(key, None)
+        for key, value in (("context-window", args.context_window), ("budget-chars", args.budget_chars), ("budget-tokens", args.budget_tokens)):
+            if value:
+                options[key] = value
+    return options
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .app.agent_router import ROUTER_ERRORS, router_from_args
+    from .app.eval_report import report_github, report_json, report_text
+    from .app.selector_eval import EvalError, Thresholds, evaluate
+    from .app.trees import plan_trees
+    from .catalog.lexical_router import LexicalRouter
+    from .config import ConfigError
+    from .registry import registry
+    from .skill.discovery import DiscoveryError
+
+    cwd = Path(os.getcwd())
+    try:
+        trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
+        if len(trees) > 1:
+            raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); evaluate them in separate runs, or choose one with --config")
+        settings = trees[0].settings
+        for warning in trees[0].warnings:
+            tell("warning", warning)
+        options = _catalog_options(args, settings.catalog)
+        thresholds = Thresholds(
+            args.min_recall if args.min_recall is not None else settings.eval.get("min-recall"),
+            args.min_precision if args.min_precision is not None else settings.eval.get("min-precision"),
+        )
+        lexical = LexicalRouter()
+        router = router_from_args(args, lexical)
+        # Only a router that reads the rendered lines can say what a cut cost: an agent
+        # renders its own catalog from the SKILL.md files, and a replay answers only as recorded.
+        shortening = lexical if router.name == lexical.name else None
+        report = evaluate(
+            args.paths, cwd, settings, args.target, options, router, thresholds,
+            eval_set=args.eval_set, skill_name=args.skill, shortening_router=shortening,
+        )
+    except (ConfigError, DiscoveryError, EvalError, *ROUTER_ERRORS) as exc:
+        tell("error", str(exc))
+        return EXIT_ERROR
+    for warning in report.warnings:
+        tell("warning", warning)
+    stale = sum(len(skill.stale) for skill in report.skills)
+    if stale:
+        tell("warning", f"{stale} case{'s' if stale != 1 else ''} answered from a recording made against another catalog text, or never recorded: record again with --record")
+    if args.output_format == "json":
+        sys.stdout.write(safe_json_text(json.dumps(report_json(report), indent=2, ensure_ascii=False)) + "\n")
+    elif args.output_format == "github":
+        sys.stdout.write(report_github(report, cwd))
+    else:
+        sys.stdout.write(report_text(report, cwd))
+    return EXIT_OK if report.passed else EXIT_FINDINGS
 
 
 def _config(args: argparse.Namespace) -> int:

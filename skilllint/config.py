@@ -243,6 +243,15 @@ def config_schema(registry: Registry) -> dict:
                 },
                 "additionalProperties": False,
             },
+            "eval": {
+                "type": "object",
+                "description": "thresholds of `skilllint eval`: below either, it exits 1 (the command line's --min-recall and --min-precision replace them)",
+                "properties": {
+                    "min-recall": {"type": "number", "minimum": 0, "maximum": 1, "description": "the least share of a skill's positive queries that must load it"},
+                    "min-precision": {"type": "number", "minimum": 0, "maximum": 1, "description": "the least share of the queries loading a skill that must be its positives"},
+                },
+                "additionalProperties": False,
+            },
         },
         "additionalProperties": False,
         "x-rule-codes": codes,
@@ -286,6 +295,7 @@ class Settings:
     output_format: str = "full"
     rule_config: dict[str, dict[str, Any]] = field(default_factory=dict)  # by code
     catalog: dict[str, Any] = field(default_factory=dict)
+    eval: dict[str, float] = field(default_factory=dict)  # `skilllint eval` thresholds: min-recall, min-precision
     cache: bool = True
     cache_dir: str | None = None
     baseline: str | None = None  # as written in the configuration: relative to its file (skilllint.app.baseline)
@@ -529,6 +539,8 @@ def _apply(settings: Settings, data: dict, source: str) -> None:
         settings.output_format = data["output-format"]
     if "catalog" in data:
         settings.catalog = dict(data["catalog"])
+    if "eval" in data:
+        settings.eval = dict(data["eval"])
     if "cache" in data:
         settings.cache = bool(data["cache"])
     if "max-findings-per-rule-per-file" in data:

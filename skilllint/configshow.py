@@ -142,6 +142,9 @@ def settings_lines(settings, cwd: Path) -> list[str]:
         parts = [where("catalog", "roots")] if loaded_catalog.get("roots") else []
         parts += ["command line"] if "catalog-roots" in given else []
         line("catalog.roots", _value(roots), " + ".join(parts))
+    for key in ("min-recall", "min-precision"):
+        if key in settings.eval:
+            line(f"eval.{key}", _value(settings.eval[key]), where("eval", key))
     written = {}  # code -> the name the configuration gave its table (a code or a rule name)
     for name in loaded.get("rules", {}):
         rule = settings.registry.rules.get(name) or settings.registry.by_name(name)

@@ -35,7 +35,15 @@ EXACTNESS = {"budgeted-catalog": "exact", "listing": "approximation", "cli-listi
 
 
 def catalog_report(
-    paths: list[str], cwd: Path, settings, target_id: str, options: dict, *, explain: bool = False, tiers: bool = False
+    paths: list[str],
+    cwd: Path,
+    settings,
+    target_id: str,
+    options: dict,
+    *,
+    explain: bool = False,
+    tiers: bool = False,
+    texts: bool = False,
 ) -> dict:
     """The receipts of every ``target_id`` catalog the skills under ``paths`` belong to. Their
     siblings elsewhere in the repository are loaded so that each catalog is whole, but a
@@ -44,7 +52,10 @@ def catalog_report(
     ``explain``: with the discovery log (:mod:`skilllint.app.catalog_explain`): the folders
     searched, the skills no catalog takes and why, and each catalog's candidates and what
     became of them. ``tiers``: with each linted skill's disclosure ladder
-    (:mod:`skilllint.app.disclosure_tiers`)."""
+    (:mod:`skilllint.app.disclosure_tiers`). ``texts``: each skill of a receipt also carries
+    ``shown``, its description as the surface renders it ("" when left out), and ``full``,
+    the text the surface would list uncut (``skilllint eval`` routes on them; the catalog
+    report's schema has neither)."""
     log = DiscoveryLog() if explain else None
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
     if log is not None:
@@ -71,6 +82,9 @@ def catalog_report(
         receipt = _RECEIPTS[target.catalog_model](catalog, options)
         not_loaded += receipt.pop("_not_loaded")
         listed = receipt.pop("_listed")
+        for skill, (shown, full) in zip(receipt["skills"], receipt.pop("_texts")):
+            if texts:
+                skill["shown"], skill["full"] = shown, full
         if explain:
             from .catalog_explain import catalog_explanation
 
@@ -127,9 +141,11 @@ def _codex(catalog: Catalog, options: dict) -> dict:
     render, _ = codex_render(catalog, options)
     receipt = render.receipt
     by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
-    skills, listed = [], []
+    skills, listed, texts = [], [], []
     lines = iter(render.lines)
     for item in receipt.skills:
+        description = by_path[item.path].description  # what the renderer cuts (catalog.render.codex_render)
+        texts.append((description[: item.chars_shown] if item.included else "", description))
         skills.append(
             _skill(
                 by_path[item.path],
@@ -161,6 +177,7 @@ def _codex(catalog: Catalog, options: dict) -> dict:
         "surface": receipt.to_dict(),
         "_not_loaded": skipped,
         "_listed": listed,
+        "_texts": texts,
     }
 
 
@@ -178,10 +195,12 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
     from ..catalog.render import listing_for
 
     receipt = listing_for(catalog, options)
-    skills, lines, listed = [], [], []
+    skills, lines, listed, texts = [], [], [], []
     for item in receipt.skills:
         skill = item.key
         shown = 0 if item.estimated_dropped else item.text_chars
+        uncut, _ = claude_code.entry_text(skill.description or skill.first_body_line, skill.when_to_use, max_desc_chars=item.text_chars + item.cut_chars)
+        texts.append(("" if item.estimated_dropped else item.text, uncut))
         skills.append(
             _skill(
                 skill,
@@ -209,6 +228,7 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         "surface": receipt.as_dict(),
         "_not_loaded": [],
         "_listed": listed,
+        "_texts": texts,
     }
 
 
@@ -245,6 +265,7 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
             (item.key, skill, copilot.block(item.name, item.key.description) if item.included else "")
             for item, skill in zip(listing.skills, skills)
         ],
+        "_texts": [(item.key.description if item.included else "", item.key.description) for item in listing.skills],
     }
 
 
