@@ -13,10 +13,11 @@ order until the first that does not fit; the rest are not listed at all.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .model import Catalog, codex_skip_reason
+from .model import Catalog, CatalogSkill, codex_skip_reason
 from ..diagnostics import Severity, Span, counted
 from ..fsafe import is_within
 
@@ -177,3 +178,42 @@ def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListi
         entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
         cached = catalog.renders["cli-listing"] = copilot.listing(entries, options.get("budget-chars"))
     return cached
+
+
+@dataclass(frozen=True)
+class RenderedSkill:
+    """One skill of a catalog as its surface renders it: ``shown``, the description the model
+    reads ("" when the budget left it out), and ``full``, what the surface would list uncut."""
+
+    skill: CatalogSkill
+    shown: str
+    full: str
+    included: bool
+
+
+def rendered_skills(catalog: Catalog, options: dict) -> list[RenderedSkill]:
+    """Every skill of ``catalog`` in its surface's own rendering, in the renderer's order: what
+    ``skilllint catalog`` reports and what the routing of ``skilllint eval`` and SL513 reads. A
+    surface with no listing model (``Target.catalog_model`` None) lists them as written."""
+    from . import claude_code
+
+    model = catalog.surface.catalog_model
+    if model == "budgeted-catalog":
+        render, _ = codex_render(catalog, options)
+        by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
+        found = []
+        for item in render.receipt.skills:
+            skill = by_path[item.path]
+            found.append(RenderedSkill(skill, skill.description[: item.chars_shown] if item.included else "", skill.description, item.included))
+        return found
+    if model == "listing":
+        found = []
+        for item in listing_for(catalog, options).skills:
+            skill = item.key
+            full, _ = claude_code.entry_text(skill.description or skill.first_body_line, skill.when_to_use, max_desc_chars=item.text_chars + item.cut_chars)
+            found.append(RenderedSkill(skill, "" if item.estimated_dropped else item.text, full, True))  # the name is always listed
+        return found
+    if model == "cli-listing":
+        return [RenderedSkill(item.key, item.key.description if item.included else "", item.key.description, item.included) for item in copilot_listing_for(catalog, options).skills]
+    # A surface whose listing is not modelled: its skills as written, none cut or left out.
+    return [RenderedSkill(skill, skill.description, skill.description, True) for skill in catalog.loaded]

@@ -1,4 +1,4 @@
-"""SL51x: choosing a skill from the catalog: overlapping descriptions, duplicate names, no trigger."""
+"""SL51x: choosing a skill from the catalog: overlapping descriptions, duplicate names, no trigger, confusion pairs."""
 
 from __future__ import annotations
 
@@ -98,6 +98,56 @@ class DuplicateName(CatalogRule):
                 )
 
 
+class RoutingConfusion(CatalogRule):
+    code = "SL513"
+    name = "routing-confusion"
+    summary = "The skill's own headings and opening route first to a sibling's catalog line: the model may confuse the two"
+    severity = severities("info: all")
+    opt_in = True
+    # What routes is a lexical proxy (catalog/lexical_router.py): it reads words, not meaning,
+    # so it points at pairs worth a look; opt-in until its precision on real collections is known.
+
+    def check_catalog(self, catalog: Catalog, ctx: RuleContext):
+        from ..catalog.lexical_router import DEFAULT_FLOOR, LexicalIndex
+        from ..catalog.render import catalog_options, description_span, rendered_skills, shown_path
+        from ..catalog.routing import SkillView
+        from ..skill.own_words import own_words
+
+        rendered = [r for r in rendered_skills(catalog, catalog_options(ctx.settings)) if not r.skill.hidden]
+        if len(rendered) < 2:
+            return
+        views = [SkillView(r.skill.name, r.skill.package.skill_md_path, r.shown, r.full, r.included) for r in rendered]
+        index = LexicalIndex(views)
+        by_name = {r.skill.name: r.skill for r in rendered}
+        for item in rendered:
+            skill = item.skill
+            if skill.context or not item.included or not item.shown.strip() or not skill.package.readable:
+                continue  # left out or cut to nothing: SL501/SL503 say so
+            query = own_words(skill.package.body)
+            if not query:
+                continue
+            ranked = index.rank(query)
+            if not ranked or ranked[0].name == skill.name or ranked[0].share < DEFAULT_FLOOR:
+                continue
+            own = next((r for r in ranked if r.name == skill.name), None)
+            winner = ranked[0]
+            if own is not None and own.score >= winner.score:
+                continue  # a tie: not routed away
+            partner = by_name.get(winner.name)
+            if partner is None or partner is skill:
+                continue
+            where = shown_path(catalog, skill, partner.package.skill_md_path)
+            standing = f"it ranks {ranked.index(own) + 1}" if own is not None and own.score > 0 else "its own line shares none of them"
+            yield skill.package, Finding(
+                f"this skill's own headings and opening, read as a request, route first to '{partner.name}' ({where}) and not to it "
+                f"({standing}; a lexical proxy over the catalog lines as rendered): say in the description what this "
+                f"skill is for that '{partner.name}' is not",
+                description_span(skill.package),
+                severities={catalog.target: Severity.INFO},
+                related=(Related(f"routes here: '{partner.name}'", partner.package.skill_md_path, description_span(partner.package)),),
+            )
+
+
 class DescriptionWithoutTrigger(Rule):
     code = "SL512"
     name = "description-without-trigger"
@@ -132,4 +182,4 @@ class DescriptionWithoutTrigger(Rule):
         )
 
 
-RULES = [DescriptionOverlap, DuplicateName, DescriptionWithoutTrigger]
+RULES = [DescriptionOverlap, DuplicateName, RoutingConfusion, DescriptionWithoutTrigger]

@@ -1,0 +1,83 @@
+"""SL513 routing-confusion: a skill's own words routed against the catalog its surface renders."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from conftest import lint_json, write_skill
+from skilllint.skill.own_words import OPENING_WORDS, own_words
+
+CHARTS = "---\nname: chart-maker\ndescription: Draws bar, line and pie charts from CSV data. Use when the user asks for a chart or a plot of tabular data.\n---\n\n# Chart maker\n\nReads a CSV file and draws the chart the user asks for with matplotlib.\n"
+SALES_BODY = "\n# Monthly revenue charts by region\n\nDraws a bar chart of revenue per region and a line chart of revenue per month from the sales CSV export.\n"
+
+
+def sales(description: str) -> str:
+    return f"---\nname: sales-summary\ndescription: {description}\n---\n{SALES_BODY}"
+
+
+def findings(root: Path, *args: str) -> list[dict]:
+    return [d for d in lint_json("--select", "SL513", *args, str(root))["diagnostics"] if d["code"] == "SL513"]
+
+
+def test_own_words_are_the_headings_that_say_what_and_the_opening():
+    body = (
+        "# PDF forms\n\n## Overview\n\nFill and flatten PDF forms with pypdf.\n\n"
+        "```python\nimport secret_words_in_code\n```\n\n<!-- a hidden comment -->\n\n| table | cell |\n\n## Usage\n\nRun it.\n"
+    )
+    words = own_words(body)
+    assert words.startswith("PDF forms ")  # "Overview" and "Usage" only structure the document
+    assert "Overview" not in words and "Usage" not in words
+    assert "Fill and flatten PDF forms with pypdf." in words and "Run it." in words
+    assert "secret_words_in_code" not in words and "hidden" not in words and "table" not in words
+
+
+def test_the_opening_stops_after_a_bounded_number_of_words():
+    body = "Intro " + "word " * 500 + "\n\nlater paragraph never read\n"
+    words = own_words(body).split()
+    assert len(words) == OPENING_WORDS and "later" not in words
+
+
+def test_markdown_links_keep_their_text_not_their_target():
+    assert own_words("See [the form guide](references/secret-target.md) for <b>details</b>.") == "See the form guide for details ."
+
+
+def test_a_body_that_routes_to_a_sibling_is_reported_once_for_every_target(tmp_path):
+    skills = tmp_path / ".agents" / "skills"
+    write_skill(skills, "chart-maker", CHARTS)
+    write_skill(skills, "sales-summary", sales("Summarises a sales export for the weekly meeting."))
+    (found,) = findings(tmp_path, "--target", "agentskills,codex")
+    assert found["path"].endswith("sales-summary/SKILL.md") and found["line"] == 3
+    assert "route first to 'chart-maker'" in found["message"]
+    assert sorted(found["targets"]) == ["agentskills", "codex"]
+    assert found["related"][0]["path"].endswith("chart-maker/SKILL.md")
+
+
+def test_a_description_that_says_what_the_body_is_about_is_quiet(tmp_path):
+    skills = tmp_path / ".agents" / "skills"
+    write_skill(skills, "chart-maker", CHARTS)
+    write_skill(skills, "sales-summary", sales("Charts monthly revenue by region from a sales CSV export: a bar chart per region, a line chart per month."))
+    assert findings(tmp_path, "--target", "agentskills,codex") == []
+
+
+def test_off_by_default(tmp_path):
+    skills = tmp_path / ".agents" / "skills"
+    write_skill(skills, "chart-maker", CHARTS)
+    write_skill(skills, "sales-summary", sales("Summarises a sales export for the weekly meeting."))
+    assert [d for d in lint_json(str(tmp_path))["diagnostics"] if d["code"] == "SL513"] == []
+
+
+def test_a_skill_the_codex_budget_leaves_out_is_not_this_rules_to_report(tmp_path):
+    skills = tmp_path / ".agents" / "skills"
+    write_skill(skills, "chart-maker", CHARTS)
+    write_skill(skills, "sales-summary", sales("Summarises a sales export for the weekly meeting."))
+    (tmp_path / "skilllint.toml").write_text('[catalog]\nbudget-chars = 40\n', encoding="utf-8")
+    # 40 characters hold no description: the catalog is names only, cut to nothing (SL501/SL502 say so)
+    assert findings(tmp_path, "--target", "codex") == []
+
+
+def test_a_hostile_body_costs_linear_time():
+    body = "[" * 200_000 + "\n" + "<" * 200_000 + "\n" + "# " + "a" * 200_000 + "\n"
+    start = time.perf_counter()
+    own_words(body)
+    assert time.perf_counter() - start < 2.0
