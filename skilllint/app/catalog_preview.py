@@ -82,9 +82,11 @@ def catalog_report(
         receipt = _RECEIPTS[target.catalog_model](catalog, options)
         not_loaded += receipt.pop("_not_loaded")
         listed = receipt.pop("_listed")
-        for skill, (shown, full) in zip(receipt["skills"], receipt.pop("_texts")):
-            if texts:
-                skill["shown"], skill["full"] = shown, full
+        if texts:
+            from ..catalog.render import rendered_skills  # the surface's render, made once: the receipt's
+
+            for skill, rendered in zip(receipt["skills"], rendered_skills(catalog, options)):
+                skill["shown"], skill["full"] = rendered.shown, rendered.full
         if explain:
             from .catalog_explain import catalog_explanation
 
@@ -141,11 +143,9 @@ def _codex(catalog: Catalog, options: dict) -> dict:
     render, _ = codex_render(catalog, options)
     receipt = render.receipt
     by_path = {str(s.package.skill_md_path.absolute()): s for s in catalog.visible}
-    skills, listed, texts = [], [], []
+    skills, listed = [], []
     lines = iter(render.lines)
     for item in receipt.skills:
-        description = by_path[item.path].description  # what the renderer cuts (catalog.render.codex_render)
-        texts.append((description[: item.chars_shown] if item.included else "", description))
         skills.append(
             _skill(
                 by_path[item.path],
@@ -177,7 +177,6 @@ def _codex(catalog: Catalog, options: dict) -> dict:
         "surface": receipt.to_dict(),
         "_not_loaded": skipped,
         "_listed": listed,
-        "_texts": texts,
     }
 
 
@@ -195,12 +194,10 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
     from ..catalog.render import listing_for
 
     receipt = listing_for(catalog, options)
-    skills, lines, listed, texts = [], [], [], []
+    skills, lines, listed = [], [], []
     for item in receipt.skills:
         skill = item.key
         shown = 0 if item.estimated_dropped else item.text_chars
-        uncut, _ = claude_code.entry_text(skill.description or skill.first_body_line, skill.when_to_use, max_desc_chars=item.text_chars + item.cut_chars)
-        texts.append(("" if item.estimated_dropped else item.text, uncut))
         skills.append(
             _skill(
                 skill,
@@ -228,7 +225,6 @@ def _claude_code(catalog: Catalog, options: dict) -> dict:
         "surface": receipt.as_dict(),
         "_not_loaded": [],
         "_listed": listed,
-        "_texts": texts,
     }
 
 
@@ -265,7 +261,6 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
             (item.key, skill, copilot.block(item.name, item.key.description) if item.included else "")
             for item, skill in zip(listing.skills, skills)
         ],
-        "_texts": [(item.key.description if item.included else "", item.key.description) for item in listing.skills],
     }
 
 
