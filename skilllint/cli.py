@@ -547,31 +547,11 @@ def _catalog(args: argparse.Namespace) -> int:
     from .app.catalog_preview import catalog_report, report_text
     from .config import ConfigError
     from .skill.discovery import DiscoveryError
-    from .registry import registry
-    from .app.trees import plan_trees
 
-    for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
-        if value is not None and value <= 0:
-            print(f"skilllint: error: {flag} must be a positive number", file=sys.stderr)
-            return EXIT_ERROR
-    if args.target != "codex" and args.budget_tokens:
-        print("skilllint: error: --budget-tokens is Codex's setting; use --budget-chars or --context-window", file=sys.stderr)
-        return EXIT_ERROR
     cwd = Path(os.getcwd())
     try:
-        trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
-        if len(trees) > 1:
-            raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); render them in separate runs, or choose one with --config")
-        settings = trees[0].settings
-        for warning in trees[0].warnings:
-            tell("warning", warning)
-        options = dict(settings.catalog)
-        if args.context_window or args.budget_chars or args.budget_tokens:  # the command line replaces the configured budget
-            for key in ("context-window", "budget-chars", "budget-tokens"):
-                options.pop(key, None)
-            for key, value in (("context-window", args.context_window), ("budget-chars", args.budget_chars), ("budget-tokens", args.budget_tokens)):
-                if value:
-                    options[key] = value
+        settings = _one_configuration(args, cwd, "render")
+        options = _catalog_options(args, settings.catalog)
         report = catalog_report(args.paths or ["."], cwd, settings, args.target, options, explain=args.explain, tiers=args.tiers)
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
@@ -585,10 +565,25 @@ def _catalog(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _one_configuration(args: argparse.Namespace, cwd: Path, verb: str):
+    """The settings of the one configuration the paths of a `catalog` or `eval` run use (a
+    ConfigError when they use several: ``verb`` them in separate runs); its warnings told."""
+    from .app.trees import plan_trees
+    from .config import ConfigError
+    from .registry import registry
+
+    trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
+    if len(trees) > 1:
+        raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); {verb} them in separate runs, or choose one with --config")
+    for warning in trees[0].warnings:
+        tell("warning", warning)
+    return trees[0].settings
+
+
 def _catalog_options(args: argparse.Namespace, configured: dict) -> dict:
-    """The catalog settings of an eval run: the configured ones, with a budget given on the
-    command line replacing the configured budget (as `catalog` does). Raises UsageError for a
-    budget that cannot be."""
+    """The catalog settings of a `catalog` or `eval` run: the configured ones, with a budget
+    given on the command line replacing the configured budget. Raises UsageError for a budget
+    that cannot be."""
     for value, flag in ((args.context_window, "--context-window"), (args.budget_chars, "--budget-chars"), (args.budget_tokens, "--budget-tokens")):
         if value is not None and value <= 0:
             raise UsageError(f"{flag} must be a positive number")
@@ -608,20 +603,13 @@ def _eval(args: argparse.Namespace) -> int:
     from .app.agent_router import ROUTER_ERRORS, router_from_args
     from .app.eval_report import report_github, report_json, report_text
     from .app.selector_eval import EvalError, Thresholds, evaluate
-    from .app.trees import plan_trees
     from .catalog.lexical_router import LexicalRouter
     from .config import ConfigError
-    from .registry import registry
     from .skill.discovery import DiscoveryError
 
     cwd = Path(os.getcwd())
     try:
-        trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
-        if len(trees) > 1:
-            raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); evaluate them in separate runs, or choose one with --config")
-        settings = trees[0].settings
-        for warning in trees[0].warnings:
-            tell("warning", warning)
+        settings = _one_configuration(args, cwd, "evaluate")
         options = _catalog_options(args, settings.catalog)
         thresholds = Thresholds(
             args.min_recall if args.min_recall is not None else settings.eval.get("min-recall"),
