@@ -378,16 +378,7 @@ class _TriggerSetReader:
             self.shaped = True
         problems.repeated_keys(case, where)
         query, should_trigger = fields.get("query"), fields.get("should_trigger")
-        good = True
-        if "query" not in fields:
-            problems.at(node.offset, f"{where} has no `query`")
-            good = False
-        elif not isinstance(query, str):
-            problems.at(case.at("query"), f"{where}: `query` is {_type_name(query)}, not a string")
-            good = False
-        elif not query.strip():
-            problems.at(case.at("query"), f"{where}: `query` is empty")
-            good = False
+        good = _text_field(problems, case, node.offset, where, "query")
         if "should_trigger" not in fields:
             problems.at(node.offset, f"{where} has no `should_trigger`")
             good = False
@@ -551,15 +542,7 @@ def _task_eval(package, text: _Text, node: _Node, where: str, ids: dict[int, int
         problems.at(item.at("id"), f"{where}: `id` {eval_id} is also the id of the eval on line {ids[eval_id]}; ids must be unique")
     else:
         ids[eval_id] = line
-    if "prompt" not in fields:
-        problems.at(node.offset, f"{where} has no `prompt`")
-        ok = False
-    elif not isinstance(prompt, str):
-        problems.at(item.at("prompt"), f"{where}: `prompt` is {_type_name(prompt)}, not a string")
-        ok = False
-    elif not prompt.strip():
-        problems.at(item.at("prompt"), f"{where}: `prompt` is empty")
-        ok = False
+    ok = _text_field(problems, item, node.offset, where, "prompt") and ok
     if "expected_output" in fields and not isinstance(expected, str):
         problems.at(item.at("expected_output"), f"{where}: `expected_output` is {_type_name(expected)}, not a string")
         expected = None
@@ -652,3 +635,18 @@ def read_package_evals(package) -> PackageEvals:
         if found is not None:
             sets.append(found)
     return PackageEvals(tuple(sets), task, texts)
+
+
+def _text_field(problems, item, offset: int, where: str, key: str) -> bool:
+    """Whether ``key`` of the object ``item`` (whose node starts at ``offset``) holds text; a
+    problem where it is missing, not a string, or blank."""
+    value = item.fields.get(key)
+    if key not in item.fields:
+        problems.at(offset, f"{where} has no `{key}`")
+    elif not isinstance(value, str):
+        problems.at(item.at(key), f"{where}: `{key}` is {_type_name(value)}, not a string")
+    elif not value.strip():
+        problems.at(item.at(key), f"{where}: `{key}` is empty")
+    else:
+        return True
+    return False
