@@ -257,6 +257,8 @@ def test_without_agent_the_lexical_router_answers_and_nothing_is_run(fake, tmp_p
         (("--agent", "no-such-agent-anywhere"), "'no-such-agent-anywhere' is not an executable on PATH"),
         (("--agent", "claude-code"), "Claude Code's `claude` is not an executable on PATH"),
         (("--agent", "'unclosed"), "cannot split the command line"),
+        (("--agent", "codex"), "Codex's `codex` is not an executable on PATH"),
+        (("--agent", "copilot"), "no command is known that asks"),
     ],
 )
 def test_options_that_cannot_work_are_a_clear_error(tmp_path, monkeypatch, argv, words):
@@ -408,7 +410,7 @@ def test_crashes_garbage_and_error_results_are_failures_not_negatives(fake, tmp_
     for verdict in (crash, garbage, error, half):
         assert verdict.rate is None and verdict.detail["failures"] == 1 and verdict.detail["completed"] == 0
     assert "exited with status 3: fake agent: something broke" in crash.detail["problems"][0]
-    assert "printed no claude JSON event" in garbage.detail["problems"][0]
+    assert "printed no stream-json event" in garbage.detail["problems"][0]
     assert "ended without a result event" in half.detail["problems"][0]
     assert "Invalid API key" in error.detail["problems"][0]
 

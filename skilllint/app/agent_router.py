@@ -34,17 +34,15 @@ from typing import Iterator, TextIO
 
 from ..catalog.routing import CatalogView, Router, SkillView, Verdict
 from ..fsafe import UnsafeFile, read_capped
+from ..targets import TARGETS
 from .eval_record import RecordError, RecordingRouter, ReplayRouter
 
 DEFAULT_RUNS = 3  # skill-creator's --runs-per-query
 DEFAULT_THRESHOLD = 0.5  # skill-creator's --trigger-threshold
 DEFAULT_TIMEOUT = 60.0
-# Where each surface loads a project's skills from, relative to the project.
-SKILLS_FOLDER = {
-    "claude-code": (".claude", "skills"),
-    "codex": (".agents", "skills"),
-    "copilot": (".github", "skills"),
-}
+# The agent streams the router reads (Target.agent_stream); a user's command speaks the first.
+CLAUDE_STREAM = "claude-stream-json"
+CODEX_STREAM = "codex-exec-json"
 # A stream line longer than this is not an event the router needs; it is skipped
 # unread rather than held in memory.
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -147,21 +145,24 @@ def router_from_args(args: argparse.Namespace, lexical: Router, *, progress: Tex
 class AgentCommand:
     """How to run one agent: the argument list around the query and the stream it prints."""
 
-    name: str  # "claude-code", "codex", or the name of the user's executable
+    name: str  # the target id (`claude-code`, `codex`), or the name of the user's executable
     argv: tuple[str, ...]  # the command; the query goes after it, as the last argument
-    stream: str  # "claude" (stream-json) or "codex" (exec --json)
+    stream: str  # Target.agent_stream: CLAUDE_STREAM or CODEX_STREAM
     surface: str | None  # the target whose catalog the agent loads; None: the catalog's own
     version_argv: tuple[str, ...] | None  # how to ask the agent its version (None: do not ask)
 
 
 def agent_command(spec: str) -> AgentCommand:
-    """The :class:`AgentCommand` for ``--agent SPEC``; :class:`AgentError` when its
-    executable is not on PATH."""
-    if spec == "claude-code":
-        # `--`: a query that starts with a dash is the prompt, not an option
-        command = AgentCommand(spec, ("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--"), "claude", "claude-code", ("claude", "--version"))
-    elif spec == "codex":
-        command = AgentCommand(spec, ("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--"), "codex", "codex", ("codex", "--version"))
+    """The :class:`AgentCommand` for ``--agent SPEC``: a target whose profile names its
+    agent's command, or a user's command line; :class:`AgentError` when its executable is
+    not on PATH."""
+    target = TARGETS.get(spec)
+    if target is not None and not target.agent_command:
+        raise AgentError(f"--agent {spec}: no command is known that asks {target.called} non-interactively; give the command line of one that prints Claude Code's stream-json")
+    if target is not None and target.agent_command:
+        argv = target.agent_command
+        command = AgentCommand(spec, argv, target.agent_stream or "", spec, (argv[0], "--version"))
+        what = f"{target.prose_name or target.title}'s `{argv[0]}`"
     else:
         try:
             argv = tuple(shlex.split(spec))
@@ -171,11 +172,10 @@ def agent_command(spec: str) -> AgentCommand:
             raise AgentError("--agent: empty command line")
         # Known by its executable's name only: the rest of a command line may hold a
         # key or a token, and the name goes into reports and recordings.
-        command = AgentCommand(os.path.basename(argv[0]) or argv[0], argv, "claude", None, None)
-    executable = command.argv[0]
-    found = shutil.which(executable)
+        command = AgentCommand(os.path.basename(argv[0]) or argv[0], argv, CLAUDE_STREAM, None, None)
+        what = repr(argv[0])
+    found = shutil.which(command.argv[0])
     if found is None:
-        what = "Claude Code's `claude`" if spec == "claude-code" else "Codex's `codex`" if spec == "codex" else repr(executable)
         raise AgentError(f"--agent {spec}: {what} is not an executable on PATH (nothing was run)")
     return AgentCommand(command.name, (found,) + command.argv[1:], command.stream, command.surface, None if command.version_argv is None else (found,) + command.version_argv[1:])
 
@@ -258,9 +258,10 @@ class AgentRouter:
         surface = self.command.surface or catalog.target
         if self.command.surface is not None and catalog.target != self.command.surface:
             raise AgentError(f"--agent {self.command.name} loads the {self.command.surface} catalog; evaluate with --target {self.command.surface}")
-        skills_folder = SKILLS_FOLDER.get(surface)
-        if skills_folder is None:
+        target = TARGETS.get(surface)
+        if target is None or not target.project_skill_folders:
             raise AgentError(f"--agent: no project skills folder is known for target {surface!r}")
+        skills_folder = target.project_skill_folders[0]
         files, left_out = self._skill_files(catalog)
         version = self.agent_version()
         outcomes: list[list[RunOutcome]] = [[] for _ in queries]
@@ -311,7 +312,7 @@ class AgentRouter:
         # Claude Code refuses to start inside another Claude Code session unless this is
         # unset (skill-creator's run_eval.py does the same); a query run is not nested use.
         env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
-        reader = ClaudeStream(project, skills_folder) if self.command.stream == "claude" else CodexStream(project, skills_folder)
+        reader = CodexStream(project, skills_folder) if self.command.stream == CODEX_STREAM else ClaudeStream(project, skills_folder)
         with tempfile.TemporaryFile() as stderr:
             try:
                 process = subprocess.Popen(argv, cwd=project.root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
@@ -341,7 +342,7 @@ class AgentRouter:
             if code != 0:
                 why = f"exited with status {code}"
             elif not reader.events:
-                why = f"printed no {self.command.stream} JSON event"
+                why = f"printed no {reader.FORMAT} event"
             else:
                 why = f"ended without {reader.END}"
             return RunOutcome("failed", message=f"{why}{_tail(stderr)}", **seen)
@@ -564,6 +565,7 @@ class _Stream:
 
 
 class ClaudeStream(_Stream):
+    FORMAT = "stream-json"
     END = "a result event"
     """``claude -p --output-format stream-json --verbose [--include-partial-messages]``.
 
@@ -643,6 +645,7 @@ class CodexStream(_Stream):
     command names. Any other tool item (a file change, an MCP call, a web search) loads
     nothing; the turn ending without a tool call loads nothing."""
 
+    FORMAT = "exec --json"
     END = "a turn.completed event"
     TOOL_ITEMS = ("command_execution", "file_change", "mcp_tool_call", "collab_tool_call", "web_search")
 

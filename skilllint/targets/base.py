@@ -133,6 +133,14 @@ class Target:
     # How findings name the surface in prose (else "the <id> surface").
     prose_name: str | None = None
 
+    # -- its own agent, for `skilllint eval --agent <id>` ---------------------------------------
+    # The surface's non-interactive command with machine-readable output; the query goes
+    # after it as the last argument (None: no such command is known).
+    agent_command: tuple[str, ...] | None = None
+    # The stream that command prints: "claude-stream-json" (`claude -p --output-format
+    # stream-json`) or "codex-exec-json" (`codex exec --json`).
+    agent_stream: str | None = None
+
     @property
     def called(self) -> str:
         return self.prose_name or f"the {self.id} surface"

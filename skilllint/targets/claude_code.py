@@ -47,6 +47,10 @@ TARGET = Target(
     catalog_model="listing",
     discovery_model="direct-children",
     prose_name="Claude Code",
+    # Anthropic's skill-creator (scripts/run_eval.py) asks Claude Code this way; `--` keeps
+    # a query that starts with a dash the prompt.
+    agent_command=("claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--"),
+    agent_stream="claude-stream-json",
 )
 
 

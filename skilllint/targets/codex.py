@@ -38,6 +38,10 @@ TARGET = Target(
     catalog_model="budgeted-catalog",
     discovery_model="walk",
     prose_name="Codex",
+    # `codex exec --json` (events: codex-rs/exec/src/exec_events.rs); outside a git
+    # repository it needs --skip-git-repo-check; read-only: an evaluation changes nothing.
+    agent_command=("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--"),
+    agent_stream="codex-exec-json",
 )
 
 
