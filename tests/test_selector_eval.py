@@ -368,3 +368,24 @@ def test_agent_options_without_an_agent_are_usage_errors(lab):
     assert code == 2 and "only apply with --agent" in err
     code, _, err = run_cli("eval", str(lab), "--agent", "no-such-agent-executable-here")
     assert code == 2 and "not an executable on PATH" in err
+
+
+def test_a_case_no_agent_run_decided_is_neither_hit_nor_miss_and_fails_the_thresholds(lab, tmp_path):
+    """An agent that never completes a run (here: every run fails) must not score the
+    negatives as passed: each case is undecided, counted in no figure, and with a
+    threshold set the skill fails."""
+    import shlex
+    import sys
+
+    agent = tmp_path / "broken_agent.py"
+    agent.write_text("import sys\nsys.exit(3)\n")
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(agent))}"
+    report = eval_json(str(lab), "--skill", "pdf-pages", "--agent", command, "--runs", "1", "--min-precision", "0.5", expect=1)
+    (skill,) = report["skills"]
+    assert skill["counts"] == {"true_positives": 0, "false_positives": 0, "false_negatives": 0, "true_negatives": 0}
+    assert len(skill["undecided"]) == len(skill["cases"]) == len(LAB["pdf-pages"][1])
+    assert skill["missed"] == [] and skill["false_activations"] == []
+    assert skill["below_thresholds"] == [f"{len(skill['cases'])} cases undecided (no agent run completed, or no recorded answer)"]
+    # without a threshold the run passes, and the report still lists them
+    code, out, _ = run_cli("eval", str(lab), "--skill", "pdf-pages", "--agent", command, "--runs", "1")
+    assert code == 0 and "undecided: no agent run completed, or no recorded answer (neither hit nor miss)" in out

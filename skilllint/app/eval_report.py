@@ -95,6 +95,7 @@ def report_text(report: EvalReport, cwd: Path) -> str:
             ("false activations", skill.false_activations, lambda c: f"      line {c.line}: {_quoted(c.query)}{_verdict_note(c)}"),
             ("pass with the description as written, fail as rendered", skill.lost_to_shortening, lambda c: f"      line {c.line}: {_quoted(c.query)} (should {'' if c.should_trigger else 'not '}trigger)"),
             ("stale: recorded against another catalog text, or not recorded", skill.stale, lambda c: f"      line {c.line}: {_quoted(c.query)}"),
+            ("undecided: no agent run completed, or no recorded answer (neither hit nor miss)", skill.undecided, lambda c: f"      line {c.line}: {_quoted(c.query)}{_verdict_note(c)}"),
         ):
             if cases:
                 out.append(f"    {title} ({len(cases)}):")
@@ -167,6 +168,7 @@ def report_json(report: EvalReport) -> dict:
                 "false_activations": [{"query": c.query, "line": c.line} for c in skill.false_activations],
                 "lost_to_shortening": [{"query": c.query, "line": c.line, "should_trigger": c.should_trigger} for c in skill.lost_to_shortening],
                 "stale": [{"query": c.query, "line": c.line} for c in skill.stale],
+                "undecided": [{"query": c.query, "line": c.line} for c in skill.undecided],
                 "problems": skill.problems,
                 "cases": [_case_json(case) for case in skill.cases],
             }
@@ -189,7 +191,7 @@ def report_github(report: EvalReport, cwd: Path) -> str:
     out = []
     for skill in report.skills:
         below = skill.below(report.thresholds)
-        if not (below or skill.missed or skill.false_activations or skill.lost_to_shortening or skill.stale):
+        if not (below or skill.missed or skill.false_activations or skill.lost_to_shortening or skill.stale or skill.undecided):
             continue
         relative = root_relative(skill.skill_md, root)
         path = printable(relative if relative is not None else str(skill.skill_md))
@@ -204,6 +206,8 @@ def report_github(report: EvalReport, cwd: Path) -> str:
             lines.append(f"lost to the catalog's cut: {_quoted(case.query, 100)}")
         if skill.stale:
             lines.append(f"{len(skill.stale)} stale case(s): the recording was made against another catalog text")
+        if skill.undecided:
+            lines.append(f"{len(skill.undecided)} undecided case(s): no agent run completed, or no recorded answer")
         if report.proxy:
             lines.append("lexical proxy (skilllint eval --agent asks a real agent)")
         kind = "error" if below else "warning"

@@ -58,7 +58,15 @@ class CaseResult:
 
     @property
     def passed(self) -> bool:
-        return self.triggered == self.should_trigger
+        return not self.undecided and self.triggered == self.should_trigger
+
+    @property
+    def undecided(self) -> bool:
+        """Whether no decision stands behind the verdict: every agent run timed out or failed,
+        or a replay had no recorded answer. Such a case is neither a hit nor a miss (a negative
+        the agent never answered has not passed): it is counted apart and fails the thresholds."""
+        detail = self.verdict.detail
+        return detail.get("completed") == 0 or detail.get("recorded") is False
 
     @property
     def taken_by(self) -> str | None:
@@ -90,7 +98,7 @@ class SkillEval:
         return not self.included or self.chars_shown < self.description_chars
 
     def count(self, should_trigger: bool, triggered: bool) -> int:
-        return sum(1 for c in self.cases if c.should_trigger == should_trigger and c.triggered == triggered)
+        return sum(1 for c in self.cases if not c.undecided and c.should_trigger == should_trigger and c.triggered == triggered)
 
     @property
     def true_positives(self) -> int:
@@ -133,11 +141,16 @@ class SkillEval:
 
     @property
     def missed(self) -> list[CaseResult]:
-        return [c for c in self.cases if c.should_trigger and not c.triggered]
+        return [c for c in self.cases if c.should_trigger and not c.triggered and not c.undecided]
 
     @property
     def false_activations(self) -> list[CaseResult]:
-        return [c for c in self.cases if not c.should_trigger and c.triggered]
+        return [c for c in self.cases if not c.should_trigger and c.triggered and not c.undecided]
+
+    @property
+    def undecided(self) -> list[CaseResult]:
+        """Cases no decision stands behind (:attr:`CaseResult.undecided`)."""
+        return [c for c in self.cases if c.undecided]
 
     @property
     def stale(self) -> list[CaseResult]:
@@ -147,8 +160,12 @@ class SkillEval:
 
     def below(self, thresholds: Thresholds) -> list[str]:
         """The thresholds this skill does not meet, as words. An undefined figure meets its
-        threshold: no positive case leaves recall open, no activation leaves no false one."""
+        threshold: no positive case leaves recall open, no activation leaves no false one. A
+        case no decision stands behind fails any threshold: it cannot be said to meet one."""
         short = []
+        if (thresholds.min_recall is not None or thresholds.min_precision is not None) and self.undecided:
+            count = len(self.undecided)
+            short.append(f"{count} case{'s' if count != 1 else ''} undecided (no agent run completed, or no recorded answer)")
         if thresholds.min_recall is not None and self.recall is not None and self.recall < thresholds.min_recall:
             short.append(f"recall {self.recall:.2f} < {thresholds.min_recall:g}")
         if thresholds.min_precision is not None and self.precision is not None and self.precision < thresholds.min_precision:
