@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.skill import eval_files
+from skilllint.skill import eval_files, eval_json
 from skilllint.skill.eval_files import TriggerCase, read_trigger_set, trigger_sets
 from skilllint.skill.package import SkillPackage
 
@@ -155,9 +155,9 @@ def test_a_byte_order_mark_is_reported_and_the_rest_still_read():
 
 
 def test_problems_are_capped_per_file_and_the_last_counts_the_rest():
-    text = "[" + ",".join(["1"] * (eval_files.MAX_PROBLEMS + 500)) + "]"
+    text = "[" + ",".join(["1"] * (eval_json.MAX_PROBLEMS + 500)) + "]"
     found = read_trigger_set(Path("s"), text).problems
-    assert len(found) == eval_files.MAX_PROBLEMS
+    assert len(found) == eval_json.MAX_PROBLEMS
     assert "(500 more problems in this file not listed)" in found[-1].message
 
 

@@ -15,9 +15,7 @@ process.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import queue
 import re
 import shlex
 import shutil
@@ -26,11 +24,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from ..catalog.routing import CatalogView, Router, SkillView, Verdict
 from ..fsafe import UnsafeFile, read_capped

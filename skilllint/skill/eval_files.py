@@ -21,33 +21,34 @@ files with it) is a problem here too: a byte-order mark, text that is not UTF-8,
 
 from __future__ import annotations
 
-import bisect
-import json
 import posixpath
-import re
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 from pathlib import Path
-from typing import Any, Iterator
 
 from ..fsafe import UnsafeFile, read_capped
+from .eval_json import (  # EvalProblem: a problem of an eval file, part of this module's answers
+    EvalProblem,
+    JsonError,
+    JsonObject,
+    JsonText,
+    Node,
+    Pairs,
+    Problems,
+    array_items,
+    decode_json,
+    end_of_text,
+    is_array,
+    parse_node,
+    shorten,
+    skip_blanks,
+    type_name,
+)
 
 EVALS_FOLDER = "evals"
 TASK_EVALS = "evals/evals.json"
 TRIGGER_SET_NAMES = frozenset({"trigger_eval.json", "eval_set.json"})  # the names skill-creator gives one
-MAX_PROBLEMS = 1000  # problems kept per file; the last says how many more there were
 MAX_EVAL_FILES = 200  # eval files read per package
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-
-
-@dataclass(frozen=True)
-class EvalProblem:
-    """Something wrong with an eval file, on its 1-based line (and column)."""
-
-    line: int
-    message: str
-    column: int = 1
 
 
 @dataclass(frozen=True)
@@ -111,244 +112,6 @@ class PackageEvals:
     texts: dict[str, str] = field(default_factory=dict)  # each file read (path from the skill's folder) -> its text
 
 
-# -- JSON with positions ------------------------------------------------------
-#
-# Values are decoded by the standard library's decoder (its C scanner: as fast and as strict as the
-# scripts that run the evals); positions are found by walking the text by hand, one or two levels,
-# and only where they are needed: the elements of a trigger set (streamed, one at a time), the keys
-# and values of an object a problem is reported in. Each part of the text is walked at most once.
-
-
-class _Pairs(list):
-    """A JSON object as the decoder read it: its (key, value) pairs in order (a key may repeat)."""
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_Pairs)
-
-
-@dataclass
-class _Node:
-    value: Any  # the decoded value, an object as _Pairs (None for a container walked by hand)
-    offset: int
-    items: list["_Node"] | None = None  # a walked array's elements
-    pairs: list[tuple[str, int, "_Node"]] | None = None  # a walked object's (key, key offset, value), in order
-
-
-class _JsonError(Exception):
-    def __init__(self, message: str, offset: int):
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
-
-
-class _Text:
-    """A text and where its lines start: offsets become (line, column), in logarithmic time."""
-
-    def __init__(self, text: str):
-        self.text = text
-        starts = [0]
-        find = text.find
-        at = find("\n")
-        while at >= 0:
-            starts.append(at + 1)
-            at = find("\n", at + 1)
-        self.starts = starts
-
-    def position(self, offset: int) -> tuple[int, int]:
-        index = bisect.bisect_right(self.starts, offset) - 1
-        return index + 1, offset - self.starts[index] + 1
-
-    def problem(self, offset: int, message: str) -> EvalProblem:
-        line, column = self.position(offset)
-        return EvalProblem(line, message, column)
-
-
-def _skip(text: str, at: int) -> int:
-    return _WHITESPACE.match(text, at).end()  # type: ignore[union-attr]
-
-
-def _decode_value(text: str, at: int) -> tuple[Any, int]:
-    try:
-        return _DECODER.raw_decode(text, at)
-    except json.JSONDecodeError as exc:
-        raise _JsonError(exc.msg, exc.pos) from None
-    except RecursionError:
-        raise _JsonError("nested too deeply to decode", at) from None
-
-
-def _array_items(text: str, at: int, walk: int) -> Iterator[tuple[_Node, int]]:
-    """Each element of the array opening at ``at`` and the offset after it (the last: after ``]``)."""
-    at = _skip(text, at + 1)
-    if text[at : at + 1] == "]":
-        return
-    while True:
-        item, at = _parse(text, at, walk)
-        at = _skip(text, at)
-        char = text[at : at + 1]
-        if char == "]":
-            yield item, at + 1
-            return
-        if char != ",":
-            raise _JsonError("expected `,` or `]` after an array element", at)
-        yield item, at + 1
-        at += 1
-
-
-def _parse(text: str, at: int, walk: int) -> tuple[_Node, int]:
-    """The value at ``at`` (whitespace skipped) and the offset after it; ``walk`` levels of
-    containers walked by hand (their parts placed), what is below decoded whole."""
-    at = _skip(text, at)
-    char = text[at : at + 1]
-    if walk > 0 and char == "[":
-        items, end = [], _skip(text, at + 1) + 1
-        for item, end in _array_items(text, at, walk - 1):
-            items.append(item)
-        return _Node(None, at, items=items), end
-    if walk > 0 and char == "{":
-        pairs: list[tuple[str, int, _Node]] = []
-        start = at
-        at = _skip(text, at + 1)
-        if text[at : at + 1] == "}":
-            return _Node(None, start, pairs=pairs), at + 1
-        while True:
-            if text[at : at + 1] != '"':
-                raise _JsonError("expected a key in double quotes", at)
-            try:
-                key, after = scanstring(text, at + 1)
-            except json.JSONDecodeError as exc:
-                raise _JsonError(exc.msg, exc.pos) from None
-            after = _skip(text, after)
-            if text[after : after + 1] != ":":
-                raise _JsonError("expected `:` after a key", after)
-            value, after = _parse(text, after + 1, walk - 1)
-            pairs.append((key, at, value))
-            at = _skip(text, after)
-            char = text[at : at + 1]
-            if char == "}":
-                break
-            if char != ",":
-                raise _JsonError("expected `,` or `}` after a value", at)
-            at = _skip(text, at + 1)
-        return _Node(None, start, pairs=pairs), at + 1
-    value, end = _decode_value(text, at)
-    return _Node(value, at), end
-
-
-def _end_of_text(text: str, end: int) -> None:
-    end = _skip(text, end)
-    if end < len(text):
-        raise _JsonError("extra data after the JSON value", end)
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, _Pairs):
-        return "an object"
-    return "an array"
-
-
-def _is_array(value: Any) -> bool:
-    return isinstance(value, list) and not isinstance(value, _Pairs)
-
-
-class _Object:
-    """A decoded JSON object: its fields as a JSON reader keeps them (the last of a repeated key),
-    and, walked by hand the first time a problem needs one, the place of each key and value."""
-
-    def __init__(self, text: str, node: _Node):
-        self.offset = node.offset
-        self.pairs: _Pairs = node.value
-        self.fields = dict(self.pairs)
-        self._text = text
-        self._walked: dict[str, _Node] | None = None
-        self._keys: list[tuple[str, int]] = []
-
-    def _walk(self) -> dict[str, _Node]:
-        if self._walked is None:
-            node, _ = _parse(self._text, self.offset, 2)
-            self._keys = [(key, offset) for key, offset, _ in node.pairs or ()]
-            self._walked = {key: value for key, _, value in node.pairs or ()}
-        return self._walked
-
-    def node(self, key: str) -> _Node:
-        """The value of ``key`` placed (an array's elements placed too)."""
-        return self._walk()[key]
-
-    def at(self, key: str) -> int:
-        return self.node(key).offset
-
-    def repeated_keys(self) -> list[tuple[str, int]]:
-        """Each key given again after its first time, and where."""
-        if len(self.fields) == len(self.pairs):
-            return []
-        self._walk()
-        seen: set[str] = set()
-        repeated = []
-        for key, offset in self._keys:
-            if key in seen:
-                repeated.append((key, offset))
-            seen.add(key)
-        return repeated
-
-
-def _decode(data: bytes) -> tuple[_Text | None, list[EvalProblem]]:
-    """The file's text (None when it is not UTF-8) and what Python's ``json`` would refuse in it."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        return None, [EvalProblem(line, f"is not UTF-8 text ({exc.reason} at byte {exc.start:,}): JSON readers refuse it")]
-    problems = []
-    if text.startswith("\ufeff"):
-        problems.append(EvalProblem(1, "starts with a byte-order mark, which Python's `json` (skill-creator's scripts) refuses"))
-        text = " " + text[1:]  # keep every column where it is
-    return _Text(text), problems
-
-
-def shorten(text: str, width: int = 60) -> str:
-    """``text`` on one line, cut with an ellipsis past ``width`` characters (for messages)."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-class _Problems:
-    """Problems of one file, at most :data:`MAX_PROBLEMS`; the last one kept counts the rest."""
-
-    def __init__(self, text: _Text, first: list[EvalProblem]):
-        self.text = text
-        self.items: list[EvalProblem] = list(first)
-        self.dropped = 0
-
-    def add(self, problem: EvalProblem) -> None:
-        if len(self.items) < MAX_PROBLEMS:
-            self.items.append(problem)
-        else:
-            self.dropped += 1
-
-    def at(self, offset: int, message: str) -> None:
-        self.add(self.text.problem(offset, message))
-
-    def invalid(self, error: _JsonError) -> None:
-        self.at(error.offset, f"is not valid JSON: {error.message}")
-
-    def repeated_keys(self, obj: _Object, what: str) -> None:
-        for key, offset in obj.repeated_keys():
-            self.at(offset, f"{what} has the key `{key}` twice; JSON readers keep only the last")
-
-    def result(self) -> tuple[EvalProblem, ...]:
-        if self.dropped:
-            last = self.items[-1]
-            self.items[-1] = EvalProblem(last.line, f"{last.message} ({self.dropped:,} more problems in this file not listed)", last.column)
-        return tuple(self.items)
-
-
 # -- trigger sets ---------------------------------------------------------------
 
 _CASE_KEYS = ("query", "should_trigger")
@@ -357,7 +120,7 @@ _CASE_KEYS = ("query", "should_trigger")
 class _TriggerSetReader:
     """Reads a trigger set's elements one at a time, keeping the good cases and the problems."""
 
-    def __init__(self, text: _Text, problems: _Problems):
+    def __init__(self, text: JsonText, problems: Problems):
         self.text = text
         self.problems = problems
         self.cases: list[TriggerCase] = []
@@ -365,14 +128,14 @@ class _TriggerSetReader:
         self.count = 0
         self.shaped = False  # an element was an object with a case's key: the file is a trigger set
 
-    def element(self, node: _Node) -> None:
+    def element(self, node: Node) -> None:
         self.count += 1
         where = f"case {self.count}"
         problems = self.problems
-        if not isinstance(node.value, _Pairs):
-            problems.at(node.offset, f"{where} is {_type_name(node.value)}, not an object with `query` and `should_trigger`")
+        if not isinstance(node.value, Pairs):
+            problems.at(node.offset, f"{where} is {type_name(node.value)}, not an object with `query` and `should_trigger`")
             return
-        case = _Object(self.text.text, node)
+        case = JsonObject(self.text.text, node)
         fields = case.fields
         if not self.shaped and any(key in fields for key in _CASE_KEYS):
             self.shaped = True
@@ -385,7 +148,7 @@ class _TriggerSetReader:
         elif not isinstance(should_trigger, bool):
             problems.at(
                 case.at("should_trigger"),
-                f"{where}: `should_trigger` is {_type_name(should_trigger)}, not true or false"
+                f"{where}: `should_trigger` is {type_name(should_trigger)}, not true or false"
                 " (run_eval.py tests its truth: a string such as \"false\" counts as true)",
             )
             good = False
@@ -418,32 +181,32 @@ class _TriggerSetReader:
 def _trigger_set(path: Path, rel: str, data: bytes, known: bool) -> TriggerSet | None:
     """The trigger set in ``data``; None when the file is not named as one (``known``) and its shape
     is not one (another format: not understood, never reported)."""
-    text, decode_problems = _decode(data)
+    text, decode_problems = decode_json(data)
     if text is None:
         return TriggerSet(path, (), tuple(decode_problems), rel) if known else None
-    problems = _Problems(text, decode_problems)
+    problems = Problems(text, decode_problems)
     source = text.text
-    start = _skip(source, 0)
+    start = skip_blanks(source, 0)
     if source[start : start + 1] != "[":
         if not known:
             return None
         try:
-            node, end = _parse(source, start, 0)
-            _end_of_text(source, end)
-        except _JsonError as exc:
+            node, end = parse_node(source, start, 0)
+            end_of_text(source, end)
+        except JsonError as exc:
             problems.invalid(exc)
         else:
-            problems.at(node.offset, f"a trigger set is a JSON array of {{\"query\", \"should_trigger\"}} objects; this file holds {_type_name(node.value)}")
+            problems.at(node.offset, f"a trigger set is a JSON array of {{\"query\", \"should_trigger\"}} objects; this file holds {type_name(node.value)}")
         return TriggerSet(path, (), problems.result(), rel)
     reader = _TriggerSetReader(text, problems)
     try:
         end = start + 1
-        for node, end in _array_items(source, start, 0):
+        for node, end in array_items(source, start, 0):
             reader.element(node)
         if end == start + 1:
-            end = _skip(source, start + 1) + 1  # an empty array: after its `]`
-        _end_of_text(source, end)
-    except _JsonError as exc:
+            end = skip_blanks(source, start + 1) + 1  # an empty array: after its `]`
+        end_of_text(source, end)
+    except JsonError as exc:
         if not (known or reader.shaped):
             return None
         problems.invalid(exc)
@@ -467,41 +230,41 @@ def trigger_sets(package) -> list[TriggerSet]:
 # -- task evals -------------------------------------------------------------------
 
 
-def _strings(node: _Node, problems: _Problems, what: str) -> tuple[str, ...]:
+def _strings(node: Node, problems: Problems, what: str) -> tuple[str, ...]:
     """The strings of an array placed by hand; each other element (or a value that is no array) a problem."""
     if node.items is None:
-        problems.at(node.offset, f"{what} is {_type_name(node.value)}, not an array of strings")
+        problems.at(node.offset, f"{what} is {type_name(node.value)}, not an array of strings")
         return ()
     good = []
     for item in node.items:
         if isinstance(item.value, str):
             good.append(item.value)
         else:
-            problems.at(item.offset, f"{what} holds {_type_name(item.value)}, not a string")
+            problems.at(item.offset, f"{what} holds {type_name(item.value)}, not a string")
     return tuple(good)
 
 
 def _task_evals(package, path: Path, data: bytes) -> TaskEvals:
-    text, decode_problems = _decode(data)
+    text, decode_problems = decode_json(data)
     if text is None:
         return TaskEvals(path, None, (), tuple(decode_problems))
-    problems = _Problems(text, decode_problems)
+    problems = Problems(text, decode_problems)
     source = text.text
     try:
-        node, end = _parse(source, 0, 0)
-        _end_of_text(source, end)
-    except _JsonError as exc:
+        node, end = parse_node(source, 0, 0)
+        end_of_text(source, end)
+    except JsonError as exc:
         problems.invalid(exc)
         return TaskEvals(path, None, (), problems.result())
-    if not isinstance(node.value, _Pairs):
-        problems.at(node.offset, f"evals.json is an object with `skill_name` and `evals`; this file holds {_type_name(node.value)}")
+    if not isinstance(node.value, Pairs):
+        problems.at(node.offset, f"evals.json is an object with `skill_name` and `evals`; this file holds {type_name(node.value)}")
         return TaskEvals(path, None, (), problems.result())
-    top = _Object(source, node)
+    top = JsonObject(source, node)
     problems.repeated_keys(top, "evals.json")
     skill_name = top.fields.get("skill_name")
     if "skill_name" in top.fields:
         if not isinstance(skill_name, str):
-            problems.at(top.at("skill_name"), f"`skill_name` is {_type_name(skill_name)}, not a string")
+            problems.at(top.at("skill_name"), f"`skill_name` is {type_name(skill_name)}, not a string")
             skill_name = None
         else:
             own = _skill_name(package)
@@ -510,8 +273,8 @@ def _task_evals(package, path: Path, data: bytes) -> TaskEvals:
     evals: list[TaskEval] = []
     if "evals" not in top.fields:
         problems.at(node.offset, "evals.json has no `evals` array")
-    elif not _is_array(top.fields["evals"]):
-        problems.at(top.at("evals"), f"`evals` is {_type_name(top.fields['evals'])}, not an array")
+    elif not is_array(top.fields["evals"]):
+        problems.at(top.at("evals"), f"`evals` is {type_name(top.fields['evals'])}, not an array")
     else:
         ids: dict[int, int] = {}
         for index, item in enumerate(top.node("evals").items or (), 1):
@@ -521,12 +284,12 @@ def _task_evals(package, path: Path, data: bytes) -> TaskEvals:
     return TaskEvals(path, skill_name, tuple(evals), problems.result())
 
 
-def _task_eval(package, text: _Text, node: _Node, where: str, ids: dict[int, int], problems: _Problems) -> TaskEval | None:
+def _task_eval(package, text: JsonText, node: Node, where: str, ids: dict[int, int], problems: Problems) -> TaskEval | None:
     """One eval of ``evals``, checked; None when it has no usable id or prompt."""
-    if not isinstance(node.value, _Pairs):
-        problems.at(node.offset, f"{where} is {_type_name(node.value)}, not an object")
+    if not isinstance(node.value, Pairs):
+        problems.at(node.offset, f"{where} is {type_name(node.value)}, not an object")
         return None
-    item = _Object(text.text, node)
+    item = JsonObject(text.text, node)
     problems.repeated_keys(item, where)
     fields = item.fields
     line = text.position(node.offset)[0]
@@ -536,7 +299,7 @@ def _task_eval(package, text: _Text, node: _Node, where: str, ids: dict[int, int
         problems.at(node.offset, f"{where} has no `id`")
         ok = False
     elif not isinstance(eval_id, int) or isinstance(eval_id, bool):
-        problems.at(item.at("id"), f"{where}: `id` is {_type_name(eval_id)}, not an integer")
+        problems.at(item.at("id"), f"{where}: `id` is {type_name(eval_id)}, not an integer")
         ok = False
     elif eval_id in ids:
         problems.at(item.at("id"), f"{where}: `id` {eval_id} is also the id of the eval on line {ids[eval_id]}; ids must be unique")
@@ -544,7 +307,7 @@ def _task_eval(package, text: _Text, node: _Node, where: str, ids: dict[int, int
         ids[eval_id] = line
     ok = _text_field(problems, item, node.offset, where, "prompt") and ok
     if "expected_output" in fields and not isinstance(expected, str):
-        problems.at(item.at("expected_output"), f"{where}: `expected_output` is {_type_name(expected)}, not a string")
+        problems.at(item.at("expected_output"), f"{where}: `expected_output` is {type_name(expected)}, not a string")
         expected = None
     files: tuple[str, ...] = ()
     if "files" in fields:
@@ -568,7 +331,7 @@ def _skill_name(package) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _check_file(package, node: _Node, problems: _Problems, where: str) -> None:
+def _check_file(package, node: Node, problems: Problems, where: str) -> None:
     """A ``files`` entry must name a file of the skill (paths are from the skill's folder)."""
     if package is None:
         return
@@ -644,7 +407,7 @@ def _text_field(problems, item, offset: int, where: str, key: str) -> bool:
     if key not in item.fields:
         problems.at(offset, f"{where} has no `{key}`")
     elif not isinstance(value, str):
-        problems.at(item.at(key), f"{where}: `{key}` is {_type_name(value)}, not a string")
+        problems.at(item.at(key), f"{where}: `{key}` is {type_name(value)}, not a string")
     elif not value.strip():
         problems.at(item.at(key), f"{where}: `{key}` is empty")
     else:
