@@ -28,6 +28,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "skilllint.__main__",
             "skilllint.cli",
+            "skilllint.cli_catalog",
+            "skilllint.cli_status",
             "skilllint.configinit",
             "skilllint.configshow",
             "skilllint.server",
