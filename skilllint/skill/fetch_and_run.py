@@ -298,22 +298,11 @@ def _substitutions(text: str, code: str, commands: list[Command], masked, argv_o
 
 def _inner(text: str, start: int, opener: str) -> str:
     """The text of a substitution from just inside its opener to its close (or the end of the line)."""
-    limit = min(len(text), start + 1024)
     if opener == "`":
+        limit = min(len(text), start + 1024)
         end = text.find("`", start, limit)
         return text[start : end if end >= 0 else limit]
-    depth = 1
-    for index in range(start, limit):
-        char = text[index]
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return text[start:index]
-        elif char == "\n" and text[index - 1] != "\\":
-            return text[start:index]
-    return text[start:limit]
+    return _to_close(text, start, 1024, line_ends=True)
 
 
 def _inner_fetches(inner: str) -> list[str]:
@@ -476,17 +465,26 @@ def _argv_start(argv: list[str]) -> int | None:
 
 def _call_argument(code: str, start: int) -> str:
     """The argument text of a call whose ``(`` ends at ``start`` (at most 300 characters)."""
+    return _to_close(code, start, 300)
+
+
+def _to_close(text: str, start: int, reach: int, line_ends: bool = False) -> str:
+    """The text from just inside an opening ``(`` at ``start`` to its matching ``)``, at most
+    ``reach`` characters; with ``line_ends``, also up to a line end not escaped by ``\\`` (a
+    shell substitution left open on its line)."""
     depth = 1
-    limit = min(len(code), start + 300)
+    limit = min(len(text), start + reach)
     for index in range(start, limit):
-        char = code[index]
+        char = text[index]
         if char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
             if depth == 0:
-                return code[start:index]
-    return code[start:limit]
+                return text[start:index]
+        elif line_ends and char == "\n" and text[index - 1] != "\\":
+            return text[start:index]
+    return text[start:limit]
 
 
 def script_fetch_runs(script: Script) -> list[FetchRun]:
