@@ -250,8 +250,7 @@ def _share(text: str) -> float:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .app.baseline import BaselineError
-    from .config import ConfigError
+    from .config import ConfigError  # a BaselineError is one
     from .skill.discovery import DiscoveryError
     from .output import display_path, resolve_format
     from .output.formats import render
@@ -279,7 +278,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
-    except (ConfigError, DiscoveryError, BaselineError) as exc:
+    except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
     if args.stdin_file is not None:
@@ -418,6 +417,8 @@ def _judged(args: argparse.Namespace, settings, result, cwd: Path):
 def _open_baseline(args: argparse.Namespace, settings, linted: list, cwd: Path) -> _Baseline | None:
     """The baseline to write or read; ``settings`` the run's, ``linted`` each tree's (the cap
     on findings is raised in all of them)."""
+    if not args.write_baseline and (args.no_baseline or not (args.baseline or getattr(settings, "baseline", None))):
+        return None  # without loading the baseline code: most runs have none
     from .app.baseline import locate, output_location, read
 
     if args.write_baseline:

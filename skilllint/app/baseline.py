@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import ConfigError
 from ..diagnostics import Diagnostic, clipped
 
 FORMAT_VERSION = 1
@@ -45,8 +46,9 @@ _HIDDEN = re.compile(
 )
 
 
-class BaselineError(Exception):
-    """The baseline cannot be read or written (exit 2)."""
+class BaselineError(ConfigError):
+    """The baseline cannot be read or written: like a bad configuration, the run ends with exit 2
+    (a :class:`skilllint.config.ConfigError`, so a run with no baseline never imports this module)."""
 
 
 @dataclass(frozen=True)
