@@ -454,6 +454,7 @@ _BY_FD = (
     and hasattr(os, "O_NOFOLLOW")
 )
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -586,6 +587,28 @@ class SafeFolder:
             raise
         if durable:
             self._flush()
+
+    def append(self, name: str, data: bytes) -> bool:
+        """Add ``data`` at the end of ``name``, a regular file of this user's that no other name
+        links to; False, and nothing written, otherwise (absent, a link, a FIFO, a hard link, or
+        no way to open a name without following a link). Not flushed, and written with
+        ``O_APPEND``: for a cache file, where a torn or lost tail reads as a miss."""
+        if self._fd is None:
+            return False
+        try:
+            fd = os.open(name, _APPEND_FLAGS, dir_fd=self._fd)
+        except OSError:
+            return False
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_uid != os.geteuid():
+                return False
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            return True
+        finally:
+            os.close(fd)
 
     def _flush(self) -> None:
         """Flush the folder's entries to disk (a rename in it lasts through a crash)."""

@@ -76,6 +76,12 @@ class CacheFolder:
         except (UnsafeFile, OSError):
             return None
 
+    def append(self, name: str, data: bytes) -> bool:
+        """Add ``data`` to the end of the file ``name`` (:meth:`skilllint.fsafe.SafeFolder.append`:
+        False, nothing written, unless it is a regular file of this user's with no other link)."""
+        folder = self.open()
+        return folder is not None and folder.append(name, data)
+
     def write(self, name: str, data: bytes) -> None:
         """Replace the file ``name`` atomically (OSError when the folder cannot be made or written)."""
         folder = self.open(create=True)

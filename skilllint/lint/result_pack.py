@@ -3,17 +3,21 @@
 One file a run instead of one per skill: a cold run over a thousand skills wrote a
 thousand files (and up to 256 folders) under temporary names and renamed each into
 place, and a CI run with the cache restored opened and read a thousand files to look
-them up. The pack is read once, written once at the end of a run that added to it, and
-bounded: this run's entries (found or made) first, then earlier ones while the file
-stays under :data:`MAX_PACK_BYTES`, so it no longer grows without end.
+them up. The pack is read once; a run that made entries appends them at the end (a
+pre-commit run files one entry: rewriting the whole pack for it cost more than linting
+the file). When an append would take the pack over :data:`MAX_PACK_BYTES`, or cannot be
+made, the pack is rewritten: this run's entries, then the newest earlier ones while the
+file stays under half the bound (room for appends again), so it never grows without end.
 
 The format is a header line and one line per entry: the key (64 hex digits), a space,
-and the entry as one line of JSON (JSON escapes every line end inside a string). Reading
-splits lines and keeps each entry's bytes; an entry is parsed, and checked against its
-shape, only when it is looked up (:mod:`skilllint.lint.cache` does both). A line that
-is not of this form is skipped: a torn or foreign file is a run of misses. Written under
-a temporary name and renamed into place (:meth:`skilllint.lint.cache_folder.CacheFolder.write`):
-a concurrent run sees the old pack or the new one, and the last to save wins.
+and the entry as one line of JSON (JSON escapes every line end inside a string); a later
+line for a key replaces an earlier one. Reading splits lines and keeps each entry's
+bytes; an entry is parsed, and checked against its shape, only when it is looked up
+(:mod:`skilllint.lint.cache` does both). A line that is not of this form is skipped: a
+torn or foreign file is a run of misses, and each append starts on a line of its own.
+A rewrite goes under a temporary name renamed into place
+(:meth:`skilllint.lint.cache_folder.CacheFolder.write`): a concurrent run sees the old
+pack or the new one, and an append to the old one is lost (a miss, later).
 
 Workers look up in the pack the main process loaded before they forked and hand what
 they add back to it (:meth:`ResultPack.take_new`, :meth:`ResultPack.add`); only the main
@@ -39,6 +43,7 @@ class ResultPack:
     def __init__(self, folder: CacheFolder) -> None:
         self.folder = folder
         self._stored: dict[str, bytes] | None = None
+        self._stored_size: int | None = None  # the pack file's size when read whole and well formed
         self._used: dict[str, bytes] = {}  # found or made in this run: written first
         self._new: dict[str, bytes] = {}  # made in this process since the last take_new()
         self._changed = False
@@ -48,6 +53,7 @@ class ResultPack:
             self._stored = {}
             data = self.folder.read(FILENAME, MAX_PACK_BYTES)
             if data is not None and data.startswith(HEADER):
+                self._stored_size = len(data)
                 stored = self._stored
                 for line in data[len(HEADER) :].split(b"\n"):
                     if len(line) > 66 and line[64] == 32 and _HEX.issuperset(line[:64]):  # 32: a space
@@ -85,25 +91,45 @@ class ResultPack:
             self._changed = True
 
     def save(self) -> None:
-        """Write the pack when this run filed anything: its entries first, then earlier ones
-        while it stays under :data:`MAX_PACK_BYTES` (in the order they were written)."""
+        """Keep what this run filed: appended to the pack when it stays under
+        :data:`MAX_PACK_BYTES`, else in a pack rewritten around it (see the module's text)."""
         if not self._changed:
             return
-        lines = [HEADER]
-        size = len(HEADER)
-        written: set[str] = set()
-        for entries in (self._used, self.load()):
-            for key, entry in entries.items():
-                if key in written:
-                    continue
-                line = b"%s %s\n" % (key.encode("ascii"), entry)
-                if size + len(line) > MAX_PACK_BYTES:
-                    continue  # a smaller one may still fit
-                lines.append(line)
-                size += len(line)
-                written.add(key)
+        self._changed = False
+        stored = self.load()
+        made = [self._line(key, entry) for key, entry in self._used.items() if stored.get(key) != entry]
+        if not made:
+            return
+        block = b"".join([b"\n", *made])  # a line of its own, after a tail another run may have torn
         try:
-            self.folder.write(FILENAME, b"".join(lines))
+            if self._stored_size is not None and self._stored_size + len(block) <= MAX_PACK_BYTES:
+                if self.folder.append(FILENAME, block):
+                    return
+            self.folder.write(FILENAME, self._rewritten())
         except (OSError, UnsafeFile):
             pass  # a read-only tree: the next run lints again
-        self._changed = False
+
+    @staticmethod
+    def _line(key: str, entry: bytes) -> bytes:
+        return b"%s %s\n" % (key.encode("ascii"), entry)
+
+    def _rewritten(self) -> bytes:
+        """This run's entries (while under :data:`MAX_PACK_BYTES`), then the newest earlier
+        ones while the pack stays under half of it; oldest first, as appends leave them."""
+        size = len(HEADER)
+        ours: list[bytes] = []
+        for key, entry in self._used.items():
+            line = self._line(key, entry)
+            if size + len(line) <= MAX_PACK_BYTES:
+                ours.append(line)
+                size += len(line)
+        earlier: list[bytes] = []
+        for key, entry in reversed(self.load().items()):
+            if key in self._used:
+                continue
+            line = self._line(key, entry)
+            if size + len(line) <= MAX_PACK_BYTES // 2:  # else a smaller one may still fit
+                earlier.append(line)
+                size += len(line)
+        earlier.reverse()
+        return b"".join([HEADER, *earlier, *ours])
