@@ -324,11 +324,32 @@ _BODY = "ABCDEFGHIJKLMNOP"  # 16 characters every provider pattern accepts
     ],
 )
 def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
-    """find_secrets runs PREFIXED and PROVIDER_TAILS only on texts holding a mark each needs: for
-    every alternative of the two patterns, a text it matches is one the scan runs on."""
+    """find_secrets runs the provider scans only on texts holding a mark each needs: for every
+    alternative of the patterns, a text it matches is one the scan runs on."""
     from skilllint.skill import secrets
 
-    matched = [scan for scan in (secrets.PREFIXED, secrets.PROVIDER_TAILS) if scan.search(text)]
+    matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS) if scan.search(text)]
     assert matched, "the example must match one of the provider scans"
     assert all(scan in secrets._scans_for(text) for scan in matched)
 
+
+
+@pytest.mark.parametrize(
+    "assignment",
+    [
+        "DEPLOY_TOKEN = {v}", "api_key_ = {v}", "apiKey: {v}", '"client_secret": "{v}"', "PASSWORD := {v}",
+        "db.pwd == {v}", "myCredentials => {v}", "secret\t=\t'{v}'", "token-: {v}", "APIKEY={v}",
+        "settings = {p}", "value: '{p}'", "x => {p}",
+    ],
+)
+def test_an_assignment_is_dropped_before_judging_only_when_judging_would_drop_it(assignment):
+    """find_secrets drops most values assigned in a text before judging them one by one: for each
+    way a secret-like name or a provider's token is assigned, the value is still judged, and the
+    judgement is the same with the early test switched off."""
+    from skilllint.skill import secrets
+
+    text = assignment.format(v=_chars(_BASE62, 32), p=github_token()) + "\n"
+    candidates = [m for scan in secrets.ASSIGNED for m in scan.finditer(text)]
+    assert candidates and all(secrets._may_name_a_secret(text, m) for m in candidates)
+    judged = [secrets._judge(text, m, secrets._LineIndex(text)) for m in candidates]
+    assert [j[0] for j in judged if j] == [kind for kind, _ in kinds(text)]

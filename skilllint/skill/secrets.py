@@ -34,20 +34,20 @@ from dataclasses import dataclass
 
 from .. import lazyre
 
-# The candidates, in three scans. Each pattern starts with characters that prose seldom holds
-# (``A``, ``-``, ``:``; ``_`` or ``-`` after a provider's prefix; ``:`` or ``=`` before a value), so
-# the scan skips ahead in C between them (one pattern of every alternative would try each at
-# every letter); what a start needs before it (a word boundary, a provider's prefix, a
-# secret-like name) is checked on the few matches. Every repetition is bounded: each scan is
-# linear on any input.
-# (No group around an alternative: sre then cannot skip ahead by the first characters.)
-PREFIXED = lazyre.compile(
-    r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9/+])"
-    r"|AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"
-    r"|-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----"
-    r"|://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{1,300}"
-    r"|://(?P<user>[^\s:/@\"'<>`]{0,64}):(?P<password>[^\s/@\"'<>`]{1,128})@(?P<host>[A-Za-z0-9.\[\]_-]{1,253})"
+# The candidates, in scans that each start with characters prose seldom holds (``A``,
+# ``-----BEGIN``, ``://``; ``_`` or ``-`` after a provider's prefix; ``:``, ``=`` or ``>`` before a
+# value), so each skips ahead in C between them: a pattern that starts with one literal is
+# searched for it in a tight loop, one whose alternatives start differently tests a set at
+# every character, several times slower on a whole package. What a start needs before it (a
+# word boundary, a provider's prefix, a secret-like name) is checked on the few matches. Every
+# repetition is bounded: each scan is linear on any input.
+KEY_IDS = lazyre.compile(r"A(?:(?:KIA|SIA|BIA|CCA)[A-Z2-7]{16}(?![A-Za-z0-9/+])|Iza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))")
+KEY_BLOCKS = lazyre.compile(r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----")
+URL_SECRETS = lazyre.compile(
+    r"://(?:hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{1,300}"
+    r"|(?P<user>[^\s:/@\"'<>`]{0,64}):(?P<password>[^\s/@\"'<>`]{1,128})@(?P<host>[A-Za-z0-9.\[\]_-]{1,253}))"
 )
+PREFIXED = (KEY_IDS, KEY_BLOCKS, URL_SECRETS)
 PROVIDER_TAILS = lazyre.compile(
     r"[_-](?:(?<=gh[pousr]_)|(?<=github_pat_)|(?<=glpat-)|(?<=xox[abeoprs]-)|(?<=sk-)|(?<=k_live_))[A-Za-z0-9_-]{16,400}"
 )
@@ -55,16 +55,13 @@ PROVIDER_TAILS = lazyre.compile(
 # character is searched for that character in a tight C loop, one that starts with a set
 # (``[:=>]``) tests the set at every character, several times slower on a whole package.
 ASSIGNED = tuple(lazyre.compile(operator + r"[ \t]{0,8}[\"'`]?[A-Za-z0-9+=_.~-][A-Za-z0-9+/=_.~-]{15,511}") for operator in ":=>")
-SCANS = (PREFIXED, PROVIDER_TAILS, *ASSIGNED)
+SCANS = (*PREFIXED, PROVIDER_TAILS, *ASSIGNED)
 
-# What a text must hold for PREFIXED / PROVIDER_TAILS to match at all: a few searches for a
-# literal skip the scan of most texts (most of a package is prose that names no provider).
-# Marks that share a first character go in one pattern that starts with it (one search, not
-# one a mark); long ones are substring searches.
-_PREFIXED_MARK = lazyre.compile(r"A(?:KIA|SIA|BIA|CCA|Iza)")
-_PREFIXED_MARKS = ("-----BEGIN", "://hooks.slack.com/")
+# What a text must hold for PROVIDER_TAILS to match at all (it starts with a set: ``_`` or ``-``):
+# a few searches for a literal skip its scan on most texts (most of a package is prose that
+# names no provider). Marks that share a first character go in one pattern that starts with it.
 _TAIL_MARK = lazyre.compile(r"g(?:h[pousr]_|ithub_pat_|lpat-)")
-_TAIL_MARKS = ("xox", "sk-", "k_live_")
+_TAIL_K_MARK = lazyre.compile(r"k(?:(?<=sk)-|_live_)")  # sk-, sk_live_, rk_live_ (and "xox")
 
 # The prefixes a provider candidate ends with, longest first.
 _PREFIXES = (
@@ -186,9 +183,12 @@ def find_secrets(text: str) -> list[Secret]:
     """Every credential in ``text`` (LF line ends), in order, each value once."""
     matches = []
     for scan in _scans_for(text):
+        assigned = scan in ASSIGNED
         for number, match in enumerate(scan.finditer(text)):
             if number >= MAX_CANDIDATES:
                 break
+            if assigned and not _may_name_a_secret(text, match):
+                continue  # most values assigned in code and YAML: judged here, not one by one below
             matches.append(match)
     if not matches:
         return []
@@ -221,13 +221,14 @@ def find_secrets(text: str) -> list[Secret]:
 
 
 def _scans_for(text: str) -> list:
-    """The scans that can match in ``text``: PREFIXED needs a provider's prefix, a key block, a
-    Slack webhook or a URL with a user (``://`` and ``@``); PROVIDER_TAILS one of the prefixes it
-    looks behind for."""
-    scans = []
-    if _PREFIXED_MARK.search(text) or any(mark in text for mark in _PREFIXED_MARKS) or ("://" in text and "@" in text):
-        scans.append(PREFIXED)
-    if _TAIL_MARK.search(text) or any(mark in text for mark in _TAIL_MARKS):
+    """The scans that can match in ``text``: KEY_BLOCKS needs ``-----BEGIN``, URL_SECRETS ``://``,
+    PROVIDER_TAILS one of the prefixes it looks behind for (KEY_IDS is its own test)."""
+    scans = [KEY_IDS]
+    if "-----BEGIN" in text:
+        scans.append(KEY_BLOCKS)
+    if "://" in text:
+        scans.append(URL_SECRETS)
+    if _TAIL_MARK.search(text) or _TAIL_K_MARK.search(text) or "xox" in text:
         scans.append(PROVIDER_TAILS)
     scans.extend(ASSIGNED)
     return scans
@@ -240,15 +241,15 @@ def _judge(text: str, match, lines: "_LineIndex") -> tuple[str, int, int, str] |
     if scan is PROVIDER_TAILS.compiled():
         start = _prefix_start(text, match.start())
         return None if start is None else _provider(text[start : match.end()], start)
-    if scan is not PREFIXED.compiled():
-        return _named(text, match)  # one of ASSIGNED
-    if found.startswith(("AKIA", "ASIA", "ABIA", "ACCA", "AIza")):
+    if scan is KEY_IDS.compiled():
         if match.start() and (text[match.start() - 1].isalnum() or text[match.start() - 1] in "/+_-"):
             return None  # inside a longer string
         return _provider(found, match.start())
-    if found.startswith("-----"):
+    if scan is KEY_BLOCKS.compiled():
         body = _pem_body(text, match.end())
         return None if body is None else ("pem", match.start(), match.end(), found + body)
+    if scan is not URL_SECRETS.compiled():
+        return _named(text, match)  # one of ASSIGNED
     if match.group("host") is not None:
         return _url_password(text, match)
     value = found[3:]  # a Slack webhook
@@ -380,6 +381,22 @@ def _named(text: str, match) -> tuple[str, int, int, str] | None:
     if _is_stand_in(value) or "://" in value or _IDENTIFIER_PATH.fullmatch(value) or not _looks_random(value):
         return None
     return "named", value_start, end, value
+
+
+# What a value assigned to an ordinary name can still be: a provider's token (judged as such).
+_PROVIDER_STARTS = ("AKIA", "ASIA", "ABIA", "ACCA", "AIza", "gh", "github_pat_", "glpat-", "xox", "sk-", "sk_live_", "rk_live_")
+_SECRET_NAME_ENDINGS = tuple(SECRET_NAME_WORDS)
+
+
+def _may_name_a_secret(text: str, match) -> bool:
+    """A cheap test that lets through every assignment :func:`_named` can accept: the text before
+    the operator (past spaces, a closing quote or bracket, and ``_``, ``-``, ``.``) ends with a
+    secret-like word in any case, or the value starts like a provider's token."""
+    operator = match.start()
+    head = text[operator - 120 if operator > 120 else 0 : operator].rstrip(" \t:=").rstrip("\"'`]").rstrip("_-.")
+    if head[-11:].lower().endswith(_SECRET_NAME_ENDINGS):
+        return True
+    return match.group()[1:].lstrip(" \t\"'`").startswith(_PROVIDER_STARTS)
 
 
 def _name_before(text: str, operator: int) -> str:
