@@ -234,3 +234,20 @@ def test_sl806_phrase_search_is_linear_on_adversarial_text():
         start = time.perf_counter()
         find_phrases(text)
         assert time.perf_counter() - start < 5.0, text[:20]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "⚠\ufe0f Warning", "a\ufe0f", "\ufe0f at the start", "after a space \ufe0f", "line\n\ufe0f", "two ⚠\ufe0f\ufe0f",
+        "👍\ufe0f and ✅\ufe0f", "#\ufe0f\u20e3 keycap", "é ⚠\ufe0f\ufe0e", "⚠\ufe0f \u200b", "\t\ufe0f", "x\ufe0f\n\ufe0f",
+    ],
+)
+def test_the_emoji_selector_shortcut_reports_what_the_full_judgement_does(text, monkeypatch):
+    """A text whose only candidates are U+FE0F is let go early when each follows a visible
+    character: what it then reports (nothing) must be what judging each one reports."""
+    from skilllint.skill import hidden_text
+
+    quick = hidden_text.find_hidden(text)
+    monkeypatch.setattr(hidden_text, "_each_vs16_takes_a_glyph", lambda text: False)
+    assert quick == hidden_text.find_hidden(text)

@@ -32,8 +32,9 @@ What is legitimate, each use from the standard that defines it:
 - a byte-order mark at the start of a file; a character the line itself names (``"ig<ZWSP>nore"
   with a zero-width space``), which the reader is told about.
 
-Everything is found by one compiled search per text; a text without a candidate costs that
-search (after an ``isascii`` test) and nothing else.
+Everything is found by one compiled search per text, over the bytes of its UTF-8 encoding that
+are not ASCII; a text without a candidate costs that search (after an ``isascii`` test) and
+nothing else.
 """
 
 from __future__ import annotations
@@ -80,6 +81,33 @@ def _utf8_prefix(first: int, last: int) -> bytes:
 # The same characters (and a few neighbours) as UTF-8 bytes: a text's encoding is searched for them
 # first, byte by byte, which is faster than a search of its code points; most texts have none.
 CANDIDATE_BYTES = lazyre.compile(b"|".join(_utf8_prefix(first, last) for first, last in DEFAULT_IGNORABLE))
+
+
+_ASCII = bytes(range(0x80))
+
+
+def _non_ascii_bytes(text: str) -> bytes:
+    """The UTF-8 encoding of ``text`` less its ASCII bytes: every multi-byte sequence whole (none
+    of its bytes is ASCII) and in order, so :data:`CANDIDATE_BYTES` finds in it what it finds in
+    the whole encoding (a match starts at a lead byte, which no other byte can be), in the small
+    part of a mostly ASCII text that can hold a candidate."""
+    return text.encode("utf-8", "surrogatepass").translate(None, _ASCII)
+
+
+_VS16_BYTES = "\ufe0f".encode()
+
+
+def _each_vs16_takes_a_glyph(text: str) -> bool:
+    """Whether every U+FE0F of ``text`` (when no other candidate is in it) is a lone variation
+    selector after a visible character: the one use :func:`find_hidden` never reports, and by
+    far the commonest (emoji written with their presentation selector)."""
+    at = text.find("\ufe0f")
+    while at >= 0:
+        before = text[at - 1] if at else ""
+        if not before or before.isspace() or before == "\ufe0f" or text[at + 1 : at + 2] == "\ufe0f":
+            return False
+        at = text.find("\ufe0f", at + 1)
+    return True
 
 
 def is_default_ignorable(code: int) -> bool:
@@ -264,8 +292,13 @@ def find_hidden(text: str, code_at=None) -> list[Hidden]:
 
     ``code_at(offset) -> bool`` says whether an offset lies in code (a fenced block, a
     code span, a script): there no bidirectional control is legitimate."""
-    if text.isascii() or CANDIDATE_BYTES.search(text.encode("utf-8", "surrogatepass")) is None:
+    if text.isascii():
         return []
+    data = _non_ascii_bytes(text)
+    if CANDIDATE_BYTES.search(data) is None:
+        return []
+    if CANDIDATE_BYTES.search(data.replace(_VS16_BYTES, b"")) is None and _each_vs16_takes_a_glyph(text):
+        return []  # only emoji presentation selectors, each after the character it styles (⚠️)
     found: list[Hidden] = []
     lines: dict[int, _Line] = {}  # what each line holding a candidate says, worked out once
     for start, end in _hidden_runs(text):
