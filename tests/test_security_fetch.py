@@ -130,3 +130,19 @@ def test_shell_commands_look_for_the_close_of_unclosed_braces_once():
     start = time.perf_counter()
     shell_commands(text, code)
     assert time.perf_counter() - start < 8.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("steps = build_pipeline(bundle)\n", False),  # "pip", "bun" inside words: no installer
+        ('subprocess.run(["pip", "install", "git+https://github.com/x/y"])\n', True),
+        ('run([sys.executable, "-m", "pip3.11", "install", url])\n', True),
+        ("exec(urlopen(url).read())\n", True),
+        ('execSync("npx --yes some-tool")\n', True),
+    ],
+)
+def test_a_program_is_lexed_only_when_it_names_a_fetch_or_an_installer(text, expected):
+    from skilllint.skill.fetch_and_run import has_candidate
+
+    assert has_candidate(text, program=True) is expected

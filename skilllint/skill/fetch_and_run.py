@@ -69,11 +69,14 @@ MAX_NESTED = 100
 # text. Shell commands are lower case; PowerShell downloads run only through an evaluator
 # (`iex`, `Invoke-Expression`, `[ScriptBlock]::Create`), written in either case.
 FETCH_WORDS = ("curl", "wget", "Invoke-", "invoke-", "iex", "IEX", "]::Create")
-# A program (Python, JavaScript) also downloads by itself and installs by argv ("pip", "install").
-PROGRAM_WORDS = (*FETCH_WORDS, "urlopen", "requests.", "fetch(", "pip", "npm", "pnpm", "yarn", "bun", "npx", "uvx", "pipx")
+# A program (Python, JavaScript) also downloads by itself, and installs by argv (an installer's name).
+PROGRAM_WORDS = (*FETCH_WORDS, "urlopen", "requests.", "fetch(")
 # An install or a runner given a URL or git source: a line with one of these and an installer.
 REMOTE_MARKS = ("://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
 _INSTALLER = lazyre.compile(r"\b(?:pip[0-9.]*|npm|pnpm|yarn|bun|npx|bunx|uvx|pipx|uv)\b")
+# What a text holds wherever :data:`_INSTALLER` matches in it ("pip" also in "pipeline": a word
+# is then asked of the pattern).
+_INSTALLER_PARTS = ("pip", "npm", "yarn", "bun", "npx", "uv")
 
 
 def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False) -> set[int]:
@@ -82,7 +85,8 @@ def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False) -
     fetch = [at for word in FETCH_WORDS for at in _positions(text, word)]
     if fetch and stop_at_one:
         return {0}
-    remote = sorted(at for mark in REMOTE_MARKS for at in _positions(text, mark))
+    installs = any(part in text for part in _INSTALLER_PARTS)  # else no line has an installer
+    remote = sorted(at for mark in REMOTE_MARKS for at in _positions(text, mark)) if installs else []
     kept = list(fetch)
     line_end = -1
     for at in remote:
@@ -117,7 +121,9 @@ def _positions(text: str, word: str) -> list[int]:
 
 def has_candidate(text: str, program: bool = False) -> bool:
     if program:
-        return any(word in text for word in PROGRAM_WORDS)
+        if any(word in text for word in PROGRAM_WORDS):
+            return True
+        return any(part in text for part in _INSTALLER_PARTS) and _INSTALLER.search(text) is not None
     return any(word in text for word in FETCH_WORDS) or bool(candidate_lines(text, 0, True))
 
 
