@@ -74,7 +74,7 @@ def catalog_report(
     completion = complete_catalogs(packages, paths, settings, cwd, 1024 * 1024, warnings, log)
     catalogs = [
         c
-        for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, log=log)
+        for c in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, log=log, memo=completion.placements)
         if c.target == target_id and any(not skill.context for skill in c.skills)
     ]
     receipts = []

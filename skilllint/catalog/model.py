@@ -171,6 +171,16 @@ def placement(
     """:func:`catalog_key`, with why the surface does not load the skill where it lies when
     it does not: ``(key, None)`` or ``(None, reason)``."""
     stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
+    if memo is not None:  # the answer for this skill, when the memo's first user asked already
+        whole = ("placement", target.id, str(package.root), str(stop))
+        found = memo.get(whole)
+        if found is None:
+            found = memo[whole] = _placement(package, target, stop, memo)
+        return found
+    return _placement(package, target, stop, None)
+
+
+def _placement(package: SkillPackage, target: Target, stop: Path, memo: dict | None):
     if memo is None or package.root.name == "skills":
         key = _catalog_key(package, target, stop)
     else:
@@ -328,6 +338,7 @@ def build_catalogs(
     boundary: Path | None = None,
     reader=None,
     log=None,
+    memo: dict | None = None,
 ) -> list[Catalog]:
     """Group skills into catalogs, each canonical SKILL.md once per target.
 
@@ -338,11 +349,12 @@ def build_catalogs(
     each entry (default :func:`read_entry`; :mod:`skilllint.lint.catalog_entries`
     remembers them between runs). ``log``, a
     :class:`~skilllint.catalog.discovery_log.DiscoveryLog`, records each skill a surface
-    does not load, and why."""
+    does not load, and why. ``memo``: :func:`placement`'s, when the siblings' search placed
+    the skills already (:attr:`skilllint.lint.catalog_context.CatalogContext.placements`)."""
     reader = reader or read_entry
     catalogs: dict[tuple[str, Path, str], Catalog] = {}
     seen: dict[tuple[str, str], SkillPackage] = {}
-    keys: dict = {}
+    keys: dict = {} if memo is None else memo
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
         for target, entry in _entries(package, settings.targets_for(package), seen, reader, log):
             entry.context = is_context

@@ -48,6 +48,9 @@ class CatalogContext:
     boundary: Path | None = None  # sibling searches stay inside it; None: no sibling search
     siblings: list[SkillPackage] = field(default_factory=list)
     extra: list[ScopedPackage] = field(default_factory=list)
+    # Where each skill lies in its surfaces' catalogs, as the siblings' search worked it out
+    # (:func:`skilllint.catalog.model.placement`'s memo): building the catalogs reads it again.
+    placements: dict = field(default_factory=dict)
 
 
 def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warnings: list[str], log=None) -> CatalogContext:
@@ -58,7 +61,7 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
     if settings.catalog.get("context", True):
         completion.boundary = boundary_of(cwd)
         searched = [p for p in (Path(os.path.normpath(cwd / raw)) for raw in (paths or ["."])) if os.path.isdir(p)]
-        completion.siblings = load_siblings(packages, settings, completion.boundary, searched, max_bytes, taken, log)
+        completion.siblings = load_siblings(packages, settings, completion.boundary, searched, max_bytes, taken, log, completion.placements)
     completion.extra, notes = load_roots(configured_roots(settings), settings, max_bytes, taken, log)
     warnings.extend(notes)
     return completion
@@ -138,14 +141,15 @@ def load_roots(
 
 
 def load_siblings(
-    packages: list[SkillPackage], settings, boundary: Path, searched: list[Path], max_bytes: int, taken: set[str], log=None
+    packages: list[SkillPackage], settings, boundary: Path, searched: list[Path], max_bytes: int, taken: set[str], log=None,
+    keys: dict | None = None,
 ) -> list[SkillPackage]:
     """The other skills of the catalogs the linted ``packages`` belong to.
 
     ``searched`` are the folders the run already walked whole: a catalog root
-    inside one of them has no sibling left to find."""
+    inside one of them has no sibling left to find. ``keys``: the placement memo to fill."""
     roots: set[Path] = set()
-    keys: dict = {}
+    keys = {} if keys is None else keys
     for package in packages:
         if not is_within(boundary, package.root):
             continue

@@ -90,7 +90,7 @@ def lint_catalogs(
     diagnostics: list[tuple[Diagnostic, str]] = []  # with the finding's effect
     suppressions: dict[Path, suppress.Suppressions] = {}
     linted = {id(p) for p in packages}
-    for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader):
+    for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader, memo=completion.placements):
         target = catalog.surface
         for rule in rules:
             if not rule.applies_to(target.id):
