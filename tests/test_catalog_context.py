@@ -98,6 +98,25 @@ def test_sibling_roots_inside_one_another_are_searched_once(tmp_path, monkeypatc
     assert max(listed.values()) == 1, [folder for folder, count in listed.items() if count > 1]
 
 
+def test_each_skill_is_placed_once_per_target_in_a_run(tmp_path, monkeypatch):
+    """The siblings' search and the catalogs it completes share where each skill lies."""
+    from collections import Counter
+
+    from skilllint.catalog import model
+
+    repo = codex_repo(tmp_path, 12)
+    placed: Counter = Counter()
+    real = model._placement
+
+    def counting(package, target, stop, memo):
+        placed[(str(package.root), target.id)] += 1
+        return real(package, target, stop, memo)
+
+    monkeypatch.setattr(model, "_placement", counting)
+    lint_json(".agents/skills/skill-000/SKILL.md", "--target", "codex,agentskills", "--select", "SL5", "--no-cache", cwd=repo)
+    assert len(placed) == 24 and set(placed.values()) == {1}, placed
+
+
 def installed(tmp_path, folder: str, names: list[str]):
     root = tmp_path / folder
     for name in names:
