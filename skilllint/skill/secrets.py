@@ -54,7 +54,9 @@ PROVIDER_TAILS = lazyre.compile(
 # A value assigned to a name, one scan per operator: a pattern that starts with one literal
 # character is searched for that character in a tight C loop, one that starts with a set
 # (``[:=>]``) tests the set at every character, several times slower on a whole package.
-ASSIGNED = tuple(lazyre.compile(operator + r"[ \t]{0,8}[\"'`]?[A-Za-z0-9+=_.~-][A-Za-z0-9+/=_.~-]{15,511}") for operator in ":=>")
+# ``=>`` (a hash or an object literal) is ``=`` with its ``>``: no scan of its own for ``>``, which
+# far more often points (``->``) or quotes (``> ``).
+ASSIGNED = tuple(lazyre.compile(operator + r"[ \t]{0,8}[\"'`]?[A-Za-z0-9+=_.~-][A-Za-z0-9+/=_.~-]{15,511}") for operator in (":", "=>?"))
 SCANS = (*PREFIXED, PROVIDER_TAILS, *ASSIGNED)
 
 # What a text must hold for PROVIDER_TAILS to match at all (it starts with a set: ``_`` or ``-``):
@@ -355,10 +357,9 @@ def _prefix_start(text: str, separator: int) -> int | None:
 
 def _named(text: str, match) -> tuple[str, int, int, str] | None:
     operator = match.start()
-    if text[operator] == ">" and (operator == 0 or text[operator - 1] != "="):
-        return None  # only ``=>`` assigns
     candidate = match.group()
-    body = candidate[1:].lstrip(" \t")
+    body = candidate[2:] if candidate.startswith("=>") else candidate[1:]
+    body = body.lstrip(" \t")
     quote = body[0] if body[0] in "\"'`" else ""
     value = body[len(quote) :]
     end = match.end()
@@ -396,7 +397,7 @@ def _may_name_a_secret(text: str, match) -> bool:
     head = text[operator - 120 if operator > 120 else 0 : operator].rstrip(" \t:=").rstrip("\"'`]").rstrip("_-.")
     if head[-11:].lower().endswith(_SECRET_NAME_ENDINGS):
         return True
-    return match.group()[1:].lstrip(" \t\"'`").startswith(_PROVIDER_STARTS)
+    return match.group()[1:].lstrip(">").lstrip(" \t\"'`").startswith(_PROVIDER_STARTS)
 
 
 def _name_before(text: str, operator: int) -> str:
