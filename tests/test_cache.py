@@ -184,7 +184,11 @@ def test_a_torn_or_foreign_count_file_is_ignored(tmp_path):
         path.write_text(text)
         assert TokenCounts(tmp_path).load() == {}
     path.write_text(json.dumps({"format": 1, "counts": {"ok": 2, "neg": -1, "bool": True, "text": "3", "float": 1.5}}))
-    assert TokenCounts(tmp_path).load() == {"ok": 2}
+    counts = TokenCounts(tmp_path)
+    assert [counts.get(key) for key in ("ok", "neg", "bool", "text", "float")] == [2, None, None, None, None]
+    counts.put("new", 5)
+    counts.save()  # keeps the well-formed earlier entries only
+    assert json.loads(path.read_text())["counts"] == {"new": 5, "ok": 2}
 
 
 def test_the_count_file_is_bounded_and_keeps_this_runs_counts_first(tmp_path, monkeypatch):

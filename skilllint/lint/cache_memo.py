@@ -34,8 +34,9 @@ class TokenCounts:
         count = self._used.get(key)
         if count is None:
             count = self.load().get(key)
-            if count is not None:
-                self._used[key] = count
+            if count is None or not _valid_count(key, count):
+                return None
+            self._used[key] = count
         return count
 
     def put(self, key: str, count: int) -> None:
@@ -57,7 +58,8 @@ class TokenCounts:
     def save(self) -> None:
         if not self._changed:
             return
-        kept = used_first(self._used, self.load(), MAX_TOKEN_COUNTS)
+        stored = {k: v for k, v in self.load().items() if _valid_count(k, v)}
+        kept = used_first(self._used, stored, MAX_TOKEN_COUNTS)
         try:
             self.folder.write(TOKEN_COUNTS_FILE, json.dumps({"format": 1, "counts": kept}).encode())
         except (OSError, UnsafeFile):
@@ -71,12 +73,14 @@ class TokenCounts:
             data = parse_json(data) if data is not None else None  # absent or torn: every part is counted again
             counts = data.get("counts") if isinstance(data, dict) and data.get("format") == 1 else None
             if isinstance(counts, dict):
-                # a key names an encoding and a hash; a count is a whole number, never a bool (JSON
-                # true would load as one); tokens.py checks it against the bytes of its part
-                self._stored = {
-                    k: v for k, v in counts.items() if len(k) <= MAX_TOKEN_KEY and type(v) is int and 0 <= v <= MAX_COUNT
-                }
+                self._stored = counts  # each entry checked when it is asked for or kept (_valid_count)
         return self._stored
+
+
+def _valid_count(key: str, count: object) -> bool:
+    """A key names an encoding and a hash; a count is a whole number, never a bool (JSON true
+    would load as one); tokens.py checks it against the bytes of its part."""
+    return len(key) <= MAX_TOKEN_KEY and type(count) is int and 0 <= count <= MAX_COUNT
 
 
 TOKEN_COUNTS_FILE = "token-counts.json"
