@@ -277,7 +277,7 @@ def validate_config(data: dict, registry: Registry, source: str) -> None:
         raise ConfigError(f"{source}: {where}: {message}")
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Settings:
     """Configuration merged with the command line."""
 

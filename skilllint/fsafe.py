@@ -35,7 +35,7 @@ class UnsafeFile(Exception):
     """The path is not a regular file we may read (link, FIFO, device, socket, gone)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ReadResult:
     """The bytes read from a file, its size on disk, and whether the cap cut it."""
 

@@ -30,7 +30,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Project:
     """Where documents are linted from: settings, the skills found, caches."""
 

@@ -21,7 +21,7 @@ from typing import Callable
 STDIN = "-"
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class StdinFile:
     """Standard input's bytes and the file they stand for."""
 

@@ -136,7 +136,7 @@ def router_from_args(args: argparse.Namespace, lexical: Router, *, progress: Tex
     return router
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class AgentCommand:
     """How to run one agent: the argument list around the query and the stream it prints."""
 
@@ -175,7 +175,7 @@ def agent_command(spec: str) -> AgentCommand:
     return AgentCommand(command.name, (found,) + command.argv[1:], command.stream, command.surface, None if command.version_argv is None else (found,) + command.version_argv[1:])
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class RunOutcome:
     """One run of the agent on one query."""
 
@@ -186,7 +186,7 @@ class RunOutcome:
     model: str = ""  # the model as the agent's stream reported it
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _Project:
     """A temporary project holding the catalog's skills where the surface loads them."""
 

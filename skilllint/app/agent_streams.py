@@ -29,7 +29,7 @@ class SkillFolders(Protocol):
     def skill_of_path(self, path: str, skills_folder: tuple[str, ...]) -> str | None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Decision:
     status: str  # "ok", or "failed" for a stream that reports an error
     loaded: tuple[str, ...] = ()

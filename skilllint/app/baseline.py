@@ -51,7 +51,7 @@ class BaselineError(ConfigError):
     (a :class:`skilllint.config.ConfigError`, so a run with no baseline never imports this module)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Location:
     """Where the baseline is: ``path`` (absolute, normalised), ``shown`` for messages (as the
     user wrote it, or from the working directory for a path from a configuration file), and
@@ -66,7 +66,7 @@ class Location:
         return self.path.parent
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Outcome:
     """What a baseline did to a run's findings."""
 
@@ -286,7 +286,7 @@ def _entries(document, shown: str) -> list[dict]:
 # -- filtering -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Scope:
     """What a run judged: the trees it searched (normalised absolute paths: the folders it
     was given, and the skills it linted) and the rules it ran."""

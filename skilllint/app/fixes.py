@@ -43,7 +43,7 @@ def applicable(fix: Fix | None, unsafe: bool) -> bool:
 # -- the fix loop ------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class FixRun:
     """What ``--fix`` / ``--diff`` did."""
 

@@ -36,13 +36,13 @@ class EvalError(Exception):
     reported as one message, exit status 2."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Thresholds:
     min_recall: float | None = None
     min_precision: float | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class CaseResult:
     """One query of a trigger set, as the router decided it."""
 
@@ -75,7 +75,7 @@ class CaseResult:
         return others[0] if others else None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class SkillEval:
     """One skill's trigger set run against one catalog of the target."""
 
@@ -173,7 +173,7 @@ class SkillEval:
         return short
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class EvalReport:
     target: str
     router: str
@@ -188,7 +188,7 @@ class EvalReport:
         return not any(skill.below(self.thresholds) for skill in self.skills)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _Subject:
     package: SkillPackage
     trigger_set: TriggerSet

@@ -35,7 +35,7 @@ _INDENT = re.compile(r"[ \t]*")
 CHECK_BUDGET = 8 * 1024 * 1024  # characters the checks of one text's proposals may read: 8 of a 1 MiB SKILL.md
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Proposal:
     """A way to silence a finding: a title and (start, end, replacement) edits, in
     code-point offsets into the text it was made for."""
@@ -45,7 +45,7 @@ class Proposal:
     shift: Callable[[int], int]  # a 1-based line of the old text -> that line in the new one
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class _Reading:
     """What skilllint reads of SKILL.md's text that an inserted comment must not change."""
 

@@ -30,7 +30,7 @@ from ..config import ConfigError, Settings, find_config, read_config_file, setti
 from ..fsafe import is_within, real_path_or_given
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Tree:
     """The paths given that share a configuration, and its settings."""
 

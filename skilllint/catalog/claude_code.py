@@ -38,7 +38,7 @@ DEFAULT_BUDGET_CHARS = int(ASSUMED_WINDOW * CHARS_PER_TOKEN * BUDGET_FRACTION)  
 LINE_FORMAT = '"- {name}: {text}\\n" (name only: "- {name}\\n"); an approximation, the real format is unpublished'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ListingEntry:
     name: str
     description: str = ""
@@ -47,7 +47,7 @@ class ListingEntry:
     key: object = None  # caller's handle (a path, a package)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ListedSkill:
     name: str
     key: object
@@ -64,7 +64,7 @@ class ListedSkill:
         return self.text_chars
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ListingReceipt:
     total: int  # skills in the catalog (listed or not)
     included: int  # skills listed (names always shown)

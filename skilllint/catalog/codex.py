@@ -188,7 +188,7 @@ def line_cost(budget: Budget, line: str) -> int:
 # --------------------------------------------------------------------------- entries and options
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CatalogEntry:
     """One discovered skill as the catalog sees it.
 
@@ -212,7 +212,7 @@ class CatalogEntry:
             raise ValueError(f"unknown Codex skill scope {self.scope!r}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RenderOptions:
     """Which Codex generation to model. :data:`R1` is the default."""
 

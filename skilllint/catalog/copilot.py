@@ -34,7 +34,7 @@ SOURCES = "github/copilot-cli#2314 (SDK loop), microsoft/GitHub-Copilot-for-Azur
 EVIDENCE = "github/copilot-cli#2314"  # the short citation findings carry
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ListingEntry:
     name: str
     description: str

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SearchedRoot:
     """A folder searched for skills, and with which scope its skills join the catalogs."""
 
@@ -27,7 +27,7 @@ class SearchedRoot:
     note: str | None = None  # why it was not searched, or what cut the search short
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Rejection:
     """A skill found that a surface does not load: in no catalog of that target."""
 
@@ -37,7 +37,7 @@ class Rejection:
     reason: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class DiscoveryLog:
     """The decisions of one catalog search, in the order they were made."""
 

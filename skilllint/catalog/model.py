@@ -66,7 +66,7 @@ def name_key(target: Target, name: str) -> str:
     return name if target.names_case_sensitive else name.casefold()
 
 
-@dataclass
+@dataclass(eq=False)
 class CatalogSkill:
     """A skill as one surface lists it in one catalog."""
 
@@ -82,7 +82,7 @@ class CatalogSkill:
     first_body_line: str = ""
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Catalog:
     """The skills one surface lists together (one target, one root)."""
 

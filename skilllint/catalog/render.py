@@ -180,7 +180,7 @@ def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListi
     return cached
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RenderedSkill:
     """One skill of a catalog as its surface renders it: ``shown``, the description the model
     reads ("" when the budget left it out), and ``full``, what the surface would list uncut."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SkillView:
     """One skill of a rendered catalog, as the model sees it and as its author wrote it."""
 
@@ -26,7 +26,7 @@ class SkillView:
     included: bool  # False when the surface's budget left the skill out of the catalog
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CatalogView:
     """One catalog of one surface: the text the model reads and the skills in it."""
 
@@ -35,7 +35,7 @@ class CatalogView:
     skills: tuple[SkillView, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Verdict:
     """What a router decided for one query.
 

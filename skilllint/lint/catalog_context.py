@@ -32,7 +32,7 @@ class CatalogRootError(ConfigError):
     """A configured catalog root is unusable (exit 2 with this message)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CatalogRoot:
     """A configured folder of installed skills that joins the catalogs."""
 
@@ -41,7 +41,7 @@ class CatalogRoot:
     targets: tuple[str, ...] | None = None  # None: whichever targets the skills' location implies
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class CatalogContext:
     """What completes the linted skills' catalogs."""
 
@@ -67,7 +67,7 @@ def complete_catalogs(packages, paths, settings, cwd: Path, max_bytes: int, warn
     return completion
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ScopedPackage:
     """A skill loaded for a catalog's sake, with the scope its root gives it."""
 

@@ -29,7 +29,7 @@ from ..registry import Rule
 BACKGROUND_MIN_PACKAGES = 48
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class LintResult:
     """What a run found, and what it must tell the user besides."""
 

@@ -139,7 +139,7 @@ def reads_suppressions(rule: Rule) -> bool:
     return rule.reads_suppressions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _SuppressionRun:
     """What SL901 sees of one package's run: its SKILL.md's suppressions, with what they
     silenced; the codes that ran in this pass; the enabled codes that run elsewhere (the

@@ -44,7 +44,7 @@ class DiscoveryError(Exception):
     """A path given on the command line cannot be linted (exit 2)."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Found:
     """A skill folder to lint, and how it was found."""
 
@@ -60,7 +60,7 @@ class Found:
 TREE_LINK_KINDS = ("ancestor", "cycle", "chain", "dangling")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TreeLink:
     """A symbolic link met by the search outside every skill folder that never ends: it
     leads to a folder holding it (``plugins/x -> ..``), or into a cycle of links (SL404);
@@ -75,7 +75,7 @@ class TreeLink:
     hops: int = 0  # the links a chain passes (chain)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Discovery:
     """The packages found under the paths given, and what the user must be told about the search."""
 

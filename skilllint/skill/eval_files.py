@@ -60,7 +60,7 @@ class TriggerCase:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TriggerSet:
     """A trigger set: its well-formed cases and the problems of the rest.
 
@@ -80,7 +80,7 @@ class TriggerSet:
         return tuple(case for case in self.cases if not case.should_trigger)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TaskEval:
     """One task eval of ``evals/evals.json``."""
 
@@ -92,7 +92,7 @@ class TaskEval:
     expectations: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TaskEvals:
     """``evals/evals.json``: its well-formed evals and the problems of the file."""
 
@@ -103,7 +103,7 @@ class TaskEvals:
     rel: str = TASK_EVALS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class PackageEvals:
     """Every eval file of a package that skilllint reads."""
 

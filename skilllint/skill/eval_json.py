@@ -19,7 +19,7 @@ MAX_PROBLEMS = 1000  # problems kept per file; the last says how many more there
 WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EvalProblem:
     """Something wrong with an eval file, on its 1-based line (and column)."""
 
@@ -35,7 +35,7 @@ class Pairs(list):
 DECODER = json.JSONDecoder(object_pairs_hook=Pairs)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Node:
     value: Any  # the decoded value, an object as Pairs (None for a container walked by hand)
     offset: int

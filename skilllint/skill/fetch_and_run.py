@@ -520,7 +520,7 @@ def package_script_fetch_runs(package, memo: dict | None = None) -> list[tuple[S
 # -- SKILL.md ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SkillMdFetchRun:
     run: FetchRun
     line: int  # in SKILL.md

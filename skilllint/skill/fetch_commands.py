@@ -48,7 +48,7 @@ _PACKAGE_VALUE = frozenset({"--python", "-p", "--index", "--index-url", "--pip-a
 _NPM_INSTALL_VERBS = {"npm": {"install", "i", "add"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FetchRun:
     """Code fetched and run in one step, at an offset of the text read."""
 

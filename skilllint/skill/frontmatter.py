@@ -25,7 +25,7 @@ from dataclasses import dataclass
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Split:
     """Where one splitter finds the frontmatter.
 
@@ -45,7 +45,7 @@ class Split:
     close_column: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SourceText:
     """SKILL.md decoded, with the facts that parsing rules need."""
 

@@ -66,14 +66,14 @@ _SENTENCE_END = lazyre.compile(r"(?<![.!?;])[.!?;]+(?:\s+|$)|\n+|(?<!\s)\s+-{1,2
 _LEAD = lazyre.compile(r"^[\s\-*+>•⛔⚠️✅❌🔴🟠🟡🟢\d.)\]]*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Comment:
     start: int  # offset of ``<!--``
     end: int  # offset past ``-->`` (or the text's end when it is never closed)
     body: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Instruction:
     """What a comment tells the agent: the sentence, and the kind of act."""
 

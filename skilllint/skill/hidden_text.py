@@ -151,7 +151,7 @@ _FENCE_AFTER = lazyre.compile(r"(?:`{3,}|~{3,})")
 _SUBDIVISION = lazyre.compile(r"[a-z]{2}[a-z0-9]{1,4}")  # an emoji tag sequence's region (gbeng, ussc)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Hidden:
     """A run of hidden characters that has no legitimate use where it stands."""
 

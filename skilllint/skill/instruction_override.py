@@ -78,7 +78,7 @@ KINDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Phrase:
     start: int  # offset in the text
     end: int

@@ -24,7 +24,7 @@ MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class LinkInfo:
     """Where a symbolic link leads, judged without following it out of the package.
 
@@ -82,7 +82,7 @@ def is_script(rel: str) -> bool:
 SPECIAL_KINDS = frozenset({"fifo", "socket", "char-device", "block-device", "other"})
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class PackageInventory:
     """Every entry of a skill package as one walk with lstat found it."""
 

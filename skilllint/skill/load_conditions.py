@@ -18,7 +18,7 @@ from .package import SkillPackage
 ALTERNATIVE = "alternative (a sibling file named in the same block)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class LoadCondition:
     """The references from SKILL.md to one bundled document or script, and the condition they give it."""
 

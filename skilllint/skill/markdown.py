@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .. import lazyre
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Heading:
     """An ATX or setext heading and its GitHub-style anchor."""
 

@@ -89,7 +89,7 @@ _COMMENTED_COLOR = re.compile(r"#[0-9A-Fa-f]{3,8}\b")
 WHOLE_FILE = frozenset({"unreadable", "not-utf8", "syntax", "not-mapping", "duplicate", "type", "policy-type"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Issue:
     """One thing Codex does not read as written.
 
@@ -110,7 +110,7 @@ class Issue:
         return self.kind in WHOLE_FILE
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class OpenAIYaml:
     """What skilllint learned about the skill's agents/openai.yaml."""
 

@@ -24,7 +24,7 @@ from ..targets import Target
 SKILL_MD = "SKILL.md"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SkillMdLink:
     """SKILL.md when it is itself a symbolic link: its text and where it ends.
 
@@ -37,7 +37,7 @@ class SkillMdLink:
     outcome: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class FrontmatterView:
     """The frontmatter as one parser (one target) sees it."""
 

@@ -53,7 +53,7 @@ BINARY_SUFFIXES = frozenset(
 )
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class PackageText:
     """One text file of the package: where it is, what kind of file it is, its text."""
 

@@ -16,7 +16,7 @@ _INQUIRER = {"prompt", "text", "list_input", "confirm", "checkbox", "password", 
 _RICH = {"Prompt", "Confirm", "IntPrompt", "FloatPrompt"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PromptCall:
     """A call that waits for an answer on the terminal."""
 
@@ -47,7 +47,7 @@ class Site:
     guards: tuple
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Option:
     """A command-line option: argparse ``add_argument`` or a click ``@option``."""
 

@@ -41,7 +41,7 @@ _PLACEHOLDER_STEMS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Reference:
     source: str  # package-relative posix path of the mentioning file
     line: int  # 1-based position of the mention in that file
@@ -62,7 +62,7 @@ class Reference:
         return self.kind in ("link", "image", "definition")
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ReferenceGraph:
     references: list[Reference] = field(default_factory=list)
     scanned: dict[str, int] = field(default_factory=dict)  # file -> depth (SKILL.md is 0)

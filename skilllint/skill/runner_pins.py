@@ -31,7 +31,7 @@ _PIPX_VALUE_OPTIONS = frozenset({"--python", "--pip-args", "--index-url", "-i", 
 _FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "nightly", "*", "x", ""})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Unpinned:
     """A runner (npx, uvx, pipx run ...) told to fetch a package at no fixed version."""
 
@@ -207,7 +207,7 @@ def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
 _RUNNER_NAMES = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RunnerUse:
     """Where an unpinned runner call is written in a script."""
 
@@ -303,7 +303,7 @@ def runner_uses(script: Script) -> list[RunnerUse]:
 _INSTALL_VERBS = {"npm": {"install", "i", "add", "ci"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SkillMdCommand:
     """A simple command SKILL.md's body tells the agent to run: its words and where its name is."""
 

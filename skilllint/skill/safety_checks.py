@@ -32,7 +32,7 @@ LINE_ONE = Span(1, 1, 1, 1)
 # -- links ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Trace:
     """The hops a link takes, replayed on the inventory (for messages and notes)."""
 
@@ -243,7 +243,7 @@ def is_placeholder_user(name: str) -> bool:
     return any(part in folded for part in _PLACEHOLDER_PARTS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class HomePath:
     """A path into a home folder, as written in the text."""
 

@@ -53,7 +53,7 @@ PROMPTED_FENCES = frozenset({"console", "shell-session", "shellsession", "sh-ses
 NOT_COMMANDS = frozenset({".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".csv", ".html", ".css", ".png", ".jpg", ".svg", ".ps1", ".bat", ".cmd", ".exe", ".psm1"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Invocation:
     """A command line in SKILL.md that runs a file of the package."""
 
@@ -248,7 +248,7 @@ def invocations(package) -> list[Invocation]:
     return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ScriptRun:
     """A command line in SKILL.md that runs a Python script of the package, and the arguments it passes."""
 

@@ -75,7 +75,7 @@ LANGUAGE_NAMES = {"python": "Python", "shell": "shell", "js": "JavaScript", "pow
 # -- the package's scripts ------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Script:
     """A file of the package that SL701/SL703 read as a script, in its language."""
 
@@ -158,7 +158,7 @@ def read_bytes(package, rel: str, cap: int) -> bytes | None:
 # -- masking: comments and strings blanked, positions kept -------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Masked:
     """A script's text with comments and string contents blanked, and the strings apart."""
 

@@ -11,7 +11,7 @@ from .script_lexers import Script
 from .shell_commands import Command, command_words, shell_commands
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Prompt:
     """Where a script waits for an answer on standard input, and how."""
 

@@ -154,7 +154,7 @@ MAX_CANDIDATES = 2_000  # candidates judged per scan of a text: a hostile file o
 PEM_REACH = 64 * 1024  # characters after a BEGIN line where its END line is looked for
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Secret:
     """One credential found in a text: where it is (1-based, end column exclusive), what kind,
     and how it may be shown. ``value`` is the secret itself: never put it in a message."""

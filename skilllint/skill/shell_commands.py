@@ -17,7 +17,7 @@ _PREFIX_WORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until",
 ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\S*")
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Command:
     """One simple shell command: its words (raw text) and where its name starts."""
 

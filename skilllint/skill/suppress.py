@@ -40,7 +40,7 @@ UNUSED_SUPPRESSION = "SL901"
 codes does not silence it (that comment is what it reports); one that names it does."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Directive:
     """One suppression comment. Offsets are 0-based into its line's text; ``codes`` are
     the written codes, upper-cased, each with its offsets (none: every code)."""
@@ -96,7 +96,7 @@ def _codes_and_reason(line: str, start: int, end: int) -> tuple[tuple[tuple[str,
     return codes, reason
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Suppressions:
     """Which codes are silenced on which lines of one file (1-based)."""
 

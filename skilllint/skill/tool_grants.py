@@ -53,7 +53,7 @@ _ASSIGNMENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 _ROOTS_AND_WILDCARDS = frozenset("/~.*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Grant:
     """One entry of `allowed-tools` that approves too much: the entry as written, what Claude Code
     then does without asking (``approves``), and a scoped form to show instead."""

@@ -54,7 +54,7 @@ ROUNDTRIP_MAX_CHARS = 64 * 1024  # larger frontmatter: textual edits only (ruame
 # -- the frontmatter as text and tree --------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Frontmatter:
     """The canonical frontmatter of a SKILL.md that fixes may edit: YAML text
     between the fences (file lines 2 … close-1) that parses to a block mapping

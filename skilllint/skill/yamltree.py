@@ -49,7 +49,7 @@ class YamlError(Exception):
         self.problem = problem or message
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Node:
     """One YAML node. Positions are 0-based (line, column) in the YAML text."""
 
@@ -74,7 +74,7 @@ class Node:
         return self.kind == "scalar" and self.style is None and self.tag is None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Document:
     """The parsed frontmatter: the root node plus facts the rules need."""
 

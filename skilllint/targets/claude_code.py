@@ -76,7 +76,7 @@ def read_bool(value) -> bool | None:
 # `skills/` folder or the folders its plugin.json `skills` field names. It does not recurse
 # (docs/surfaces.md §2b; anthropics/claude-code#39138, #18192, #28266; vercel-labs/agent-skills#122).
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Unlisted:
     """Where a skill lies that Claude Code never lists: the skills folder it scans and the
     skill folder's path below it (more than one folder deep)."""
