@@ -91,3 +91,17 @@ def test_a_catalog_keeps_each_surfaces_render_in_a_declared_field(tmp_path):
         assert render(catalog, {}) is render(catalog, {})
     assert set(vars(catalog)) == {f.name for f in dataclasses.fields(catalog)}
     assert set(catalog.renders) == {"budgeted-catalog", "listing", "cli-listing"}  # by Target.catalog_model
+
+
+def test_copilot_lists_same_named_skills_in_path_order_whatever_their_handles():
+    """Ties between equal names are broken by the caller's order key (a path), never by the
+    handle (a CatalogSkill, whose default text held a memory address)."""
+    from skilllint.catalog import copilot
+
+    class Handle:  # an object whose text says nothing stable
+        pass
+
+    entries = [copilot.ListingEntry("same", f"from {path}", key=Handle(), order=path) for path in ("b/SKILL.md", "a/SKILL.md", "c/SKILL.md")]
+    for permutation in (entries, entries[::-1], entries[1:] + entries[:1]):
+        listed = copilot.listing(permutation, 10_000)
+        assert [s.key for s in listed.skills] == [entries[1].key, entries[0].key, entries[2].key]

@@ -51,7 +51,6 @@ VALUE_EQUALITY: dict[str, str] = {
 
 # Dataclasses never compared by value whose instances are still printed or formatted.
 PRINTED: dict[str, str] = {
-    "catalog.model.CatalogSkill": "copilot.listing breaks ties between names by str() of the entry's key, a CatalogSkill",
     "catalog.codex.CatalogEntry": "drawn by hypothesis: a falsifying example prints it",
     "catalog.codex.RenderOptions": "drawn by hypothesis: a falsifying example prints it",
     "skill.discovery.Found": "tests compare lists of them with []: a failure prints them",

@@ -426,7 +426,7 @@ def test_codex_r1_stays_within_budget_for_descriptions_the_loader_never_makes(en
 def test_copilot_listing_is_a_name_ordered_prefix_within_budget(entries, budget, data):
     listing = copilot.listing(entries, budget)
     assert listing.used <= listing.budget == budget
-    ordered = sorted(entries, key=lambda e: (e.name, str(e.key)))
+    ordered = sorted(entries, key=lambda e: (e.name, e.order))
     included = [s.included for s in listing.skills]
     assert [s.name for s in listing.skills] == [e.name for e in ordered]
     assert included == sorted(included, reverse=True), "the included skills are a prefix"

@@ -39,6 +39,7 @@ class ListingEntry:
     name: str
     description: str
     key: object = None  # the caller's handle
+    order: str = ""  # breaks a tie between equal names (a path), so the order never depends on the handle
 
 
 @dataclass
@@ -87,7 +88,7 @@ def _xml(text: str) -> str:
 def listing(entries, budget_chars: int | None = None) -> CopilotListing:
     """List skills by name until the first one that does not fit (a hard stop, not a skip)."""
     budget = budget_chars or BUDGET_CHARS
-    ordered = sorted(entries, key=lambda e: (e.name, str(e.key)))
+    ordered = sorted(entries, key=lambda e: (e.name, e.order))
     skills: list[ListedSkill] = []
     blocks: list[str] = []
     used = 0

@@ -66,7 +66,7 @@ def name_key(target: Target, name: str) -> str:
     return name if target.names_case_sensitive else name.casefold()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class CatalogSkill:
     """A skill as one surface lists it in one catalog."""
 

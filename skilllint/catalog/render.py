@@ -175,7 +175,7 @@ def copilot_listing_for(catalog: Catalog, options: dict) -> copilot.CopilotListi
 
     cached = catalog.renders.get("cli-listing")
     if cached is None:
-        entries = [copilot.ListingEntry(s.name, s.description, key=s) for s in catalog.visible]
+        entries = [copilot.ListingEntry(s.name, s.description, key=s, order=str(s.package.root)) for s in catalog.visible]
         cached = catalog.renders["cli-listing"] = copilot.listing(entries, options.get("budget-chars"))
     return cached
 
