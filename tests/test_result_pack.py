@@ -48,6 +48,18 @@ def test_a_run_that_files_entries_appends_them(tmp_path):
     assert path.stat().st_size == size
 
 
+def test_a_pack_saved_twice_appends_each_entry_once(tmp_path):
+    folder = CacheFolder(tmp_path / "cache")
+    saved(folder, made=[1])
+    pack = ResultPack(folder)
+    pack.put(key(2), entry(2))
+    pack.save()
+    pack.put(key(3), entry(3))
+    pack.save()  # a process that lints on (and saves) again
+    data = (folder.path / FILENAME).read_bytes()
+    assert [data.count(key(n).encode()) for n in (1, 2, 3)] == [1, 1, 1]
+
+
 def test_a_later_line_for_a_key_replaces_the_earlier(tmp_path):
     folder = CacheFolder(tmp_path / "cache")
     saved(folder, made=[1])

@@ -103,11 +103,14 @@ class ResultPack:
         block = b"".join([b"\n", *made])  # a line of its own, after a tail another run may have torn
         try:
             if self._stored_size is not None and self._stored_size + len(block) <= MAX_PACK_BYTES:
-                if self.folder.append(FILENAME, block):
-                    return
-            self.folder.write(FILENAME, self._rewritten())
+                appended = self.folder.append(FILENAME, block)
+            else:
+                appended = False
+            if not appended:
+                self.folder.write(FILENAME, self._rewritten())
         except (OSError, UnsafeFile):
-            pass  # a read-only tree: the next run lints again
+            return  # a read-only tree: the next run lints again
+        self._stored = self._stored_size = None  # a later save compares with the pack as it is now
 
     @staticmethod
     def _line(key: str, entry: bytes) -> bytes:
