@@ -425,8 +425,6 @@ def _open_baseline(args: argparse.Namespace, settings, linted: list, cwd: Path) 
         if args.diff:
             raise UsageError("--write-baseline records the findings of a run; --diff only shows fixes: use one of them")
         return _Baseline(output_location(args.write_baseline, cwd), None, settings, linted)
-    if args.no_baseline:
-        return None
     location = locate(settings, cwd, args.baseline)
     return _Baseline(location, read(location), settings, linted) if location is not None else None
 
