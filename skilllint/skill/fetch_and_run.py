@@ -53,7 +53,7 @@ from .fetch_commands import (
 )
 from .markdown import CODE_SPAN, is_atx_heading
 from .passages import Passages
-from .runner_pins import given_to_run, in_exec_call
+from .runner_pins import EXEC_CALL_NAMES, given_to_run, in_exec_call
 from .script_invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES, fenced_blocks
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from .shell_commands import Command, command_words, shell_commands
@@ -69,10 +69,15 @@ MAX_NESTED = 100
 # text. Shell commands are lower case; PowerShell downloads run only through an evaluator
 # (`iex`, `Invoke-Expression`, `[ScriptBlock]::Create`), written in either case.
 FETCH_WORDS = ("curl", "wget", "Invoke-", "invoke-", "iex", "IEX", "]::Create")
+# What is searched for them: one scan per word, each a pass over the text, except ``Invoke-`` in
+# either case, found in one scan for ``nvoke-`` (what comes before it is then looked at).
+_FETCH_SCANS = ("curl", "wget", "nvoke-", "iex", "IEX", "]::Create")
 # A program (Python, JavaScript) also downloads by itself, and installs by argv (an installer's name).
-PROGRAM_WORDS = (*FETCH_WORDS, "urlopen", "requests.", "fetch(")
+PROGRAM_WORDS = (*_FETCH_SCANS, "urlopen", "requests.", "fetch(")
 # An install or a runner given a URL or git source: a line with one of these and an installer.
 REMOTE_MARKS = ("://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
+# The marks that start with "gi", in one scan (no two of them can start at one place).
+_GI_MARKS = lazyre.compile(r"gi(?:t\+|thub:|tlab:|st:)")
 _INSTALLER = lazyre.compile(r"\b(?:pip[0-9.]*|npm|pnpm|yarn|bun|npx|bunx|uvx|pipx|uv)\b")
 # What a text holds wherever :data:`_INSTALLER` matches in it ("pip" also in "pipeline": a word
 # is then asked of the pattern).
@@ -82,11 +87,32 @@ _INSTALLER_PARTS = ("pip", "npm", "yarn", "bun", "npx", "uv")
 def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False) -> set[int]:
     """The 1-based numbers of the lines after ``first_line`` that may hold a fetch-and-run: a
     fetch word, or a URL or git source on a line with an installer."""
-    fetch = [at for word in FETCH_WORDS for at in _positions(text, word)]
+    fetch = _fetch_positions(text)
     if fetch and stop_at_one:
         return {0}
-    installs = any(part in text for part in _INSTALLER_PARTS)  # else no line has an installer
-    remote = sorted(at for mark in REMOTE_MARKS for at in _positions(text, mark)) if installs else []
+    return _lines_of(text, fetch, _remote_positions(text), first_line, stop_at_one)
+
+
+def _fetch_positions(text: str) -> list[int]:
+    """Where a word of :data:`FETCH_WORDS` starts in ``text``."""
+    found = [at for word in _FETCH_SCANS for at in _positions(text, word)]
+    invoke = [at - 1 for at in found if at and text.startswith("nvoke-", at) and text[at - 1] in "Ii"]
+    return [at for at in found if not text.startswith("nvoke-", at)] + invoke
+
+
+def _remote_positions(text: str) -> list[int]:
+    """Where a mark of :data:`REMOTE_MARKS` starts in ``text``, in order; none when the text names
+    no installer at all (then no line has one). The marks are looked for first: most texts have
+    none, and they take three scans where the installers' names take six."""
+    found = _positions(text, "://") + [mark.start() for mark in _GI_MARKS.finditer(text)] + _positions(text, "bitbucket:")
+    if not found or not any(part in text for part in _INSTALLER_PARTS):
+        return []
+    found.sort()
+    return found
+
+
+def _lines_of(text: str, fetch: list[int], remote: list[int], first_line: int, stop_at_one: bool) -> set[int]:
+    """:func:`candidate_lines` from the places of fetch words and of remote marks."""
     kept = list(fetch)
     line_end = -1
     for at in remote:
@@ -120,11 +146,12 @@ def _positions(text: str, word: str) -> list[int]:
 
 
 def has_candidate(text: str, program: bool = False) -> bool:
+    """Whether ``text`` may hold a fetch-and-run (a superset: what is found is judged after)."""
     if program:
         if any(word in text for word in PROGRAM_WORDS):
             return True
         return any(part in text for part in _INSTALLER_PARTS) and _INSTALLER.search(text) is not None
-    return any(word in text for word in FETCH_WORDS) or bool(candidate_lines(text, 0, True))
+    return any(word in text for word in _FETCH_SCANS) or bool(_lines_of(text, [], _remote_positions(text), 0, True))
 
 
 # The same, as a pattern for a short text (a line, a code span).
@@ -161,6 +188,11 @@ _NATIVE_EVAL = lazyre.compile(r"(?<![\w.$])(?:exec|eval)\s*\(")
 _NATIVE_FETCH = lazyre.compile(
     r"(?:urlopen|urllib\.request\.urlopen|requests\.(?:get|post)|httpx\.(?:get|post)|fetch|axios\.get)\s*\("
 )
+# What a program holds wherever :func:`program_fetch_runs` can find something: a call that runs a
+# command line (as :func:`~skilllint.skill.runner_pins.in_exec_call` names them, here with any
+# blanks before its parenthesis and whatever before its name), ``eval``, or zx's ``$```. A program
+# without one is not lexed: lexing is most of what reading a program costs.
+_RUNS_SOMETHING = lazyre.compile(r"(?:" + "|".join((*EXEC_CALL_NAMES, "eval")) + r")\s*\(|\$`")
 _PROGRAM_HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-|\bpip[0-9.]*\b|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|\bnpx\b|\bbunx\b|\buvx?\b|\bpipx\b"
 )
@@ -405,7 +437,7 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
     one (``subprocess.run("curl … | sh", shell=True)``, ``["pip", "install", …]``), and ``exec``/``eval``
     of a download (``exec(urlopen(url).read())``)."""
     text = script.text
-    if not has_candidate(text, True):
+    if not has_candidate(text, True) or not _RUNS_SOMETHING.search(text):
         return []
     code = script.masked.code
     strings = script.masked.strings

@@ -217,11 +217,12 @@ class RunnerUse:
 
 
 # Calls that run a command line (Python's subprocess and os, Node's child_process, execa, zx).
-_EXEC_CALLS = lazyre.compile(
-    r"(?:(?<![\w$])(?:run|call|check_call|check_output|Popen|system|popen|getoutput|getstatusoutput"
-    r"|create_subprocess_shell|create_subprocess_exec|exec|execSync|spawn|spawnSync|execFile|execFileSync"
-    r"|execa|execaSync|execaCommand|execaCommandSync)[ \t]*\($)"
-)
+EXEC_CALL_NAMES = (
+    "run", "call", "check_call", "check_output", "Popen", "system", "popen", "getoutput", "getstatusoutput",
+    "create_subprocess_shell", "create_subprocess_exec", "exec", "execSync", "spawn", "spawnSync", "execFile",
+    "execFileSync", "execa", "execaSync", "execaCommand", "execaCommandSync",
+)  # fmt: skip
+_EXEC_CALLS = lazyre.compile(r"(?:(?<![\w$])(?:" + "|".join(EXEC_CALL_NAMES) + r")[ \t]*\($)")
 
 
 def in_exec_call(code: str, start: int) -> bool:
