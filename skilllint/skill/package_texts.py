@@ -96,6 +96,8 @@ class PackageText:
 
     def body_offset(self) -> int:
         """Offset where SKILL.md's body starts (0 for other texts)."""
+        if not self.body_start:
+            return 0  # no frontmatter: nothing to count (most texts are never split into lines)
         starts = self._line_starts()
         return starts[self.body_start] if self.body_start < len(starts) else len(self.text)
 
