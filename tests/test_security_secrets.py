@@ -318,17 +318,18 @@ _BODY = "ABCDEFGHIJKLMNOP"  # 16 characters every provider pattern accepts
         f"id = AKIA{_BODY} ", f"ASIA{_BODY}\n", f"ABIA{_BODY}", f"ACCA{_BODY}",
         "key: AIza" + "a" * 35, "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----",
         "see https://hooks.slack.com/services/T0/B0/xyz", "postgres://app:pw@db.internal/x",
+        f"token={_BODY}", f"token => '{_BODY}'", f"token: {_BODY}",
         *(f"{prefix}{_BODY}{_BODY}" for prefix in ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
                                                      "xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-",
                                                      "sk-", "sk_live_", "rk_live_")),
     ],
 )
 def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
-    """find_secrets runs the provider scans only on texts holding a mark each needs: for every
-    alternative of the patterns, a text it matches is one the scan runs on."""
+    """find_secrets runs the provider scans (and the ``=`` scan of assignments) only on texts holding a
+    mark each needs: for every alternative of the patterns, a text it matches is one the scan runs on."""
     from skilllint.skill import secrets
 
-    matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS) if scan.search(text)]
+    matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS, *secrets.ASSIGNED) if scan.search(text)]
     assert matched, "the example must match one of the provider scans"
     assert all(scan in secrets._scans_for(text) for scan in matched)
 
