@@ -191,8 +191,16 @@ _NATIVE_FETCH = lazyre.compile(
 # What a program holds wherever :func:`program_fetch_runs` can find something: a call that runs a
 # command line (as :func:`~skilllint.skill.runner_pins.in_exec_call` names them, here with any
 # blanks before its parenthesis and whatever before its name), ``eval``, or zx's ``$```. A program
-# without one is not lexed: lexing is most of what reading a program costs.
-_RUNS_SOMETHING = lazyre.compile(r"(?:" + "|".join((*EXEC_CALL_NAMES, "eval")) + r")\s*\(|\$`")
+# without one is not lexed: lexing is most of what reading a program costs. The names are searched
+# for in the reversed text, each behind its ``(``: a pattern that starts with one literal character
+# skips ahead to it in C, where one that starts with a name tries every name at most characters.
+_CALL_REVERSED = lazyre.compile(r"\(\s*(?:" + "|".join(name[::-1] for name in (*EXEC_CALL_NAMES, "eval")) + ")")
+
+
+def _runs_something(text: str) -> bool:
+    return "$`" in text or _CALL_REVERSED.search(text[::-1]) is not None
+
+
 _PROGRAM_HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-|\bpip[0-9.]*\b|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|\bnpx\b|\bbunx\b|\buvx?\b|\bpipx\b"
 )
@@ -437,7 +445,7 @@ def program_fetch_runs(script: Script) -> list[FetchRun]:
     one (``subprocess.run("curl … | sh", shell=True)``, ``["pip", "install", …]``), and ``exec``/``eval``
     of a download (``exec(urlopen(url).read())``)."""
     text = script.text
-    if not has_candidate(text, True) or not _RUNS_SOMETHING.search(text):
+    if not has_candidate(text, True) or not _runs_something(text):
         return []
     code = script.masked.code
     strings = script.masked.strings
