@@ -175,3 +175,37 @@ def test_siblings_are_not_listed_again_after_discovery(tmp_path, settled, monkey
     lint_json(".agents/skills/skill-00/SKILL.md", "--target", "codex", "--select", "SL5", cwd=repo)
     siblings = [p for p in listed if os.path.basename(p) != "skill-00"]  # the linted skill came as a file
     assert siblings == [], siblings[:3]
+
+
+def test_a_stored_entry_keeps_where_the_name_and_description_are_written(tmp_path, settled):
+    """A catalog rule's finding points at the description: a skill whose entry came from the store
+    is not parsed again for it, and the place is the one its frontmatter gives."""
+    from skilllint.catalog.render import description_span, name_span, value_span_of
+
+    for name, text in SKILLS.items():
+        write_skill(tmp_path / "skills", name, text)
+    roots = [tmp_path / "skills" / name for name in SKILLS]
+    store = CatalogEntries(tmp_path / "cache", "salt")
+    for root in roots:
+        store.read(SkillPackage(root), TARGETS["claude-code"])
+    store.save()
+    again = CatalogEntries(tmp_path / "cache", "salt")
+    for root in roots:
+        stored = SkillPackage(root)
+        again.read(stored, TARGETS["claude-code"])
+        spans = (name_span(stored), description_span(stored))
+        assert stored._parse_cache == {}  # from the entry: no frontmatter parsed
+        fresh = SkillPackage(root)
+        assert spans == (value_span_of(fresh, "name"), value_span_of(fresh, "description"))
+    plain = SkillPackage(roots[0])
+    again.read(plain, TARGETS["claude-code"])
+    assert (description_span(plain).line, description_span(plain).column) == (3, 14)
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [None, [], [[1, 1, 1, 4]], [[1, 1, 1, 4], [1, 1, 1]], [[1, 1, 1, 4], [0, 1, 1, 4]], [[1, 1, 1, 4], [1, "1", 1, 4]], [[1, 1, 1, 4], [1, 1, 1, 1 << 40]]],
+)
+def test_an_entry_with_a_malformed_place_is_not_used(spans):
+    assert not entries_module._valid(["n", "d", False, "", "", spans])
+    assert entries_module._valid(["n", "d", False, "", "", [[1, 1, 1, 4], [2, 3, 2, 9]]])

@@ -140,6 +140,15 @@ def _in_catalog(catalog: Catalog, path) -> str:
 
 
 def _value_span(package, key: str) -> Span:
+    kept = package.kept_spans
+    if kept is not None:
+        return Span(*kept[key])
+    return value_span_of(package, key)
+
+
+def value_span_of(package, key: str) -> Span:
+    """Where the value of a top-level ``key`` of SKILL.md's frontmatter is written (the fence's first
+    characters when it is not there), from the frontmatter."""
     view = package.canonical
     pair = view.key_node(key) if view.mapping is not None else None
     return view.span(pair[1]) if pair else Span(1, 1, 1, 4)

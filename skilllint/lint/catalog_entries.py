@@ -286,17 +286,32 @@ class KeptAnswers(dict):
 MAX_ANSWERS = 256  # answers of other runs kept (other subsets of the tree, other thresholds)
 MISSING = object()
 _FIELDS = ("name", "description", "hidden", "when_to_use", "first_body_line")
+_SPANS = ("name", "description")  # the frontmatter values whose place an entry keeps, in this order
 
 
 def entry_fields(skill: CatalogSkill | None) -> list | None:
-    """A catalog entry as JSON (None: the target does not load the skill)."""
-    return None if skill is None else [getattr(skill, name) for name in _FIELDS]
+    """A catalog entry as JSON (None: the target does not load the skill): its fields, then where
+    the name and the description are written (what a catalog rule's finding points at)."""
+    if skill is None:
+        return None
+    package = skill.package
+    if package.kept_spans is None:
+        from ..catalog.render import value_span_of
+
+        package.kept_spans = {key: _span_tuple(value_span_of(package, key)) for key in _SPANS}
+    return [*(getattr(skill, name) for name in _FIELDS), [list(package.kept_spans[key]) for key in _SPANS]]
+
+
+def _span_tuple(span) -> tuple[int, int, int, int]:
+    return (span.line, span.column, span.end_line, span.end_column)
 
 
 def skill_from_fields(package: SkillPackage, fields: list | None) -> CatalogSkill | None:
     if fields is None:
         return None
-    name, description, hidden, when_to_use, first_body_line = fields
+    name, description, hidden, when_to_use, first_body_line, spans = fields
+    if package.kept_spans is None:
+        package.kept_spans = {key: tuple(span) for key, span in zip(_SPANS, spans)}
     return CatalogSkill(package, name, description, hidden=hidden, when_to_use=when_to_use, first_body_line=first_body_line)
 
 
@@ -307,7 +322,14 @@ def _valid_key(key: str) -> bool:
 def _valid(fields) -> bool:
     return (
         type(fields) is list
-        and len(fields) == len(_FIELDS)
+        and len(fields) == len(_FIELDS) + 1
         and all(type(fields[i]) is str for i in (0, 1, 3, 4))
         and type(fields[2]) is bool
+        and type(fields[5]) is list
+        and len(fields[5]) == len(_SPANS)
+        and all(_valid_span(span) for span in fields[5])
     )
+
+
+def _valid_span(span) -> bool:
+    return type(span) is list and len(span) == 4 and all(type(n) is int and 0 < n < 1 << 31 for n in span)

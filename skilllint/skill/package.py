@@ -139,6 +139,10 @@ class SkillPackage:
         # of it): its findings may name folders above the tree, which a cache restored into a
         # checkout elsewhere must not show there (the result stays tied to this place).
         self.beyond_tree = False
+        # Where the name and the description are written in SKILL.md, as a stored catalog entry of
+        # this content remembers them (lint.catalog_entries): a catalog rule's finding on a skill
+        # whose entry came from the store then needs no parse of its frontmatter.
+        self.kept_spans: dict[str, tuple[int, int, int, int]] | None = None
 
     # -- files -------------------------------------------------------------
 
