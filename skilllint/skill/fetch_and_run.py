@@ -121,7 +121,8 @@ def _lines_of(text: str, fetch: list[int], remote: list[int], first_line: int, s
         start = text.rfind("\n", 0, at) + 1
         line_end = text.find("\n", at)
         line_end = len(text) if line_end < 0 else line_end
-        if _INSTALLER.search(text, start, line_end):
+        line = text[start:line_end]  # most lines with a URL name no installer: a few substring tests say so
+        if any(part in line for part in _INSTALLER_PARTS) and _INSTALLER.search(line):
             kept.append(at)
             if stop_at_one:
                 return {0}
