@@ -326,13 +326,23 @@ _BODY = "ABCDEFGHIJKLMNOP"  # 16 characters every provider pattern accepts
 )
 def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
     """find_secrets runs the provider scans (and the ``=`` scan of assignments) only on texts holding a
-    mark each needs: for every alternative of the patterns, a text it matches is one the scan runs on."""
+    mark each needs: for every alternative of the patterns, a text it matches where a word can start
+    (what the judge asks of a candidate) is one the scan runs on."""
     from skilllint.skill import secrets
 
-    matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS, *secrets.ASSIGNED) if scan.search(text)]
-    assert matched, "the example must match one of the provider scans"
-    assert all(scan in secrets._scans_for(text) for scan in matched)
+    for before in ("", " ", "\n", "=", '"', "\u00e9"):  # a candidate needs a word to start: é passes the mark, not the judge
+        shown = before + text
+        matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS, *secrets.ASSIGNED) if scan.search(shown)]
+        assert matched, "the example must match one of the scans"
+        assert all(scan in secrets._scans_for(shown) for scan in matched)
 
+
+@pytest.mark.parametrize("text", ["the task-list-management-guide-for-teams", "a risk_live_dashboard_of_all_things", "desk-0123456789abcdef0123"])
+def test_a_provider_prefix_inside_a_word_does_not_start_the_tail_scan(text):
+    from skilllint.skill import secrets
+
+    assert secrets.PROVIDER_TAILS not in secrets._scans_for(text)
+    assert secrets.find_secrets(text) == []
 
 
 @pytest.mark.parametrize(

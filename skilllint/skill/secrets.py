@@ -63,7 +63,9 @@ SCANS = (*PREFIXED, PROVIDER_TAILS, *ASSIGNED)
 # a few searches for a literal skip its scan on most texts (most of a package is prose that
 # names no provider). Marks that share a first character go in one pattern that starts with it.
 _TAIL_MARK = lazyre.compile(r"g(?:h[pousr]_|ithub_pat_|lpat-)")
-_TAIL_K_MARK = lazyre.compile(r"k(?:(?<=sk)-|_live_)")  # sk-, sk_live_, rk_live_ (and "xox")
+# sk-, sk_live_, rk_live_ where a word starts (what _prefix_start asks of a candidate): "sk-" ends
+# many words ("task-list", "risk-based"), and a text holding one would be scanned for nothing.
+_TAIL_K_MARK = lazyre.compile(r"k(?:-(?<=(?<![A-Za-z0-9_-])sk-)|_live_(?<=(?<![A-Za-z0-9_-])[sr]k_live_))")
 
 # The prefixes a provider candidate ends with, longest first.
 _PREFIXES = (
