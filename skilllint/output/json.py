@@ -76,4 +76,20 @@ def render_json(result, cwd: Path) -> str:
     baseline = getattr(result, "baseline", None)
     if baseline is not None:
         document["summary"]["baseline"] = {"file": baseline.shown, "matched": baseline.matched, "no_longer_occurring": baseline.unmatched}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return indented(document) + "\n"
+
+
+def indented(document: dict) -> str:
+    """``json.dumps(document, indent=2, ensure_ascii=False)``, written by orjson where it is installed:
+    the same text for what this document holds (strings, ints, lists, dicts, None: no float, whose
+    exponent orjson writes otherwise), an eighth of the time (the standard library's encoder is
+    pure Python when it indents; a warm run's report was a tenth of the run). A text orjson refuses
+    (a lone surrogate from an undecodable file name) goes to the standard library."""
+    try:
+        import orjson
+    except ImportError:
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    try:
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(document, indent=2, ensure_ascii=False)
