@@ -38,3 +38,11 @@ def test_without_orjson_the_standard_library_writes_it(monkeypatch):
 def test_a_lone_surrogate_goes_to_the_standard_library():
     document = {"path": "skills/bad-\udcff-name/SKILL.md"}  # a file name that is not UTF-8 (surrogateescape)
     assert indented(document) == json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def test_a_float_passed_as_a_subclass_is_written_by_the_standard_library():
+    from skilllint.output.sarif import _clean
+
+    document = _clean({"ratio": 1e-05, "big": 1e16, "plain": 0.5, "in": [2.0]})
+    assert indented(document) == json.dumps({"ratio": 1e-05, "big": 1e16, "plain": 0.5, "in": [2.0]}, indent=2, ensure_ascii=False)
+    assert '"ratio": 1e-05' in indented(document)

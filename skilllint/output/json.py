@@ -81,10 +81,11 @@ def render_json(result, cwd: Path) -> str:
 
 def indented(document: dict) -> str:
     """``json.dumps(document, indent=2, ensure_ascii=False)``, written by orjson where it is installed:
-    the same text for what this document holds (strings, ints, lists, dicts, None: no float, whose
-    exponent orjson writes otherwise), an eighth of the time (the standard library's encoder is
-    pure Python when it indents; a warm run's report was a tenth of the run). A text orjson refuses
-    (a lone surrogate from an undecodable file name) goes to the standard library."""
+    the same text for what a report holds (strings, ints, bools, lists, dicts, None), an eighth of
+    the time (the standard library's encoder is pure Python when it indents; a warm run's report
+    was a tenth of the run). What orjson refuses goes to the standard library: a lone surrogate (a
+    file name that is not UTF-8), and a float subclass, which is how a caller passes a float
+    (orjson writes ``1e-05`` as ``0.00001``)."""
     try:
         import orjson
     except ImportError:

@@ -18,7 +18,6 @@ Validated in the tests against the official OASIS schema (errata 01).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections import Counter
@@ -27,6 +26,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Severity, Span, counted
+from .json import indented
 from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
 
@@ -327,15 +327,22 @@ def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dic
 
 
 def _clean(value):
-    """Every string of the log as valid Unicode (see :func:`valid_unicode`)."""
+    """Every string of the log as valid Unicode (see :func:`valid_unicode`); a float (none is written
+    today) as a :class:`_Float`, which orjson refuses, so that the standard library writes the log."""
     if isinstance(value, str):
         return valid_unicode(value)
     if isinstance(value, dict):
         return {_clean(k): _clean(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_clean(v) for v in value]
+    if type(value) is float:
+        return _Float(value)
     return value
 
 
+class _Float(float):
+    """A float json writes as it writes floats (``1e-05``), and orjson does not (``0.00001``)."""
+
+
 def render_sarif(result, cwd: Path, settings=None) -> str:
-    return json.dumps(_clean(sarif_log(result, cwd, settings)), indent=2, ensure_ascii=False) + "\n"
+    return indented(_clean(sarif_log(result, cwd, settings))) + "\n"
