@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..skill import tokens
+from ..skill import claude_code_links, tokens
 from .catalogs import catalog_fields, catalog_phase
 from ..config import Settings
 from ..diagnostics import Diagnostic
@@ -62,14 +62,12 @@ def lint_paths(
     counts = cache.token_counts() if cache is not None else None
     tokens.use_count_store(counts)
     try:
-        result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts)
+        with claude_code_links.one_run():
+            result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts)
     finally:
         tokens.use_count_store(None)
         gc.unfreeze()  # what _uncollected froze: a later full collection walks it again (a caller that lints on)
-    if counts is not None:
-        counts.save()
-    if cache is not None:
-        cache.save()
+    _save(cache, counts)  # what came after the background process's answer, if anything (a save writes only what is new)
     if cache is not None and cache.problem:
         result.warnings.append(cache.problem)
     return result
@@ -157,6 +155,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
             add_usage(usage, str(package.skill_md_path), hits=hits)
     if catalog_rules:
         if background is not None:
+            _save(cache, counts)  # while the background process works: what the lookups made is complete
             diagnostics, warnings, errors, elsewhere, documents = _FromPlainData()(background.result())
             for index, cached in held:
                 package = packages[index]
@@ -184,6 +183,13 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     if note:
         result.warnings.append(note)
     return result
+
+
+def _save(cache, counts) -> None:
+    if counts is not None:
+        counts.save()
+    if cache is not None:
+        cache.save()
 
 
 @contextmanager
