@@ -12,6 +12,7 @@ the rules about a skill's content, not those about being a skill, for a nested s
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import unquote
@@ -23,10 +24,25 @@ from .inventory import is_document
 MAX_LINKED_SKILLS = 64  # nested skills whose links are followed from one skills folder
 MAX_LISTED_SKILLS = 2000  # listed skills of one skills folder whose links are read (Codex's folder cap)
 MAX_DOCUMENTS_PER_SKILL = 200  # Markdown files of one skill whose links are read
-# (skills folder, read bound, pages read too) -> (the files read, their stamps, the skills reached):
-# every nested skill of a skills folder asks the same question, and an answer reads many files
-_LINKED: dict[tuple[str, int, bool], tuple[tuple[str, ...], tuple, frozenset[Path]]] = {}
+# (skills folder, read bound, pages read too) -> (the files read, their stamps, the skills reached,
+# the run they were last checked in): every nested skill of a skills folder asks the same question,
+# and an answer reads many files
+_LINKED: dict[tuple[str, int, bool], tuple[tuple[str, ...], tuple, frozenset[Path], object]] = {}
 _LINKED_MAX = 64
+_RUN: list = [None]  # the engine's run under way (one_run), or None
+
+
+@contextmanager
+def one_run():
+    """One run of the engine: in it, an answer of :func:`linked_skills` checked against the files it
+    read is not checked again (every nested skill of a skills folder asks for the same answer, and
+    a check stats every file read: a warm run's background process spent a tenth of its time so).
+    Outside a run (a language server linting one skill after an edit) every answer is checked."""
+    previous, _RUN[0] = _RUN[0], object()
+    try:
+        yield
+    finally:
+        _RUN[0] = previous
 
 
 def reached(folder: Path, top: Path, max_bytes: int) -> bool:
@@ -52,7 +68,10 @@ def linked_skills(top: Path, max_bytes: int, pages: bool = True) -> frozenset[Pa
     none of the files read changes (a language server's process lints on after edits)."""
     key = (str(top), max_bytes, pages)
     kept = _LINKED.get(key)
-    if kept is not None and _stamps(kept[0]) == kept[1]:
+    run = _RUN[0]
+    if kept is not None and ((run is not None and kept[3] is run) or _stamps(kept[0]) == kept[1]):
+        if kept[3] is not run:
+            _LINKED[key] = (*kept[:3], run)
         return kept[2]
     if plain_file(str(top), "SKILL.md") is not None:
         listed = [top]
@@ -76,7 +95,7 @@ def linked_skills(top: Path, max_bytes: int, pages: bool = True) -> frozenset[Pa
     if len(_LINKED) >= _LINKED_MAX:
         _LINKED.clear()
     answer = frozenset(found)
-    _LINKED[key] = (tuple(read), _stamps(read), answer)
+    _LINKED[key] = (tuple(read), _stamps(read), answer, run)
     return answer
 
 
