@@ -92,11 +92,21 @@ def safe_json_text(text: str) -> str:
 @lru_cache(maxsize=65536)  # a report names each file many times; relpath is slow
 def display_path(path: Path, cwd: Path) -> str:
     """Path relative to the working directory, with ``/`` separators."""
-    try:
-        rel = os.path.relpath(path, cwd)
-    except ValueError:  # another drive on Windows
-        rel = str(path)
+    text, base = os.fspath(path), os.fspath(cwd)
+    if text.startswith(base) and text[len(base) : len(base) + 1] == os.sep and not base.endswith(os.sep) and _normal(text) and _normal(base):
+        rel = text[len(base) + 1 :]  # below it: what relpath says, without its work (most of a report's time)
+    else:
+        try:
+            rel = os.path.relpath(path, cwd)
+        except ValueError:  # another drive on Windows
+            rel = str(path)
     return rel.replace(os.sep, "/")
+
+
+def _normal(path: str) -> bool:
+    """Whether an absolute path is as :func:`os.path.normpath` leaves it (no ``..``, ``.`` or doubled
+    separator): then the part of it below a folder is the path relpath gives."""
+    return os.path.isabs(path) and os.path.normpath(path) == path
 
 
 def source_root(cwd: Path) -> Path:
