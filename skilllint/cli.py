@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from . import DISTRIBUTION, __version__
@@ -253,7 +254,7 @@ def _check(args: argparse.Namespace) -> int:
     from .config import ConfigError  # a BaselineError is one
     from .skill.discovery import DiscoveryError
     from .output import display_path, resolve_format
-    from .output.formats import render
+    from .output.formats import prepare, render
     from .registry import registry
     from .app.trees import fix_trees, lint_trees, plan_trees, run_settings
 
@@ -276,7 +277,8 @@ def _check(args: argparse.Namespace) -> int:
             result = run.result
             result.fixed = dict(run.fixed) if not args.diff else {}
         else:
-            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
+            meanwhile = None if args.statistics else partial(prepare, settings.output_format)
+            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs, meanwhile)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))

@@ -295,6 +295,31 @@ def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, mon
     assert len(ran_in) == engine.BACKGROUND_MIN_PACKAGES  # not again here: the child's count is its own
 
 
+
+@linux_fork
+def test_while_the_background_process_works_the_cache_is_saved_and_the_report_writer_loaded(tmp_path, monkeypatch):
+    """What a warm run's main process does anyway, it does while it waits for the background
+    process: save what its lookups made, import the report writer; the output is the same."""
+    import skilllint.lint.cache_folder as cache_module
+    from skilllint.lint import cache as cache_mod, engine
+    from skilllint.lint import catalog_entries as entries_module
+    from skilllint.output import formats
+
+    monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
+    monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
+    _tree(tmp_path, engine.BACKGROUND_MIN_PACKAGES)
+    args = ("check", "--cache-dir", str(tmp_path / "cache"), "--output-format", "json", str(tmp_path / "skills"))
+    cold = run_cli(*args)
+    events = []
+    real_result, real_save, real_prepare = parallel.Background.result, cache_mod.ResultCache.save, formats.prepare
+    monkeypatch.setattr(parallel.Background, "result", lambda self: events.append("wait") or real_result(self))
+    monkeypatch.setattr(cache_mod.ResultCache, "save", lambda self: events.append("save") or real_save(self))
+    monkeypatch.setattr(formats, "prepare", lambda fmt: events.append(f"prepare {fmt}") or real_prepare(fmt))
+    warm = run_cli(*args)
+    assert warm == cold
+    assert events[:3] == ["save", "prepare json", "wait"] and events[3:] == ["save"]  # the last save: nothing new to write
+
+
 # -- Forked: one function in a forked process, awaited on an event loop, stoppable -----------
 
 

@@ -144,8 +144,11 @@ def run_settings(trees: list[Tree]) -> Settings:
     return settings
 
 
-def lint_trees(trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None):
-    """``lint_paths`` once per tree (each with its cache), the results merged."""
+def lint_trees(
+    trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None, meanwhile=None
+):
+    """``lint_paths`` once per tree (each with its cache), the results merged; ``meanwhile``: what
+    to do while a warm run waits for its background process (see :func:`skilllint.lint.engine.lint_paths`)."""
     from ..lint.engine import lint_paths
 
     results = []
@@ -155,7 +158,7 @@ def lint_trees(trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool
             from ..lint.cache import open_cache
 
             cache = open_cache(tree.settings, cwd, cache_dir)
-        result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs)
+        result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs, meanwhile=meanwhile)
         result.warnings[:0] = tree.warnings
         results.append(result)
     return merge_results(results)

@@ -11,6 +11,18 @@ from pathlib import Path
 from . import resolve_format, safe_json_text
 
 
+def prepare(fmt: str) -> None:
+    """Import what :func:`render` will need for ``fmt``: a warm run does it while it waits for
+    its background process, rather than after (orjson and its imports are some 10 ms)."""
+    fmt = resolve_format(fmt)
+    if fmt in ("json", "sarif"):
+        from .json import json_writer
+
+        json_writer()
+        if fmt == "sarif":
+            from . import sarif  # noqa: F401
+
+
 def render(fmt: str, result, cwd: Path, color: bool = False, settings=None) -> str:
     """``result`` in format ``fmt`` (``auto`` resolved here). ``settings``: the
     run's resolved settings; SARIF lists their enabled rules."""

@@ -79,6 +79,15 @@ def render_json(result, cwd: Path) -> str:
     return indented(document) + "\n"
 
 
+def json_writer():
+    """orjson, where it is installed; else None."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    return orjson
+
+
 def indented(document: dict) -> str:
     """``json.dumps(document, indent=2, ensure_ascii=False)``, written by orjson where it is installed:
     the same text for what a report holds (strings, ints, bools, lists, dicts, None), an eighth of
@@ -86,9 +95,8 @@ def indented(document: dict) -> str:
     was a tenth of the run). What orjson refuses goes to the standard library: a lone surrogate (a
     file name that is not UTF-8), and a float subclass, which is how a caller passes a float
     (orjson writes ``1e-05`` as ``0.00001``)."""
-    try:
-        import orjson
-    except ImportError:
+    orjson = json_writer()
+    if orjson is None:
         return json.dumps(document, indent=2, ensure_ascii=False)
     try:
         return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode("utf-8")
