@@ -26,9 +26,9 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Severity, Span, counted
-from .json import indented
 from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
+from .json import indented
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
