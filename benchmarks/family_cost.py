@@ -38,10 +38,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from ab import RUN_TREE
 
 FAMILY = ("SL801", "SL802", "SL803", "SL804", "SL805", "SL806")
-# `python -m skilllint` as a console script runs it: `-m` would put the working folder first on sys.path.
-RUN = [sys.executable, "-c", "import runpy, sys; del sys.path[0]; runpy.run_module('skilllint', run_name='__main__', alter_sys=True)"]
+RUN = [sys.executable, *RUN_TREE]
 
 
 def configurations(folder: Path) -> dict[str, Path]:

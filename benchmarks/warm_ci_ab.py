@@ -32,18 +32,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SETTLE_SECONDS = 2.5  # skilllint files nothing changed within the last two seconds
+sys.path.insert(0, str(HERE))
 
-# `python -m skilllint` as a console script runs it: `-m` would put the working folder first on sys.path.
-RUN = [sys.executable, "-c", "import runpy, sys; del sys.path[0]; runpy.run_module('skilllint', run_name='__main__', alter_sys=True)"]
+from ab import RUN_TREE
+from warm_ci import SETTLE_SECONDS, checkout
 
-
-def checkout(corpus: Path, where: Path) -> Path:
-    """A fresh copy of the corpus at ``where/<its name>``, made a repository root."""
-    tree = where / corpus.name
-    shutil.copytree(corpus, tree, symlinks=True)
-    (tree / ".git").mkdir()
-    return tree
+RUN = [sys.executable, *RUN_TREE]
 
 
 def run(env: dict, cwd: Path) -> tuple[float, float, bytes]:
