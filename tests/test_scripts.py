@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import lint_json, write_skill
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from skilllint.skill import runner_pins, script_invocations
 from skilllint.skill import script_lexers as S
@@ -62,6 +64,59 @@ def test_python_lexer_blanks_comments_and_strings_keeping_positions():
     assert "input(" in masked.code.split("\n")[0]
     assert "#" not in masked.code and "doc" not in masked.code
     assert [s[2] for s in masked.strings] == ["a # b", "doc input(", "{1}"]
+
+
+def _python_lexer_by_character(text: str):
+    """The Python lexer as it was, one character at a time: what the one that skips ahead must give."""
+    chars = list(text)
+    strings = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            chars[i:end] = [" " if ch != "\n" else ch for ch in text[i:end]]
+            i = end
+            continue
+        if c in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            closed = False
+            while j < n:
+                if text[j] == "\\":
+                    j += 2
+                    continue
+                if text.startswith(quote, j):
+                    j += len(quote)
+                    closed = True
+                    break
+                if len(quote) == 1 and text[j] == "\n":
+                    break
+                j += 1
+            j = min(j, n)
+            inner_end = j - len(quote) if closed else j
+            strings.append((i, j, text[i + len(quote) : inner_end]))
+            start = i + len(quote)
+            chars[start:inner_end] = [" " if ch != "\n" else ch for ch in text[start:inner_end]]
+            i = j
+            continue
+        i += 1
+    return "".join(chars), strings
+
+
+@given(st.lists(st.sampled_from(["'", '"', "'''", '"""', "#", "\\", "\n", "a", " ", "é", "f", "x = "]), max_size=40).map("".join))
+@example('"""a\\"""b"""')
+@example("'a\\\nb' # c")
+@example("'''")
+def test_python_lexer_skips_ahead_to_what_the_character_loop_found(text):
+    masked = S.lex_python(text)
+    assert (masked.code, masked.strings) == _python_lexer_by_character(text)
+
+
+def test_python_lexer_positions_are_the_lines_of_its_code():
+    masked = S.lex_python("a = 1\n# two\n\nb = 'x'\n")
+    assert [masked.position(at) for at in (0, 4, 6, 12, 13, 18)] == [(1, 1), (1, 5), (2, 1), (3, 1), (4, 1), (4, 6)]
 
 
 def test_shell_lexer_blanks_heredocs_and_quotes():

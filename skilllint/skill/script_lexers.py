@@ -170,9 +170,10 @@ class Masked:
         """1-based (line, column) of an offset."""
         if self._lines is None:
             starts = [0]
-            for index, char in enumerate(self.code):
-                if char == "\n":
-                    starts.append(index + 1)
+            at = self.code.find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = self.code.find("\n", at + 1)
             self._lines = starts
         line = bisect.bisect_right(self._lines, offset) - 1
         return line + 1, offset - self._lines[line] + 1
@@ -184,41 +185,63 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[index] = " "
 
 
+def _blanked(text: str) -> str:
+    """``text`` with every character but a newline made a space."""
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+# Where Python code can start a comment or a string: the lexer skips to the next one in C, and
+# reads each string with one match (a character loop in Python cost some 180 ns a character,
+# most of what SL804 spends on a script).
+_PY_OPENER = lazyre.compile(r"[#'\"]")
+# A string's body after its opening quote, up to and with its closing quote (group 1; none when
+# it is left open): a backslash escapes the next character (a newline too), a newline ends an
+# unclosed one-quote string, one or two quotes are part of a triple-quoted one.
+_PY_SINGLE_BODY = lazyre.compile(r"[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*(')?")
+_PY_DOUBLE_BODY = lazyre.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*(")?')
+_PY_TRIPLE_SINGLE_BODY = lazyre.compile(r"[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*('{3})?")
+_PY_TRIPLE_DOUBLE_BODY = lazyre.compile(r'[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*("{3})?')
+
+
 def lex_python(text: str) -> Masked:
-    chars = list(text)
+    """Comments and string contents blanked (string prefixes such as ``f`` or ``r`` are code)."""
+    pieces: list[str] = []  # the masked text, in order
     strings: list[tuple[int, int, str]] = []
-    i, n = 0, len(text)
-    while i < n:
+    n = len(text)
+    copied = 0  # text[copied:] is not in ``pieces`` yet
+    opener = _PY_OPENER.search
+    bodies = {
+        ("'", 1): _PY_SINGLE_BODY.match, ('"', 1): _PY_DOUBLE_BODY.match,
+        ("'", 3): _PY_TRIPLE_SINGLE_BODY.match, ('"', 3): _PY_TRIPLE_DOUBLE_BODY.match,
+    }  # fmt: skip
+    match = opener(text)
+    while match is not None:
+        i = match.start()
         c = text[i]
         if c == "#":
             end = text.find("\n", i)
             end = n if end < 0 else end
-            _blank(chars, i, end)
-            i = end
+            pieces += (text[copied:i], _blanked(text[i:end]))
+            copied = end
+            match = opener(text, end)
             continue
-        if c in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            closed = False
-            while j < n:
-                if text[j] == "\\":
-                    j += 2
-                    continue
-                if text.startswith(quote, j):
-                    j += len(quote)
-                    closed = True
-                    break
-                if len(quote) == 1 and text[j] == "\n":
-                    break
-                j += 1
-            j = min(j, n)
-            inner_end = j - len(quote) if closed else j
-            strings.append((i, j, text[i + len(quote) : inner_end]))
-            _blank(chars, i + len(quote), inner_end)
-            i = j
-            continue
-        i += 1
-    return Masked("".join(chars), strings)
+        size = 3 if text.startswith(c * 3, i) else 1
+        body = bodies[c, size](text, i + size)
+        j = body.end()
+        if body.group(1) is not None:
+            inner_end = j - size
+        else:
+            if j < n and text[j] == "\\":
+                j = n  # a backslash that ends the text escapes nothing: the string runs to the end
+            inner_end = j
+        strings.append((i, j, text[i + size : inner_end]))
+        pieces += (text[copied : i + size], _blanked(text[i + size : inner_end]))
+        copied = inner_end
+        match = opener(text, j)
+    pieces.append(text[copied:])
+    return Masked("".join(pieces), strings)
 
 
 def lex_js(text: str) -> Masked:
