@@ -171,7 +171,7 @@ class ArgumentSubstitutionInCode(Rule):
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         from ..skill.argument_substitution import POSITIONAL, SHELL_LANGUAGES, SHELL_SCRIPT, foreign_contexts, is_amount, takes_arguments
         from ..skill.markdown import CODE_SPAN
-        from ..skill.script_invocations import FENCE_LINE, fenced_blocks
+        from ..skill.script_invocations import FENCE_LINE
 
         if not package.readable or "$" not in package.body:
             return
@@ -180,7 +180,7 @@ class ArgumentSubstitutionInCode(Rule):
         uses_arguments = None  # found on first need
         # (line, its text, start and end of the code in it, fence language or None for a code span, script block)
         candidates: list[tuple[int, str, int, int, str | None, bool]] = []
-        for info, numbers in fenced_blocks(lines, package.body_start_line):
+        for info, numbers in package.body_fenced_blocks:
             code_lines.update(numbers)
             inside = numbers[1:]  # after the opening fence
             if inside and FENCE_LINE.match(lines[inside[-1] - 1]):

@@ -54,7 +54,7 @@ from .fetch_commands import (
 from .markdown import CODE_SPAN, is_atx_heading
 from .passages import Passages
 from .runner_pins import EXEC_CALL_NAMES, given_to_run, in_exec_call
-from .script_invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES, fenced_blocks
+from .script_invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from .shell_commands import Command, command_words, shell_commands
 
@@ -580,7 +580,7 @@ def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
     body_start = package.body_start_line
     found: list[SkillMdFetchRun] = []
     fenced: set[int] = set()
-    for info, numbers in fenced_blocks(lines, body_start):
+    for info, numbers in package.body_fenced_blocks:
         fenced.update(numbers)
         shell = info in SHELL_FENCES or info == ""
         if not shell and info not in PS_FENCES:

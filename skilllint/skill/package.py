@@ -416,6 +416,15 @@ class SkillPackage:
     def body(self) -> str:
         return "\n".join(self.source.lines[self.body_start_line :])
 
+    @cached_property
+    def body_fenced_blocks(self) -> list[tuple[str, list[int]]]:
+        """The body's fenced code blocks (:func:`skilllint.skill.script_invocations.fenced_blocks`),
+        found once for the rules that read the commands in them (SL701-SL703, SL804): each
+        walked every line of SKILL.md for them."""
+        from .script_invocations import fenced_blocks
+
+        return fenced_blocks(self.source.lines, self.body_start_line)
+
     @property
     def line_count(self) -> int:
         """Physical lines of SKILL.md, as ``wc -l`` plus a last unterminated line."""

@@ -345,7 +345,7 @@ def skill_md_commands(package) -> list[SkillMdCommand]:
     lines = package.source.lines
     found: list[SkillMdCommand] = []
     fenced: set[int] = set()
-    for texts, prompted in shell_blocks(lines, package.body_start_line, fenced):
+    for texts, prompted in shell_blocks(package, fenced):
         kept: list[str] = []
         previous_continued = False
         for _, text in texts:

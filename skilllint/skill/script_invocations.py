@@ -182,11 +182,12 @@ def _run_phrase_ends(text: str) -> set[int]:
     return ends
 
 
-def shell_blocks(lines: list[str], body_start: int, fenced: set[int]):
-    """The fenced shell blocks of a body: for each, its lines (file number, text) without the
+def shell_blocks(package, fenced: set[int]):
+    """The fenced shell blocks of SKILL.md's body: for each, its lines (file number, text) without the
     fences, and whether it is a transcript (commands after a ``$ `` prompt, output between).
     Every fenced line of the body, shell or not, is added to ``fenced``."""
-    for info, numbers in fenced_blocks(lines, body_start):
+    lines = package.source.lines
+    for info, numbers in package.body_fenced_blocks:
         fenced.update(numbers)
         if info not in SHELL_FENCES:
             continue
@@ -203,7 +204,7 @@ def invocations(package) -> list[Invocation]:
     lines = package.source.lines
     found: list[Invocation] = []
     fenced: set[int] = set()
-    for texts, prompted in shell_blocks(lines, package.body_start_line, fenced):
+    for texts, prompted in shell_blocks(package, fenced):
         continued = False
         heredoc: str | None = None
         for number, text in texts:
@@ -283,7 +284,7 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
     runs: dict[str, list[ScriptRun]] = {}
     candidates: list[tuple[int, str]] = []
     fenced: set[int] = set()
-    for info, numbers in fenced_blocks(lines, package.body_start_line):
+    for info, numbers in package.body_fenced_blocks:
         fenced.update(numbers)
         if info not in SHELL_FENCES and info not in ("", "text", "powershell", "ps1", "cmd", "pwsh"):
             continue
