@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from conftest import lint_json
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
@@ -130,6 +132,54 @@ def test_shell_commands_look_for_the_close_of_unclosed_braces_once():
     start = time.perf_counter()
     shell_commands(text, code)
     assert time.perf_counter() - start < 8.0
+
+
+def _commands_by_character(text: str, code: str) -> list:
+    """shell_commands as it was, one character at a time: what the one that skips ahead must give."""
+    from skilllint.skill.shell_commands import _add_command
+
+    commands: list = []
+    n = len(code)
+    start, sep_before, unclosed_from, i = 0, "\n", n + 1, 0
+    while i <= n:
+        c = code[i] if i < n else "\n"
+        separator = c in set(";&|(){}`\n")
+        if c == "\n" and i > 0 and code[i - 1] == "\\":
+            separator = False
+        if c == "&" and i > 0 and code[i - 1] in "<>":
+            separator = False
+        if c == "&" and i + 1 < n and code[i + 1] == ">":
+            separator = False
+        if c == "{" and i > 0 and code[i - 1] == "$":
+            close = code.find("}", i) if i < unclosed_from else -1
+            if close < 0:
+                unclosed_from = min(unclosed_from, i)
+            i = close + 1 if close > 0 else i + 1
+            continue
+        if c == "(" and i > 0 and code[i - 1] in "<>":
+            separator = True
+        if separator:
+            _add_command(commands, text, code, start, i, sep_before)
+            sep_before = c
+            start = i + 1
+        i += 1
+    return commands
+
+
+SHELL_PIECES = [";", "&", "|", "(", ")", "{", "}", "`", "\n", "\\", "$", "<", ">", "a", " ", "x=1", "sudo", "if", "curl u", "'q'"]
+
+
+@given(st.lists(st.sampled_from(SHELL_PIECES), max_size=40).map("".join))
+@example("a${b}c; d &> e <(f) `g` \\\nh")
+@example("a ${ b; c")
+@example("x\\")
+def test_shell_commands_skip_ahead_to_what_the_character_loop_split(text):
+    from skilllint.skill.script_lexers import lex_shell
+    from skilllint.skill.shell_commands import shell_commands
+
+    seen = lambda commands: [(c.name, c.start, c.end, c.keywords, c.piped) for c in commands]  # noqa: E731
+    for code in (text, lex_shell(text).code):
+        assert seen(shell_commands(text, code)) == seen(_commands_by_character(text, code))
 
 
 @pytest.mark.parametrize(
