@@ -419,7 +419,7 @@ class SkillPackage:
     @cached_property
     def body_fenced_blocks(self) -> list[tuple[str, list[int]]]:
         """The body's fenced code blocks (:func:`skilllint.skill.script_invocations.fenced_blocks`),
-        found once for the rules that read the commands in them (SL701-SL703, SL804): each
+        found once for the rules that read the commands in them (SL702-SL704, SL804): each
         walked every line of SKILL.md for them."""
         from .script_invocations import fenced_blocks
 
