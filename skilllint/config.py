@@ -369,13 +369,9 @@ class Settings:
         if not self.per_file_ignores:
             return False
         if self._per_file_specs is None:
-            import pathspec
+            from .skill.discovery import gitignore_spec, tame_glob
 
-            from .skill.discovery import tame_glob
-
-            self._per_file_specs = [
-                (pathspec.GitIgnoreSpec.from_lines([tame_glob(pattern)]), codes) for pattern, codes in self.per_file_ignores.items()
-            ]
+            self._per_file_specs = [(gitignore_spec([tame_glob(pattern)]), codes) for pattern, codes in self.per_file_ignores.items()]
         try:
             rel = path.relative_to(self.base).as_posix()
         except ValueError:

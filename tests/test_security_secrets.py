@@ -329,20 +329,26 @@ def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
     mark each needs: for every alternative of the patterns, a text it matches where a word can start
     (what the judge asks of a candidate) is one the scan runs on."""
     from skilllint.skill import secrets
+    from skilllint.skill.text_marks import Marks
 
     for before in ("", " ", "\n", "=", '"', "\u00e9"):  # a candidate needs a word to start: é passes the mark, not the judge
         shown = before + text
         matched = [scan for scan in (*secrets.PREFIXED, secrets.PROVIDER_TAILS, *secrets.ASSIGNED) if scan.search(shown)]
         assert matched, "the example must match one of the scans"
-        assert all(scan in secrets._scans_for(shown) for scan in matched)
+        # the marks searched for one by one, and (with hyperscan installed) found in one pass
+        for marks in (Marks(shown, min_chars=len(shown) + 1), Marks(shown, min_chars=0)):
+            assert all(scan in secrets._scans_for(shown, marks) for scan in matched)
 
 
 @pytest.mark.parametrize("text", ["the task-list-management-guide-for-teams", "a risk_live_dashboard_of_all_things", "desk-0123456789abcdef0123"])
 def test_a_provider_prefix_inside_a_word_does_not_start_the_tail_scan(text):
     from skilllint.skill import secrets
 
-    assert secrets.PROVIDER_TAILS not in secrets._scans_for(text)
-    assert secrets.find_secrets(text) == []
+    from skilllint.skill.text_marks import Marks
+
+    for marks in (Marks(text, min_chars=len(text) + 1), Marks(text, min_chars=0)):
+        assert secrets.PROVIDER_TAILS not in secrets._scans_for(text, marks)
+        assert secrets.find_secrets(text, marks) == []
 
 
 @pytest.mark.parametrize(

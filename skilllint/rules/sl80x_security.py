@@ -37,7 +37,7 @@ class HiddenUnicode(Rule):
             if text.kind == OTHER or text.text.isascii():
                 continue
             code_at = text.in_code
-            for hidden in find_hidden(text.text, code_at):
+            for hidden in find_hidden(text.text, code_at, text.marks.hidden_other):
                 line, column = text.position(hidden.start)
                 in_code = code_at(hidden.start)
                 error = hidden.bidi and in_code
@@ -77,7 +77,7 @@ class HiddenInstructions(Rule):
         from ..skill.package_texts import SKILL_MD, package_texts
 
         for text in package_texts(package, ctx.memo):
-            if not text.is_markdown or "<!--" not in text.text:
+            if not text.is_markdown or "<!--" not in text.marks:
                 continue
             body_offset = text.body_offset()
 
@@ -124,7 +124,7 @@ class SecretInPackage(Rule):
             if text.kind == SKILL_MD and package.truncated:
                 continue  # read only in part: a file over the read cap is not scanned for secrets
             body = text.text[1:] if text.text.startswith("\ufeff") else text.text  # a BOM is on no column
-            for secret in find_secrets(body):
+            for secret in find_secrets(body, text.marks):
                 paired = (
                     f", with its secret access key on line {secret.paired_line}" if secret.paired_line is not None else ""
                 )
@@ -151,7 +151,7 @@ class DownloadAndExecute(Rule):
         from ..skill.fetch_and_run import MAX_PER_FILE, package_script_fetch_runs, skill_md_fetch_runs
         from ..skill.fetch_commands import describe
 
-        for item in skill_md_fetch_runs(package)[:MAX_PER_FILE]:
+        for item in skill_md_fetch_runs(package, ctx.memo)[:MAX_PER_FILE]:
             yield Finding(
                 "SKILL.md has the agent run a command that " + describe(item.run),
                 Span(item.line, item.column, item.line, item.column + max(item.run.length, 1)),

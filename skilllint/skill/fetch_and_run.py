@@ -57,6 +57,7 @@ from .runner_pins import EXEC_CALL_NAMES, given_to_run, in_exec_call
 from .script_invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES
 from .script_lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from .shell_commands import Command, command_words, shell_commands
+from .text_marks import Marks, kept_in, marks_of
 
 MAX_PER_FILE = 10
 
@@ -84,27 +85,37 @@ _INSTALLER = lazyre.compile(r"\b(?:pip[0-9.]*|npm|pnpm|yarn|bun|npx|bunx|uvx|pip
 _INSTALLER_PARTS = ("pip", "npm", "yarn", "bun", "npx", "uv")
 
 
-def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False) -> set[int]:
+def candidate_lines(text: str, first_line: int = 0, stop_at_one: bool = False, marks: Marks | None = None) -> set[int]:
     """The 1-based numbers of the lines after ``first_line`` that may hold a fetch-and-run: a
-    fetch word, or a URL or git source on a line with an installer."""
-    fetch = _fetch_positions(text)
+    fetch word, or a URL or git source on a line with an installer (``marks``: what
+    :mod:`skilllint.skill.text_marks` found in ``text``, when the caller has it)."""
+    fetch = _fetch_positions(text, marks)
     if fetch and stop_at_one:
         return {0}
-    return _lines_of(text, fetch, _remote_positions(text), first_line, stop_at_one)
+    return _lines_of(text, fetch, _remote_positions(text, marks), first_line, stop_at_one)
 
 
-def _fetch_positions(text: str) -> list[int]:
+def _searched(words: tuple[str, ...], marks: Marks | None) -> tuple[str, ...]:
+    """Of ``words``, those worth a search of the text: all of them, unless ``marks`` found in one
+    pass say which it holds (a search for a word the text lacks costs what the test would)."""
+    return words if marks is None or not marks.known else tuple(word for word in words if word in marks)
+
+
+def _fetch_positions(text: str, marks: Marks | None = None) -> list[int]:
     """Where a word of :data:`FETCH_WORDS` starts in ``text``."""
-    found = [at for word in _FETCH_SCANS for at in _positions(text, word)]
+    found = [at for word in _searched(_FETCH_SCANS, marks) for at in _positions(text, word)]
     invoke = [at - 1 for at in found if at and text.startswith("nvoke-", at) and text[at - 1] in "Ii"]
     return [at for at in found if not text.startswith("nvoke-", at)] + invoke
 
 
-def _remote_positions(text: str) -> list[int]:
+def _remote_positions(text: str, marks: Marks | None = None) -> list[int]:
     """Where a mark of :data:`REMOTE_MARKS` starts in ``text``, in order. Whether an installer is
     named is asked of each line holding a mark (:func:`_lines_of`), not of the whole text first:
     a third of SKILL.md files hold a URL, and their lines with one are a small part of them."""
-    found = _positions(text, "://") + [mark.start() for mark in _GI_MARKS.finditer(text)] + _positions(text, "bitbucket:")
+    if marks is not None and marks.known:
+        found = [at for mark in _searched(REMOTE_MARKS, marks) for at in _positions(text, mark)]
+    else:
+        found = _positions(text, "://") + [mark.start() for mark in _GI_MARKS.finditer(text)] + _positions(text, "bitbucket:")
     found.sort()
     return found
 
@@ -144,13 +155,14 @@ def _positions(text: str, word: str) -> list[int]:
     return found
 
 
-def has_candidate(text: str, program: bool = False) -> bool:
+def has_candidate(text: str, program: bool = False, marks: Marks | None = None) -> bool:
     """Whether ``text`` may hold a fetch-and-run (a superset: what is found is judged after)."""
+    holds = text if marks is None else marks  # `word in marks` is `word in text`, or found in one pass
     if program:
-        if any(word in text for word in PROGRAM_WORDS):
+        if any(word in holds for word in _FETCH_SCANS) or any(word in text for word in PROGRAM_WORDS[len(_FETCH_SCANS) :]):
             return True
         return any(part in text for part in _INSTALLER_PARTS) and _INSTALLER.search(text) is not None
-    return any(word in text for word in _FETCH_SCANS) or bool(_lines_of(text, [], _remote_positions(text), 0, True))
+    return any(word in holds for word in _FETCH_SCANS) or bool(_lines_of(text, [], _remote_positions(text, marks), 0, True))
 
 
 # The same, as a pattern for a short text (a line, a code span).
@@ -532,9 +544,10 @@ def _to_close(text: str, start: int, reach: int, line_ends: bool = False) -> str
     return text[start:limit]
 
 
-def script_fetch_runs(script: Script) -> list[FetchRun]:
-    """What a bundled script fetches and runs in one step, by its language."""
-    if not has_candidate(script.text, script.lang in ("python", "js")):
+def script_fetch_runs(script: Script, marks: Marks | None = None) -> list[FetchRun]:
+    """What a bundled script fetches and runs in one step, by its language (``marks``: what
+    :mod:`skilllint.skill.text_marks` found in its text, when the caller has it)."""
+    if not has_candidate(script.text, script.lang in ("python", "js"), marks):
         return []
     if script.lang == "shell":
         runs = shell_fetch_runs(script.text, script.masked.code)
@@ -549,8 +562,9 @@ def package_script_fetch_runs(package, memo: dict | None = None) -> list[tuple[S
     """The package's scripts that fetch code and run it, each with what it runs (``memo``: the
     rules' per-package scratch, where the scripts are kept once lexed)."""
     found = []
+    kept = kept_in(memo) if memo is not None else None
     for script in package_scripts(package, memo):
-        runs = script_fetch_runs(script)
+        runs = script_fetch_runs(script, marks_of(script.text, kept))
         if runs:
             found.append((script, runs))
     return found
@@ -567,13 +581,14 @@ class SkillMdFetchRun:
     fenced: bool
 
 
-def skill_md_fetch_runs(package) -> list[SkillMdFetchRun]:
+def skill_md_fetch_runs(package, memo: dict | None = None) -> list[SkillMdFetchRun]:
     """What the commands SKILL.md's body gives the agent fetch and run in one step: fenced shell and
-    PowerShell blocks (in a transcript, the lines after a ``$ `` prompt) and code spans given to run."""
+    PowerShell blocks (in a transcript, the lines after a ``$ `` prompt) and code spans given to run
+    (``memo``: the rules' per-package scratch, where SKILL.md's marks are shared)."""
     if not package.readable:
         return []
     raw = package.source.text
-    hint_lines = candidate_lines(raw, package.body_start_line)
+    hint_lines = candidate_lines(raw, package.body_start_line, marks=marks_of(raw, kept_in(memo) if memo is not None else None))
     if not hint_lines:
         return []
     lines = package.source.lines

@@ -78,9 +78,18 @@ def _utf8_prefix(first: int, last: int) -> bytes:
     return head + (b"[\\x%02x-\\x%02x]" % (low[same], high[same]))
 
 
+def candidate_bytes_pattern(but_vs16: bool = False) -> bytes:
+    """:data:`CANDIDATE_BYTES`'s pattern; ``but_vs16``: without U+FE0F (the patterns are prefixes
+    of whole UTF-8 sequences, so this matches what the whole one matches once U+FE0F is deleted)."""
+    ranges = DEFAULT_IGNORABLE
+    if but_vs16:
+        ranges = tuple(part for first, last in ranges for part in ((first, last - 1) if last == 0xFE0F else (first, last),))
+    return b"|".join(_utf8_prefix(first, last) for first, last in ranges)
+
+
 # The same characters (and a few neighbours) as UTF-8 bytes: a text's encoding is searched for them
 # first, byte by byte, which is faster than a search of its code points; most texts have none.
-CANDIDATE_BYTES = lazyre.compile(b"|".join(_utf8_prefix(first, last) for first, last in DEFAULT_IGNORABLE))
+CANDIDATE_BYTES = lazyre.compile(candidate_bytes_pattern())
 
 
 _ASCII = bytes(range(0x80))
@@ -287,18 +296,22 @@ def _balanced(line: str) -> bool:
     return not stack
 
 
-def find_hidden(text: str, code_at=None) -> list[Hidden]:
+def find_hidden(text: str, code_at=None, hidden_other: bool | None = None) -> list[Hidden]:
     """The hidden characters of ``text`` that have no legitimate use where they stand.
 
     ``code_at(offset) -> bool`` says whether an offset lies in code (a fenced block, a
-    code span, a script): there no bidirectional control is legitimate."""
+    code span, a script): there no bidirectional control is legitimate. ``hidden_other``: whether
+    the text holds a candidate other than U+FE0F, when a one-pass scan found it
+    (:attr:`skilllint.skill.text_marks.Marks.hidden_other`); else its bytes are searched here."""
     if text.isascii():
         return []
-    data = _non_ascii_bytes(text)
-    if CANDIDATE_BYTES.search(data) is None:
-        return []
-    if CANDIDATE_BYTES.search(data.replace(_VS16_BYTES, b"")) is None and _each_vs16_takes_a_glyph(text):
-        return []  # only emoji presentation selectors, each after the character it styles (⚠️)
+    if hidden_other is None:
+        data = _non_ascii_bytes(text)
+        if CANDIDATE_BYTES.search(data) is None:
+            return []
+        hidden_other = CANDIDATE_BYTES.search(data.replace(_VS16_BYTES, b"")) is not None
+    if not hidden_other and ("\ufe0f" not in text or _each_vs16_takes_a_glyph(text)):
+        return []  # none, or only emoji presentation selectors, each after the character it styles (⚠️)
     found: list[Hidden] = []
     lines: dict[int, _Line] = {}  # what each line holding a candidate says, worked out once
     for start, end in _hidden_runs(text):

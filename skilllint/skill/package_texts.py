@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ..fsafe import UnsafeFile, read_capped
 from .inventory import is_document, is_script, is_skill_md_name
 from .script_lexers import SKIPPED_FOLDERS, package_scripts
+from .text_marks import Marks, kept_in, marks_of
 
 if TYPE_CHECKING:
     from .package import SkillPackage
@@ -65,6 +66,13 @@ class PackageText:
     _starts: list[int] | None = field(default=None, repr=False)
     _fenced: set[int] | None = field(default=None, repr=False)
     _spans: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)  # code spans of each line asked about
+    marks_kept: dict | None = field(default=None, repr=False)  # where the package run keeps texts' marks (text_marks.kept_in)
+
+    @property
+    def marks(self) -> Marks:
+        """The strings of :data:`skilllint.skill.text_marks.MARKS` the text holds (shared with the
+        other rules that read this text object in the package run)."""
+        return marks_of(self.text, self.marks_kept)
 
     @property
     def path(self) -> Path:
@@ -170,7 +178,7 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
     texts: list[PackageText] = []
     root = package.root
     if package.readable and package.skill_md_name is not None:
-        texts.append(PackageText(package.skill_md_name, SKILL_MD, package.source.text, root, package.body_start_line))
+        texts.append(PackageText(package.skill_md_name, SKILL_MD, package.source.text, root, package.body_start_line, marks_kept=kept_in(memo)))
     # What other analyses of this run already read.
     graph = package.__dict__.get("references")  # built only if a rule asked for it: never built for this
     read_documents = graph.texts if graph is not None else {}
@@ -201,6 +209,6 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
             text = _read(package, rel)
             if text is None:
                 continue
-        texts.append(PackageText(rel, kind, _universal(text), root))
+        texts.append(PackageText(rel, kind, _universal(text), root, marks_kept=kept_in(memo)))
     memo[key] = texts
     return texts

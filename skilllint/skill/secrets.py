@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .. import lazyre
+from .text_marks import Marks
 
 # The candidates, in scans that each start with characters prose seldom holds (``A``,
 # ``-----BEGIN``, ``://``; ``_`` or ``-`` after a provider's prefix; ``:``, ``=`` or ``>`` before a
@@ -66,6 +67,11 @@ _TAIL_MARK = lazyre.compile(r"g(?:h[pousr]_|ithub_pat_|lpat-)")
 # sk-, sk_live_, rk_live_ where a word starts (what _prefix_start asks of a candidate): "sk-" ends
 # many words ("task-list", "risk-based"), and a text holding one would be scanned for nothing.
 _TAIL_K_MARK = lazyre.compile(r"k(?:-(?<=(?<![A-Za-z0-9_-])sk-)|_live_(?<=(?<![A-Za-z0-9_-])[sr]k_live_))")
+# The same marks as text_marks.MARKS holds them, asked of marks found in one pass: _TAIL_MARK's
+# literals and "xox"; _TAIL_K_MARK's need a word to start before them, asked of the text after.
+_TAIL_MARKS = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox")
+# What KEY_IDS starts with.
+_KEY_ID_STARTS = ("AKIA", "ASIA", "ABIA", "ACCA", "AIza")
 
 # The prefixes a provider candidate ends with, longest first.
 _PREFIXES = (
@@ -183,10 +189,11 @@ class Secret:
         return f"`{self.value[:4]}…`, {len(self.value)} characters"
 
 
-def find_secrets(text: str) -> list[Secret]:
-    """Every credential in ``text`` (LF line ends), in order, each value once."""
+def find_secrets(text: str, marks: Marks | None = None) -> list[Secret]:
+    """Every credential in ``text`` (LF line ends), in order, each value once (``marks``: what
+    :mod:`skilllint.skill.text_marks` found in it, when the caller has it)."""
     matches = []
-    for scan in _scans_for(text):
+    for scan in _scans_for(text, marks if marks is not None else Marks(text)):
         assigned = scan in ASSIGNED
         for number, match in enumerate(scan.finditer(text)):
             if number >= MAX_CANDIDATES:
@@ -224,16 +231,26 @@ def find_secrets(text: str) -> list[Secret]:
     return found
 
 
-def _scans_for(text: str) -> list:
-    """The scans that can match in ``text``: KEY_BLOCKS needs ``-----BEGIN``, URL_SECRETS ``://``,
-    PROVIDER_TAILS one of the prefixes it looks behind for, the ``=`` scan of ASSIGNED an ``=`` (KEY_IDS
-    and the ``:`` scan are their own tests)."""
-    scans = [KEY_IDS]
-    if "-----BEGIN" in text:
+def _scans_for(text: str, marks: Marks) -> list:
+    """The scans that can match in ``text``: KEY_IDS needs one of its four-letter starts,
+    KEY_BLOCKS ``-----BEGIN``, URL_SECRETS ``://``, PROVIDER_TAILS one of the prefixes it looks
+    behind for, the ``=`` scan of ASSIGNED an ``=`` (the ``:`` scan is its own test). When ``marks``
+    were found in one pass, each is asked of them; else KEY_IDS is its own test too (five searches
+    for its starts cost more than its one scan), and the provider prefixes are searched for as
+    patterns that start with one character each."""
+    if marks.known:
+        scans = [KEY_IDS] if any(start in marks for start in _KEY_ID_STARTS) else []
+        tails = any(mark in marks for mark in _TAIL_MARKS) or (
+            ("sk-" in marks or "k_live_" in marks) and _TAIL_K_MARK.search(text) is not None
+        )
+    else:
+        scans = [KEY_IDS]
+        tails = _TAIL_MARK.search(text) is not None or _TAIL_K_MARK.search(text) is not None or "xox" in marks
+    if "-----BEGIN" in marks:
         scans.append(KEY_BLOCKS)
-    if "://" in text:
+    if "://" in marks:
         scans.append(URL_SECRETS)
-    if _TAIL_MARK.search(text) or _TAIL_K_MARK.search(text) or "xox" in text:
+    if tails:
         scans.append(PROVIDER_TAILS)
     scans.append(ASSIGNED[0])
     if "=" in text:  # a quarter of a package's text is prose with none: found at once where there is one
