@@ -73,8 +73,9 @@ FETCH_WORDS = ("curl", "wget", "Invoke-", "invoke-", "iex", "IEX", "]::Create")
 # What is searched for them: one scan per word, each a pass over the text, except ``Invoke-`` in
 # either case, found in one scan for ``nvoke-`` (what comes before it is then looked at).
 _FETCH_SCANS = ("curl", "wget", "nvoke-", "iex", "IEX", "]::Create")
-# A program (Python, JavaScript) also downloads by itself, and installs by argv (an installer's name).
-PROGRAM_WORDS = (*_FETCH_SCANS, "urlopen", "requests.", "fetch(")
+# A program (Python, JavaScript) also downloads by itself (these, besides the words above), and
+# installs by argv (an installer's name).
+_PROGRAM_WORDS = ("urlopen", "requests.", "fetch(")
 # An install or a runner given a URL or git source: a line with one of these and an installer.
 REMOTE_MARKS = ("://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
 # The marks that start with "gi", in one scan (no two of them can start at one place).
@@ -159,7 +160,7 @@ def has_candidate(text: str, program: bool = False, marks: Marks | None = None) 
     """Whether ``text`` may hold a fetch-and-run (a superset: what is found is judged after)."""
     holds = text if marks is None else marks  # `word in marks` is `word in text`, or found in one pass
     if program:
-        if any(word in holds for word in _FETCH_SCANS) or any(word in text for word in PROGRAM_WORDS[len(_FETCH_SCANS) :]):
+        if any(word in holds for word in _FETCH_SCANS) or any(word in text for word in _PROGRAM_WORDS):
             return True
         return any(part in text for part in _INSTALLER_PARTS) and _INSTALLER.search(text) is not None
     return any(word in holds for word in _FETCH_SCANS) or bool(_lines_of(text, [], _remote_positions(text, marks), 0, True))

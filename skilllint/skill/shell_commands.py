@@ -25,7 +25,8 @@ class Command:
 
 
 # What can end a simple command: the loop below skips to the next one in C (a character loop in
-# Python was some 200 ns a character); every other character leaves the split as it is.
+# Python was some 200 ns a character); every other character leaves the split as it is. A ``(``
+# always ends one: after ``<`` or ``>`` it opens a process substitution, a command inside.
 _SEPARATOR_CHAR = lazyre.compile(r"[;&|(){}`\n]")
 _WORD = lazyre.compile(r"[^\s;&|()<>]+")
 
@@ -57,8 +58,6 @@ def shell_commands(text: str, code: str) -> list[Command]:
                 unclosed_from = min(unclosed_from, i)
             i = close + 1 if close > 0 else i + 1
             continue
-        if c == "(" and i > 0 and code[i - 1] in "<>":
-            separator = True  # <(…) process substitution: a command inside
         if separator:
             _add_command(commands, text, code, start, i, sep_before)
             sep_before = c
