@@ -100,7 +100,6 @@ def test_runtime_dependencies_are_what_skilllint_imports():
     lsp, _ = _requirements(PROJECT["optional-dependencies"]["lsp"])
     for name in list(lsp):  # the server imports pygls's own protocol types (lsprotocol) too
         lsp |= _requirements(importlib.metadata.requires(name) or [])[0]
-    lsp |= _requirements(PROJECT["optional-dependencies"]["fast"])[0]  # the fast extra: hyperscan, imported when installed
     owners = _providers()
     imported = set()
     names, tried = _imported_top_levels()

@@ -12,7 +12,7 @@ from skilllint.skill.hidden_text import CANDIDATE_BYTES, _VS16_BYTES, find_hidde
 from skilllint.skill.secrets import find_secrets
 from skilllint.skill.text_marks import MARKS, Marks, kept_in, marks_of
 
-needs_hyperscan = pytest.mark.skipif(not text_marks.accelerated(), reason="hyperscan is not installed (the fast extra)")
+needs_hyperscan = pytest.mark.skipif(not text_marks.accelerated(), reason="hyperscan is not installed (a dependency only where it has wheels)")
 
 
 def _hidden_other_by_search(text: str) -> bool:

@@ -1,5 +1,5 @@
-"""Which of a fixed set of strings a text holds, for all of them in one pass when the optional
-hyperscan library is installed (the ``fast`` extra: ``pip install '.[fast]'``).
+"""Which of a fixed set of strings a text holds, for all of them in one pass when the hyperscan
+library is installed (a dependency on the platforms where it publishes wheels).
 
 The security rules (SL802-SL804) start by asking whether a text holds a string their patterns
 begin with (``-----BEGIN``, ``://``, ``ghp_``, ``<!--``, ``curl``…): most texts hold none of them and
@@ -110,7 +110,7 @@ def _compile():
     if os.environ.get("SKILLLINT_NO_HYPERSCAN"):
         return None
     try:
-        import hyperscan  # optional (the `fast` extra); imported only when a text is scanned
+        import hyperscan  # not installed everywhere (pyproject's marker); imported only when a text is scanned
     except ImportError:
         return None
     from .hidden_text import candidate_bytes_pattern
