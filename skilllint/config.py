@@ -503,6 +503,18 @@ def settings_from(
     return settings
 
 
+def _check_patterns(data: dict, key: str, source: str) -> None:
+    """A gitignore pattern of ``key`` that matches nothing because it cannot be read (a lone ``!``,
+    a trailing backslash) is a mistake in the configuration: said, not left to match nothing."""
+    if key not in data:
+        return
+    from .skill.discovery import tame_glob, unreadable_pattern
+
+    for pattern in data[key]:
+        if isinstance(pattern, str) and unreadable_pattern(tame_glob(pattern)):
+            raise ConfigError(f"{source}: {key}: {pattern!r} is not a gitignore pattern git can read (it would match nothing)")
+
+
 def _apply(settings: Settings, data: dict, source: str) -> None:
     registry = settings.registry
     if "targets" in data:
@@ -521,6 +533,8 @@ def _apply(settings: Settings, data: dict, source: str) -> None:
                 settings.extend_select = settings.extend_select + values
             else:
                 setattr(settings, attr, values)
+    for key in ("per-file-ignores", "exclude", "extend-exclude"):
+        _check_patterns(data, key, source)
     if "per-file-ignores" in data:
         settings.per_file_ignores = {**settings.per_file_ignores, **data["per-file-ignores"]}
     if "exclude" in data:

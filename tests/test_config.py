@@ -186,6 +186,20 @@ def test_bad_config_exits_2_without_traceback(tmp_path):
     assert "invalid TOML" in err and "Traceback" not in err
 
 
+def test_an_exclude_pattern_git_cannot_read_is_a_config_error(tmp_path):
+    """`exclude = ["a\\"]` or a per-file-ignores key `!` would match nothing: exit 2, saying which."""
+    write_skill(tmp_path, "skills/a", "---\nname: a\ndescription: Does a. Use when a.\n---\nBody.\n")
+    for config, key, pattern in (
+        ('exclude = ["drafts/", "a\\\\"]\n', "exclude", "'a\\\\'"),
+        ('extend-exclude = ["!"]\n', "extend-exclude", "'!'"),
+        ('[per-file-ignores]\n"!" = ["SL101"]\n', "per-file-ignores", "'!'"),
+    ):
+        (tmp_path / ".skilllint.toml").write_text(config, encoding="utf-8")
+        code, out, err = run_cli("check", str(tmp_path), cwd=tmp_path)
+        assert code == 2, (config, err)
+        assert f"{key}: {pattern} is not a gitignore pattern git can read" in err and "Traceback" not in err, err
+
+
 def test_rule_options_and_severity_override_by_code_or_name(tmp_path):
     body = "\n".join(f"line {i}" for i in range(30))
     write_skill(tmp_path, "long-skill", f"---\nname: long-skill\ndescription: Long. Use when testing.\n---\n{body}\n")

@@ -174,14 +174,43 @@ class _Ignore:
 
 
 def gitignore_spec(lines):
-    """pathspec's matcher of gitignore ``lines``, on its simple backend (Python's ``re``).
+    """pathspec's matcher of gitignore ``lines``, on its simple backend (Python's ``re``); a line
+    pathspec cannot read (a lone ``!``, a trailing backslash) is left out, as git ignores it."""
+    pathspec = _pathspec()
+
+    def spec(lines):
+        try:
+            return pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
+        except TypeError:  # pathspec 0.12 (no backends: its matching is the simple one)
+            return pathspec.GitIgnoreSpec.from_lines(lines)
+
+    try:
+        return spec(lines)
+    except ValueError:
+        return spec([line for line in lines if not unreadable_pattern(line)])
+
+
+def unreadable_pattern(line: str) -> bool:
+    """Whether pathspec rejects a gitignore line (a lone ``!``, a trailing backslash): git matches
+    nothing with it. The configuration reports such a pattern (:mod:`skilllint.config`)."""
+    if _FOLDER_NAME_LINE.fullmatch(line) or _PLAIN_GLOB_LINE.fullmatch(line):
+        return False  # what skilllint matches itself: never rejected, and pathspec is not imported
+    try:
+        _pathspec().GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return True
+    return False
+
+
+def _pathspec():
+    """The pathspec module, imported with hyperscan kept out.
 
     pathspec 1.x picks the best backend it can import, and imports hyperscan for it when
-    installed (the ``fast`` extra installs it for the security rules): ~15 ms to import, and
-    compiling a .gitignore's few patterns with it costs more than matching them with ``re`` does
-    (a cold corpus run: 0.6 G instructions more). So pathspec is imported with hyperscan kept
-    out (``None`` in ``sys.modules`` makes its import fail, as the import system documents), unless
-    this process already imported either."""
+    installed (a dependency of skilllint's security rules where it has wheels): ~15 ms to import,
+    and compiling a .gitignore's few patterns with it costs more than matching them with ``re``
+    does (a cold corpus run: 0.6 G instructions more). So pathspec is imported with ``None`` for
+    hyperscan in ``sys.modules`` (which makes its import fail, as the import system documents),
+    unless this process already imported either."""
     import sys
 
     if "pathspec" not in sys.modules and "hyperscan" not in sys.modules:
@@ -193,10 +222,7 @@ def gitignore_spec(lines):
                 del sys.modules["hyperscan"]
     import pathspec
 
-    try:
-        return pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
-    except TypeError:  # pathspec 0.12 (no backends: its matching is the simple one)
-        return pathspec.GitIgnoreSpec.from_lines(lines)
+    return pathspec
 
 
 # `name/` for a folder name of letters, digits, `.`, `_` and `-` (not all dots: `../` is no name)
@@ -205,40 +231,45 @@ _FOLDER_NAME_LINE = re.compile(r"(?!\.+/)[A-Za-z0-9._-]+/")
 
 def _spec_of_lines(lines: list[str]):
     """A .gitignore's matcher; None when it has no pattern, and without pathspec (slow
-    to import) when every pattern names a folder (``build/``, ``__pycache__/``) or is a
-    one-name glob (``*.pyc``, ``/.venv/``): what most .gitignore files hold."""
+    to import: ~17 ms, a twentieth of a warm run) when every pattern names a folder
+    (``build/``, ``__pycache__/``) or is a plain glob (``*.pyc``, ``/.venv/``,
+    ``.claude/settings.local.json``, ``docs/*.md``): what most .gitignore files hold."""
     patterns = [line for line in lines if line.strip() and not line.startswith("#")]
     if not patterns:
         return None
     if all(_FOLDER_NAME_LINE.fullmatch(line) for line in patterns):
         return _FolderNames(patterns)
-    if all(_ONE_NAME_LINE.fullmatch(line) and "**" not in line for line in patterns):
-        return _OneNameGlobs(patterns)
+    if all(_PLAIN_GLOB_LINE.fullmatch(line) and "**" not in line for line in patterns):
+        return _PlainGlobs(patterns)
     return gitignore_spec(lines)
 
 
-# One name, maybe anchored (`/build`), maybe a folder (`dist/`), with `*` and `?` but no other
-# gitignore syntax (negation, escapes, ranges, inner slashes, `**`, surrounding spaces), and
-# neither `*` alone nor all dots (pathspec treats those apart).
-_ONE_NAME_LINE = re.compile(r"/?(?!\*/?$)(?!\.+/?$)[^\s/\\\[\]!#][^\s/\\\[\]]*/?")
+# Names joined by `/`, maybe anchored (`/build`), maybe a folder (`dist/`), with `*` and `?` but no
+# other gitignore syntax (negation, escapes, ranges, `**`, spaces at either end), and no name that is
+# `*` alone or all dots (pathspec treats those apart). One segment after another, each without `/`:
+# linear. A space inside (`.claude/# Python`) is part of the name, as a `#` not at the line's start.
+_NAME_CHAR = r"[^\s/\\\[\]]"  # no whitespace, slash, escape or range
+_GLOB_NAME = r"(?!\*(?:/|$))(?!\.+(?:/|$))" + _NAME_CHAR + r"(?:(?:" + _NAME_CHAR + r"|\x20)*" + _NAME_CHAR + r")?"
+_PLAIN_GLOB_LINE = re.compile(r"/?(?![!#])" + _GLOB_NAME + r"(?:/" + _GLOB_NAME + r")*/?")
 
 
-class _OneNameGlobs:
-    """Patterns of :data:`_ONE_NAME_LINE`'s form, matched as pathspec's GitIgnoreSpec does:
-    translated by its rules for a one-segment pattern and tried at the start of the path."""
+class _PlainGlobs:
+    """Patterns of :data:`_PLAIN_GLOB_LINE`'s form, matched as pathspec's GitIgnoreSpec does:
+    translated by its rules and tried at the start of the path."""
 
     def __init__(self, patterns) -> None:
-        self.regex = re.compile("|".join(_one_name_regex(p) for p in patterns))
+        self.regex = re.compile("|".join(_plain_glob_regex(p) for p in patterns))
 
     def match_file(self, rel: str) -> bool:
         """``rel``: relative with ``/`` separators, ending in ``/`` for a folder (as for pathspec)."""
         return self.regex.match(rel) is not None
 
 
-def _one_name_regex(pattern: str) -> str:
-    anchored = pattern.startswith("/")
+def _plain_glob_regex(pattern: str) -> str:
     folder = pattern.endswith("/")
     name = pattern.strip("/")
+    # gitignore(5): a slash at the start or in the middle anchors the pattern to the .gitignore's folder
+    anchored = pattern.startswith("/") or "/" in name
     glob = "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in name)
     # unanchored: at any depth; a folder pattern: the folder and what is below it; else also a file
     return ("(?:" if anchored else "(?:(?:.+/)?") + glob + ("/)" if folder else "(?:/|$))")
