@@ -563,7 +563,7 @@ def package_script_fetch_runs(package, memo: dict | None = None) -> list[tuple[S
     """The package's scripts that fetch code and run it, each with what it runs (``memo``: the
     rules' per-package scratch, where the scripts are kept once lexed)."""
     found = []
-    kept = kept_in(memo) if memo is not None else None
+    kept = kept_in(memo)
     for script in package_scripts(package, memo):
         runs = script_fetch_runs(script, marks_of(script.text, kept))
         if runs:
@@ -589,7 +589,7 @@ def skill_md_fetch_runs(package, memo: dict | None = None) -> list[SkillMdFetchR
     if not package.readable:
         return []
     raw = package.source.text
-    hint_lines = candidate_lines(raw, package.body_start_line, marks=marks_of(raw, kept_in(memo) if memo is not None else None))
+    hint_lines = candidate_lines(raw, package.body_start_line, marks=marks_of(raw, kept_in(memo)))
     if not hint_lines:
         return []
     lines = package.source.lines

@@ -83,7 +83,7 @@ def candidate_bytes_pattern(but_vs16: bool = False) -> bytes:
     of whole UTF-8 sequences, so this matches what the whole one matches once U+FE0F is deleted)."""
     ranges = DEFAULT_IGNORABLE
     if but_vs16:
-        ranges = tuple(part for first, last in ranges for part in ((first, last - 1) if last == 0xFE0F else (first, last),))
+        ranges = tuple((first, last - 1) if last == 0xFE0F else (first, last) for first, last in ranges)  # (0xFE00, 0xFE0F)
     return b"|".join(_utf8_prefix(first, last) for first, last in ranges)
 
 

@@ -1,7 +1,7 @@
 """Which of a fixed set of strings a text holds, for all of them in one pass when the hyperscan
 library is installed (a dependency on the platforms where it publishes wheels).
 
-The security rules (SL802-SL804) start by asking whether a text holds a string their patterns
+The security rules (SL801-SL804) start by asking whether a text holds a string their patterns
 begin with (``-----BEGIN``, ``://``, ``ghp_``, ``<!--``, ``curl``…): most texts hold none of them and
 are not scanned further. Each question is a pass over the text in C, about a nanosecond a
 character, and the rules ask some thirty of them of every text of a package: a fifth of what the
@@ -82,10 +82,10 @@ def marks_of(text: str, kept: dict | None = None) -> Marks:
     return held
 
 
-def kept_in(memo: dict) -> dict:
+def kept_in(memo: dict | None) -> dict | None:
     """Where a package run's scratch (the rules' memo) keeps its texts' marks: a dict of its own,
-    which objects kept in the memo hold instead of the memo (no reference cycle)."""
-    return memo.setdefault("text-marks", {})
+    which objects kept in the memo hold instead of the memo (no reference cycle); None without one."""
+    return None if memo is None else memo.setdefault("text-marks", {})
 
 
 # -- the one-pass scan ---------------------------------------------------------------------
