@@ -247,9 +247,12 @@ class _Recorder:
 def _discovery_globs() -> None:
     from skilllint.skill import discovery
 
-    # as .gitignore lines reach it: tamed (a line of many stars is dropped), then plain globs
+    # as .gitignore lines reach it: tamed (a line of many stars is dropped), then matched by skilllint
     lines = ["*.pyc", "/build/", "dist/", "*.egg-info/", "a*b*c*d", "?x?y*", ".venv*/", "*a*a", "*a*a*a*a", "a*a/*b*b", "x/*a*a/y*y*/"]
-    discovery._spec_of_lines([discovery.tame_glob(line) for line in lines])
+    lines += ["*.py[cod]", "**/*a*a/", "a/**/*b*b", "x*x/**", "[!a]*[ab]*/"]
+    discovery._spec_of_lines([discovery.tame_glob(line) for line in lines])  # one search for them all
+    lines += ["!*a*a", "!**/x*x/", "!/[ab]*b*b/*"]
+    discovery._spec_of_lines([discovery.tame_glob(line) for line in lines])  # with `!`: one search a line
 
 
 def _disclosure_globs() -> None:
@@ -306,7 +309,7 @@ def _schema_keywords() -> None:
 # out: what they compile is kept on the module (module_patterns). lazyre.compiled compiles
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
-    "skilllint.skill.discovery:__init__": (_discovery_globs, {"match"}),  # _PlainGlobs.match_file
+    "skilllint.skill.discovery:__init__": (_discovery_globs, {"search"}),  # _GitignoreLines.match_file
     "skilllint.skill.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
     "skilllint.skill.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
     "skilllint.skill.script_prompts:_js_imports": (_js_imports, {"search"}),

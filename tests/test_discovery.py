@@ -397,46 +397,83 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     assert not isinstance(_spec_of_lines(["../"]), _FolderNames) and not isinstance(_spec_of_lines(["./"]), _FolderNames)
 
 
-def test_plain_globs_match_as_pathspec_matches_them():
-    """`*.pyc`, `/.venv/`, `*.egg-info/`, `build`, `.claude/settings.local.json`, `docs/*.md`:
-    matched without pathspec, with its answers."""
+def _simple_gitignore_spec(lines):
+    """pathspec's GitIgnoreSpec on its simple backend, the one skilllint asks for (its backends
+    differ on some negations: `['!*', '?']` and the folder `a/`)."""
     import pathspec
+
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
+    except TypeError:  # pathspec 0.12: no backends
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def test_own_gitignore_lines_match_as_pathspec_matches_them():
+    """`*.pyc`, `/.venv/`, `docs/*.md`, `*.py[cod]`, `**/.cache/`, `.agents/*` with
+    `!.agents/plugins/`: matched without pathspec, with its answers (negations included)."""
+    import warnings
+
     from hypothesis import example, given
     from hypothesis import strategies as st
 
-    from skilllint.skill.discovery import _FolderNames, _PlainGlobs, _spec_of_lines
+    from skilllint.skill.discovery import _FolderNames, _GitignoreLines, _own_line, _spec_of_lines
 
-    name = st.text(alphabet="ab.*?-_é #!", min_size=1, max_size=4)
+    name = st.one_of(
+        st.text(alphabet="ab.*?-_é #!", min_size=1, max_size=4),
+        st.sampled_from(["*", "**", "[ab]", "[!a]", "[^.]", "x[a-c]", "[z-a]", "[a--]", "[[:alpha:]]", "\\#", "..", "a "]),
+    )
     names = st.lists(name, min_size=1, max_size=3).map("/".join)
-    line = st.tuples(st.booleans(), names, st.booleans()).map(lambda t: ("/" if t[0] else "") + t[1] + ("/" if t[2] else ""))
-    component = st.sampled_from(["a", "b", "ab", ".a", "a.b", "x-y", "aa", "é", "_", "-a", "a?", "*", "a b", "#a", "!a", "a#"])
+    line = st.tuples(st.booleans(), st.booleans(), names, st.booleans()).map(
+        lambda t: ("!" if t[0] else "") + ("/" if t[1] else "") + t[2] + ("/" if t[3] else "")
+    )
+    component = st.sampled_from(["a", "b", "ab", ".a", "a.b", "x-y", "aa", "é", "_", "-a", "a?", "*", "a b", "#a", "!a", "a#", "xb", "["])
     paths = st.tuples(st.lists(component, min_size=1, max_size=4), st.booleans())
 
     @given(st.lists(line, min_size=1, max_size=4), st.lists(paths, min_size=1, max_size=8))
     @example(["*"], [(["a"], False)])
     @example(["*/"], [(["a", "b"], False)])
     @example(["/*"], [(["a"], True)])
+    @example(["**/"], [(["a"], False), (["a", "b"], True)])
     @example([".."], [(["a"], False)])
     @example(["a/*"], [(["a"], True), (["a", "b"], False)])
     @example(["a/b"], [(["a", "b"], True), (["x", "a", "b"], False), (["a", "b", "c"], False)])
     @example(["a b/#a"], [(["a b", "#a"], False)])
+    @example(["!*", "?"], [(["a"], True), (["a"], False)])
+    @example([".agents/*", "!.agents/plugins/"], [([".agents", "plugins"], True), ([".agents", "x"], True), ([".agents", "plugins", "a"], False)])
+    @example(["*.py[cod]", "**/.axis/", "a/**/b", "a/**"], [(["x", "y.pyc"], False), (["x", ".axis"], True), (["a", "x", "b"], False), (["a", "b"], False)])
     def agree(ignore_lines, probes):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # pathspec hands `[[:alpha:]]` to re as it is
+            try:
+                reference = _simple_gitignore_spec(ignore_lines)
+            except Exception:  # noqa: BLE001 - a line pathspec cannot read (skilllint leaves it out): not compared
+                assert any(_own_line(x) is None for x in ignore_lines if x.strip() and not x.startswith("#"))
+                return
         mine = _spec_of_lines(ignore_lines)
         patterns = [x for x in ignore_lines if x.strip() and not x.startswith("#")]
-        names_of = [part for x in patterns for part in x.strip("/").split("/")]
-        if any("**" in x or x.startswith("!") for x in patterns) or any(part == "*" or set(part) <= {"."} for part in names_of):
-            assert not isinstance(mine, (_FolderNames, _PlainGlobs))  # what pathspec treats apart goes to pathspec
-            return  # (whose backends differ on some negations: skilllint asks for the simple one)
-        reference = pathspec.GitIgnoreSpec.from_lines(ignore_lines)
+        if patterns and all(_own_line(x) is not None for x in patterns):
+            assert isinstance(mine, (_FolderNames, _GitignoreLines))  # no pathspec for these
         for parts, is_dir in probes:
             rel = "/".join(parts) + ("/" if is_dir else "")
-            assert (mine is not None and mine.match_file(rel)) == reference.match_file(rel), (ignore_lines, rel, type(mine).__name__)
+            assert (mine is not None and mine.match_file(rel)) == bool(reference.match_file(rel)), (ignore_lines, rel, type(mine).__name__)
 
     agree()
-    plain = ["__pycache__/", "*.pyc", "/.venv/", "*.egg-info/", ".DS_Store", ".claude/settings.local.json", "docs/*.md", ".claude/# Python"]
-    assert isinstance(_spec_of_lines(plain), _PlainGlobs)
-    for other in (["!keep.pyc"], ["[Bb]uild/"], ["\\#x"], ["a "], ["**/x"], ["a/**"], ["docs/*"], ["a/../b"], ["a//b"]):
-        assert not isinstance(_spec_of_lines(other), (_FolderNames, _PlainGlobs)), other
+    own = ["__pycache__/", "*.pyc", "/.venv/", "*.egg-info/", ".DS_Store", ".claude/settings.local.json", "docs/*.md", ".claude/# Python"]
+    own += ["*.py[cod]", "**/.axis/", ".agents/*", "!.agents/plugins/", "[Bb]uild/", "x/**/y", "logs/**", "!keep.pyc"]
+    assert isinstance(_spec_of_lines(own), _GitignoreLines)
+    for other in (["\\#x"], ["a "], ["a/**/b/**"], ["a/../b"], ["a//b"], ["[z-a]"], ["[[:alpha:]]"], ["!!a"], ["[a--]"]):
+        assert not isinstance(_spec_of_lines(other), (_FolderNames, _GitignoreLines)), other
+
+
+def test_a_gitignore_line_re_cannot_read_is_left_out_quietly(repo):
+    """`[z-a]` (a range that runs backwards) made `re` raise inside pathspec: a traceback. Git
+    matches nothing with it; `[[:alpha:]]` made `re` warn on standard error on every run."""
+    skill(repo, "skills/zeta")
+    skill(repo, "skills/beta")
+    (repo / ".gitignore").write_text("[z-a]\n[[:alpha:]]x\nskills/b*/\n", encoding="utf-8")
+    code, out, err = run_cli("check", "--select", "SL111", ".", cwd=repo)
+    assert code == 1 and "Traceback" not in err and "Warning" not in err, err
+    assert found(repo, ".") == ["skills/zeta"]  # the other lines apply
 
 
 def _found_in_a_fresh_process(tmp_path: Path, exclude: list[str] | None = None) -> tuple[list[str], bool]:

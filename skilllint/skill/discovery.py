@@ -14,6 +14,7 @@ import errno
 import os
 import re
 import stat
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,7 +176,8 @@ class _Ignore:
 
 def gitignore_spec(lines):
     """pathspec's matcher of gitignore ``lines``, on its simple backend (Python's ``re``); a line
-    pathspec cannot read (a lone ``!``, a trailing backslash) is left out, as git ignores it."""
+    pathspec cannot read (a lone ``!``, a trailing backslash, a range such as ``[z-a]``) is left
+    out, as git matches nothing with it."""
     pathspec = _pathspec()
 
     def spec(lines):
@@ -184,22 +186,35 @@ def gitignore_spec(lines):
         except TypeError:  # pathspec 0.12 (no backends: its matching is the simple one)
             return pathspec.GitIgnoreSpec.from_lines(lines)
 
-    try:
-        return spec(lines)
-    except ValueError:
-        return spec([line for line in lines if not unreadable_pattern(line)])
+    with _quiet_re():
+        try:
+            return spec(lines)
+        except (ValueError, re.error):
+            return spec([line for line in lines if not unreadable_pattern(line)])
 
 
 def unreadable_pattern(line: str) -> bool:
-    """Whether pathspec rejects a gitignore line (a lone ``!``, a trailing backslash): git matches
-    nothing with it. The configuration reports such a pattern (:mod:`skilllint.config`)."""
-    if _FOLDER_NAME_LINE.fullmatch(line) or _PLAIN_GLOB_LINE.fullmatch(line):
+    """Whether pathspec rejects a gitignore line (a lone ``!``, a trailing backslash, a reversed
+    range): git matches nothing with it. The configuration reports such a pattern (:mod:`skilllint.config`)."""
+    if _FOLDER_NAME_LINE.fullmatch(line) or _own_line(line) is not None:
         return False  # what skilllint matches itself: never rejected, and pathspec is not imported
     try:
-        _pathspec().GitIgnoreSpec.from_lines([line])
-    except ValueError:
+        with _quiet_re():
+            _pathspec().GitIgnoreSpec.from_lines([line])
+    except (ValueError, re.error):  # pathspec hands a bracket expression to `re` as it is
         return True
     return False
+
+
+@contextmanager
+def _quiet_re():
+    """pathspec hands a bracket expression to ``re`` as written: ``[[:alpha:]]`` makes ``re``
+    warn of a nested set on standard error, about the user's .gitignore, on every run."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        yield
 
 
 def _pathspec():
@@ -232,47 +247,144 @@ _FOLDER_NAME_LINE = re.compile(r"(?!\.+/)[A-Za-z0-9._-]+/")
 def _spec_of_lines(lines: list[str]):
     """A .gitignore's matcher; None when it has no pattern, and without pathspec (slow
     to import: ~17 ms, a twentieth of a warm run) when every pattern names a folder
-    (``build/``, ``__pycache__/``) or is a plain glob (``*.pyc``, ``/.venv/``,
-    ``.claude/settings.local.json``, ``docs/*.md``): what most .gitignore files hold."""
+    (``build/``, ``__pycache__/``) or is of :data:`_OWN_LINE`'s form (``*.pyc``, ``/.venv/``,
+    ``docs/*.md``, ``*.py[cod]``, ``**/.cache/``, ``.agents/*`` with ``!.agents/plugins/``):
+    what most .gitignore files hold."""
     patterns = [line for line in lines if line.strip() and not line.startswith("#")]
     if not patterns:
         return None
     if all(_FOLDER_NAME_LINE.fullmatch(line) for line in patterns):
         return _FolderNames(patterns)
-    if all(_PLAIN_GLOB_LINE.fullmatch(line) and "**" not in line for line in patterns):
-        return _PlainGlobs(patterns)
+    own = [_own_line(line) for line in patterns]
+    if all(line is not None for line in own):
+        return _GitignoreLines(own)
     return gitignore_spec(lines)
 
 
-# Names joined by `/`, maybe anchored (`/build`), maybe a folder (`dist/`), with `*` and `?` but no
-# other gitignore syntax (negation, escapes, ranges, `**`, spaces at either end), and no name that is
-# `*` alone or all dots (pathspec treats those apart). One segment after another, each without `/`:
-# linear. A space inside (`.claude/# Python`) is part of the name, as a `#` not at the line's start.
-_NAME_CHAR = r"[^\s/\\\[\]]"  # no whitespace, slash, escape or range
-_GLOB_NAME = r"(?!\*(?:/|$))(?!\.+(?:/|$))" + _NAME_CHAR + r"(?:(?:" + _NAME_CHAR + r"|\x20)*" + _NAME_CHAR + r")?"
-_PLAIN_GLOB_LINE = re.compile(r"/?(?![!#])" + _GLOB_NAME + r"(?:/" + _GLOB_NAME + r")*/?")
+# The gitignore lines skilllint matches itself: maybe negated (`!`), maybe anchored (`/build`),
+# names joined by `/`, maybe a folder (`dist/`); in a name `*`, `?` and bracket expressions of
+# letters, digits, `.`, `_` and `-` (`[Bb]`, `[!0-9]`); a name may be `*` or `**`. Not escapes,
+# POSIX classes, spaces at either end, a name of dots alone (`..`), a `!` or `#` after the
+# negation, nor more than one `**` (pathspec matches those; see _own_line). One segment after
+# another, each without `/`: linear. A space inside (`.claude/# Python`) is part of the name,
+# as a `#` not at the line's start.
+_NAME_CHAR = r"[^\s/\\\[\]]"  # no whitespace, slash, escape or bracket
+_BRACKET = r"\[[!^]?[A-Za-z0-9._-]+\]"
+_NAME_PART = "(?:" + _NAME_CHAR + "|" + _BRACKET + ")"
+_GLOB_NAME = r"(?!\.+(?:/|$))" + _NAME_PART + r"(?:(?:" + _NAME_PART + r"|\x20)*" + _NAME_PART + r")?"
+_OWN_LINE = re.compile(r"!?/?(?![!#])" + _GLOB_NAME + r"(?:/" + _GLOB_NAME + r")*/?")
+_RANGE = re.compile(r"(.)-(.)")
+# pathspec's group that marks a match of a folder above the path (GitIgnoreSpec ranks it lower)
+_DIR_MARK = "(?P<d>/)"
 
 
-class _PlainGlobs:
-    """Patterns of :data:`_PLAIN_GLOB_LINE`'s form, matched as pathspec's GitIgnoreSpec does:
-    translated by its rules and tried at the start of the path."""
+def _own_line(line: str) -> tuple[str, bool] | None:
+    """(the regular expression pathspec's GitIgnoreSpec makes of ``line``, for ``search``;
+    whether it ignores, False for a ``!`` line), made here as pathspec makes it
+    (``pathspec.patterns.gitignore.spec``); None for a line of another form (:data:`_OWN_LINE`)."""
+    if not _OWN_LINE.fullmatch(line):
+        return None
+    include = not line.startswith("!")
+    segments = (line if include else line[1:]).split("/")
+    if segments.count("**") > 1:
+        return None  # each `**` multiplies the ways a path can match
+    is_dir = not segments[-1]
+    if not segments[0]:
+        del segments[0]  # `/x`: anchored to the .gitignore's folder
+    elif len(segments) == 1 or (len(segments) == 2 and not segments[1]):
+        if segments[0] != "**":
+            segments.insert(0, "**")  # one name: at any depth
+    if not segments[-1]:
+        segments[-1] = "**"  # `x/`: the folder and everything below it
+    if len(segments) > 1 and segments[-2:] == ["**", "**"]:
+        del segments[-1]
+    # pathspec's shortcuts for the patterns that match every path, or every path in a folder
+    if segments == ["**"]:
+        return (_DIR_MARK if is_dir else "."), include
+    if segments == ["**", "*"]:
+        return ".", include
+    if segments == ["**", "*", "**"]:
+        return (_DIR_MARK if is_dir else "/"), include
+    parts = []
+    need_slash = False
+    end = len(segments) - 1
+    for index, segment in enumerate(segments):
+        if segment == "**":
+            if index == 0:
+                parts.append("^(?:.+/)?")
+            elif index < end:
+                parts.append("(?:/.+)?")
+                need_slash = True
+            else:
+                parts.append(_DIR_MARK if is_dir else "/")
+            continue
+        if index == 0:
+            parts.append("^")
+        if need_slash:
+            parts.append("/")
+        if segment == "*":
+            parts.append("[^/]+")
+        else:
+            glob = _name_glob(segment)
+            if glob is None:
+                return None
+            parts.append(glob)
+        if index == end:
+            parts.append("(?:" + _DIR_MARK + "|$)")
+        need_slash = True
+    return "".join(parts), include
 
-    def __init__(self, patterns) -> None:
-        self.regex = re.compile("|".join(_plain_glob_regex(p) for p in patterns))
+
+def _name_glob(name: str) -> str | None:
+    """A name's glob as a regular expression, as pathspec translates it (a bracket expression
+    as it is, for ``re``); None for a bracket expression ``re`` reads otherwise than as written:
+    a range that runs backwards (``[z-a]``: an error, and git matches nothing with it), ``--``."""
+    out = []
+    index = 0
+    while index < len(name):
+        char = name[index]
+        if char == "[":
+            close = name.index("]", index)
+            body = name[index + 1 : close]
+            negated = body[:1] in ("!", "^")
+            body = body[1:] if negated else body
+            if "--" in body or any(low > high for low, high in _RANGE.findall(body)):
+                return None  # `--`: `re` warns of a set difference (reserved syntax)
+            out.append("[" + ("^" if negated else "") + body + "]")
+            index = close + 1
+            continue
+        out.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
+        index += 1
+    return "".join(out)
+
+
+class _GitignoreLines:
+    """Lines of :data:`_OWN_LINE`'s form (:func:`_own_line`), matched as pathspec's GitIgnoreSpec
+    matches them on its simple backend: the last line that matches the path itself decides; when
+    none does, the last that matches a folder above it (with ``/``: the path is a folder)."""
+
+    def __init__(self, lines: list[tuple[str, bool]]) -> None:
+        self.negated = not all(include for _, include in lines)
+        if self.negated:
+            self.lines = [(re.compile(regex), include) for regex, include in reversed(lines)]
+        else:  # no `!` line: any match ignores, and one search asks them all
+            self.regex = re.compile("|".join(f"(?:{regex.replace(_DIR_MARK, '/')})" for regex, _ in lines))
 
     def match_file(self, rel: str) -> bool:
         """``rel``: relative with ``/`` separators, ending in ``/`` for a folder (as for pathspec)."""
-        return self.regex.match(rel) is not None
-
-
-def _plain_glob_regex(pattern: str) -> str:
-    folder = pattern.endswith("/")
-    name = pattern.strip("/")
-    # gitignore(5): a slash at the start or in the middle anchors the pattern to the .gitignore's folder
-    anchored = pattern.startswith("/") or "/" in name
-    glob = "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in name)
-    # unanchored: at any depth; a folder pattern: the folder and what is below it; else also a file
-    return ("(?:" if anchored else "(?:(?:.+/)?") + glob + ("/)" if folder else "(?:/|$))")
+        if not self.negated:
+            return self.regex.search(rel) is not None
+        ignored, rank = False, 0
+        for regex, include in self.lines:
+            found = regex.search(rel)
+            if found is None:
+                continue
+            here = 1 if found.groupdict().get("d") else 2
+            if here > rank:
+                ignored, rank = include, here
+                if here == 2:
+                    break
+        return ignored
 
 
 class _FolderNames:
