@@ -4,7 +4,6 @@ for it, and the entries of earlier runs."""
 
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 
 from ..config import Settings
@@ -106,6 +105,7 @@ def lint_catalogs(
                 if len(mine) < len(findings):
                     mine += _context_findings(rule, catalog, mine, findings, ctx, linted)
             except Exception as exc:  # one rule's bug must not hide the others' findings
+                import traceback  # only when a rule fails: kept off start-up
                 internal_errors.append(
                     f"internal error in {rule.code} on the {catalog.target} catalog of {catalog.root}: "
                     f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=6)

@@ -4,7 +4,6 @@ left out when a suppression comment or a per-file ignore silences it."""
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +84,7 @@ def lint_package(
                     continue
                 tally.add(diagnostic)
         except Exception as exc:  # one rule's bug must not hide the others' findings
+            import traceback  # only when a rule fails: kept off start-up
             if internal_errors is not None:
                 internal_errors.append(
                     f"internal error in {rule.code} on {package.root}: {type(exc).__name__}: {exc}\n"

@@ -30,7 +30,6 @@ import os
 import signal
 import sys
 import threading
-import traceback
 from functools import lru_cache, partial
 from typing import Callable, Sequence
 
@@ -209,6 +208,7 @@ def _work(start: int, stop: int) -> tuple:
         try:
             values.append(to_plain(function(items[index])))
         except BaseException as exc:  # noqa: BLE001 - reported; the main process redoes what is not sent
+            import traceback  # only on failure: kept off start-up
             return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}", values
     return "ok", "", values
 
@@ -306,6 +306,7 @@ def _run_and_send(function: Callable, fd: int) -> None:
         try:
             message = ("ok", function())
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which runs it again
+            import traceback
             message = ("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
         try:
             data = marshal.dumps(message)

@@ -3,7 +3,6 @@ checks that the SL1xx rules share."""
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from typing import Any, Iterable
@@ -208,6 +207,8 @@ def suggest(key: str) -> str | None:
     for known in _ALL_KNOWN_KEYS:
         if normalised == known.replace("_", "-") and known != key:
             return f"did you mean `{known}`?"
+    import difflib  # only to suggest a name (kept off a warm run's start-up)
+
     close = difflib.get_close_matches(key.lower(), [k for k in _ALL_KNOWN_KEYS if k != key], n=1, cutoff=0.8)
     return f"did you mean `{close[0]}`?" if close else None
 

@@ -3,7 +3,6 @@ closest one to a missing anchor."""
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from .. import lazyre
@@ -15,6 +14,8 @@ from .package import SkillPackage
 def closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
     """The heading anchor the author probably meant: a close spelling, else the one
     sharing the longest start (at least 4 characters: `#auth` for `#authentication`)."""
+    import difflib  # only to suggest an anchor (kept off a warm run's start-up)
+
     close = difflib.get_close_matches(wanted, anchors, n=1, cutoff=0.6)
     if close:
         return close

@@ -9,7 +9,6 @@ A finding in a referenced file points into that file and names how it was reache
 
 from __future__ import annotations
 
-import difflib
 import os
 import posixpath
 import re
@@ -115,6 +114,8 @@ class Suggestions:
             return same_name[0]
         if len(self._files) > MOST_CANDIDATES:
             return None
+        import difflib  # only to suggest a path (kept off a warm run's start-up)
+
         close = difflib.get_close_matches(path, self._files, n=1, cutoff=0.85)
         return close[0] if close else None
 
