@@ -401,3 +401,65 @@ def test_a_stat_memo_that_is_a_trap_is_ignored_within_the_bounds(tree, kind):
     assert snapshot(outside) == before  # nothing written through a link
     if kind == "link out of the tree":
         assert not [e for e in result.events if e[0] == "open" and os.path.basename(e[1]) == name]
+
+
+# -- the file hash a content key is made of --------------------------------------------
+
+
+def test_content_digest_is_the_files_sha256_and_none_when_it_is_not_the_stamped_file(tmp_path):
+    """One read for a file under 1 MiB, a loop for a larger one: the same sha256 either way; None
+    for a file whose lstat is not the stamp given (changed since it was listed), a link, a FIFO."""
+    import hashlib
+
+    from skilllint.fsafe import MAX_READ_BYTES, content_digest, file_stamp
+
+    small, large = tmp_path / "small.md", tmp_path / "large.md"
+    small.write_bytes(b"# small\n" * 10)
+    large.write_bytes(os.urandom(3 * 1024 * 1024 + 7))
+    for path in (small, large):
+        assert content_digest(path, file_stamp(os.lstat(path))) == hashlib.sha256(path.read_bytes()[:MAX_READ_BYTES]).hexdigest()
+    stamp = file_stamp(os.lstat(small))
+    small.write_bytes(b"# changed\n")
+    assert content_digest(small, stamp) is None
+    link = tmp_path / "link.md"
+    link.symlink_to(small)
+    assert content_digest(link, file_stamp(os.lstat(link))) is None
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)
+        assert content_digest(fifo, file_stamp(os.lstat(fifo))) is None  # never blocks
+
+
+def test_content_digest_reads_on_when_a_file_grew_after_its_stamp_was_taken(tmp_path, monkeypatch):
+    """fstat said n bytes, a read of n + 1 gets more: the file is hashed to its end (at most the
+    read cap), as the loop would; the key's caller re-checks the stamp before filing a result."""
+    import hashlib
+
+    from skilllint import fsafe
+
+    path = tmp_path / "grows.md"
+    path.write_bytes(b"x" * 5000)
+    real_fstat = os.fstat
+
+    def shrunk(fd):  # the file as it was when listed: 100 bytes
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, info.st_ino, info.st_dev, info.st_nlink, info.st_uid, info.st_gid, 100, 0, 0, 0))
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        stamp = fsafe.file_stamp(shrunk(fd))
+    finally:
+        os.close(fd)
+    monkeypatch.setattr(fsafe.os, "fstat", shrunk)
+    assert fsafe.content_digest(path, stamp) == hashlib.sha256(b"x" * 5000).hexdigest()
+
+
+def test_stamps_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
+    """The stat memo's slots are checked against it: equal values (however built) hash equal, and
+    a tuple, a list, a string and a number that print alike do not."""
+    from skilllint.lint.cache_memo import stamps_hash
+
+    built = [("a.md", 33188, 10, 1, 2, 3)]
+    assert stamps_hash(["salt", built]) == stamps_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])
+    assert stamps_hash(("1",)) != stamps_hash((1,)) and stamps_hash([1]) != stamps_hash((1,))
+    assert stamps_hash(["a\udcff"]) != stamps_hash(["a"])  # a name that is not UTF-8 (surrogateescape) hashes too

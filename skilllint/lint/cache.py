@@ -81,7 +81,7 @@ from . import cache_folder
 from .cache_entries import checked_diagnostics, encode, holds_documents, moved, probes_hold
 from .cache_folder import FORMAT, CacheFolder, parse_json
 from .cache_keys import MANIFESTS, linked_skill_md, manifest_stamps, path_below, settings_salt
-from .cache_memo import FileHashes, StampKeys, TokenCounts
+from .cache_memo import FileHashes, StampKeys, TokenCounts, stamps_hash
 from .result_pack import ResultPack
 
 # The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
@@ -188,7 +188,7 @@ class ResultCache:
         ids = [t.id for t in targets]
         unreadable, skipped = sorted(inventory.unreadable), sorted(inventory.skipped)
         stamps = [self.salt, root, where, inventory.stamps, unreadable, skipped, manifests, ids]
-        quick = hashlib.sha256(repr(stamps).encode("utf-8", "surrogatepass")).hexdigest()
+        quick = stamps_hash(stamps)
         slot = f"p{self._slot}:{root}"
         key = self.stamp_keys.get(slot, quick)
         if key is not None:

@@ -4,7 +4,9 @@ stat memo of keys (:class:`StampKeys`)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import marshal
 import time
 from pathlib import Path
 
@@ -98,6 +100,14 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
             break
         kept.setdefault(key, value)
     return kept
+
+
+def stamps_hash(value) -> str:
+    """The hash of ``value`` (lstat numbers, paths, names) that a :class:`StampKeys` slot is checked
+    against: of its marshal form, version 2 (no back-references, so equal values give equal
+    bytes), about a third of repr's cost on a skill's lstat tuples (a CI run makes one for every
+    skill). Only ever compared with one made on this machine, by this code (the salt)."""
+    return hashlib.sha256(marshal.dumps(value, 2)).hexdigest()
 
 
 class FileHashes:

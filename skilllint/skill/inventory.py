@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, NamedTuple
 from pathlib import Path
 
-from ..fsafe import added_entry, kind_of_mode, list_folder, overlaid_size, overlay_adds_entries, real_path_or_given
+from ..fsafe import added_entry, has_overlay, kind_of_mode, list_folder, overlaid_size, overlay_adds_entries, real_path_or_given
 
 MAX_ENTRIES = 100_000  # entries recorded per package (the root aside); the walk stops past it
 MAX_LINK_HOPS = 40  # as the kernel's ELOOP bound
@@ -108,6 +108,8 @@ class PackageInventory:
         if listings is not None and overlay_adds_entries():
             listings = None  # an editor's new files are in list_folder's listing only
         inventory.entries["."] = Entry(".", "dir")
+        entries, stamps = inventory.entries, inventory.stamps
+        overlaid = has_overlay()  # asked once: every entry of every skill is listed here
         stack = [""]
         while stack:
             folder = stack.pop()
@@ -139,10 +141,11 @@ class PackageInventory:
                     if kind == "dir":
                         stack.append(rel)
                     continue
-                kind = kind_of_mode(info.st_mode)
-                inventory.stamps.append((rel, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
-                size = overlaid_size(prefix + name, info.st_size) if kind == "file" else 0  # an editor's text counts
-                inventory.entries[rel] = Entry(rel, kind, size, mode=info.st_mode)
+                mode = info.st_mode
+                kind = kind_of_mode(mode)
+                stamps.append((rel, mode, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
+                size = 0 if kind != "file" else overlaid_size(prefix + name, info.st_size) if overlaid else info.st_size
+                entries[rel] = Entry(rel, kind, size, mode=mode)  # (an editor's text counts)
                 if kind == "dir":
                     if name in skip:
                         inventory.skipped.add(rel)
