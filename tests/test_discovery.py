@@ -476,6 +476,24 @@ def test_a_gitignore_line_re_cannot_read_is_left_out_quietly(repo):
     assert found(repo, ".") == ["skills/zeta"]  # the other lines apply
 
 
+
+def test_lines_pathspec_must_read_use_its_simple_backend_even_after_hyperscan_was_imported():
+    """pathspec imported after hyperscan (a language server that linted before it first met such a
+    line) defaults to its hyperscan backend, which raised hyperscan.error on `[z-a]`: a traceback."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("hyperscan")
+    code = (
+        "import hyperscan\n"
+        "from skilllint.skill.discovery import gitignore_spec, unreadable_pattern\n"
+        "print(unreadable_pattern('[z-a]'), unreadable_pattern('a\\\\'), unreadable_pattern('x[[:alpha:]]'))\n"
+        "spec = gitignore_spec(['[z-a]', 'x[[:alpha:]]', 'b/'])\n"
+        "print(spec.match_file('b/'), spec.match_file('z'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.split() == ["True", "True", "False", "True", "False"], out.stderr
+
 def _found_in_a_fresh_process(tmp_path: Path, exclude: list[str] | None = None) -> tuple[list[str], bool]:
     """The packages discover() finds in ``tmp_path`` from a new interpreter, and whether it imported pathspec."""
     import subprocess

@@ -178,19 +178,21 @@ def gitignore_spec(lines):
     """pathspec's matcher of gitignore ``lines``, on its simple backend (Python's ``re``); a line
     pathspec cannot read (a lone ``!``, a trailing backslash, a range such as ``[z-a]``) is left
     out, as git matches nothing with it."""
-    pathspec = _pathspec()
-
-    def spec(lines):
-        try:
-            return pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
-        except TypeError:  # pathspec 0.12 (no backends: its matching is the simple one)
-            return pathspec.GitIgnoreSpec.from_lines(lines)
-
     with _quiet_re():
         try:
-            return spec(lines)
+            return _simple_spec(lines)
         except (ValueError, re.error):
-            return spec([line for line in lines if not unreadable_pattern(line)])
+            return _simple_spec([line for line in lines if not unreadable_pattern(line)])
+
+
+def _simple_spec(lines):
+    """pathspec's GitIgnoreSpec of ``lines`` on its simple backend, whichever backends it could
+    import (its hyperscan one raises its own errors, and compiles slower than ``re``)."""
+    pathspec = _pathspec()
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
+    except TypeError:  # pathspec 0.12 (no backends: its matching is the simple one)
+        return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def unreadable_pattern(line: str) -> bool:
@@ -200,7 +202,7 @@ def unreadable_pattern(line: str) -> bool:
         return False  # what skilllint matches itself: never rejected, and pathspec is not imported
     try:
         with _quiet_re():
-            _pathspec().GitIgnoreSpec.from_lines([line])
+            _simple_spec([line])
     except (ValueError, re.error):  # pathspec hands a bracket expression to `re` as it is
         return True
     return False
