@@ -424,7 +424,7 @@ class Settings:
         if cached is None:
             ids = tuple(t.id for t in self.targets_for(package))
             stop = self.manifest_search_stop(package)
-            root = Path(os.path.normpath(package.root))
+            root = package.normal_root
             cached = not_listing(root, ids, stop, *self.plugin_memos)
             self._not_listing_cache[key] = cached
         return cached
@@ -446,7 +446,7 @@ class Settings:
         none of the files read changes."""
         if "claude-code" not in self.not_listing(package):
             return None
-        root = Path(os.path.normpath(package.root))
+        root = package.normal_root
         place = claude_code.unlisted(root, self.manifest_search_stop(package), *self.plugin_memos)
         if place is None or not claude_code_links.reached(root, place.skills_folder, package.max_bytes):
             return None

@@ -428,18 +428,28 @@ def remove_abandoned_fix_temp(path: str) -> str | None:
     return None
 
 
-def _through_real_folders(folder: str, parts: tuple[str, ...]) -> os.stat_result | None:
+def _through_real_folders(folder: str, parts: tuple[str, ...], memo: dict | None = None) -> os.stat_result | None:
     """The ``lstat`` of ``folder/parts…`` when every part but the last is a real folder (no link
-    stat-ed through), else None."""
+    stat-ed through), else None. ``memo``: path -> its ``lstat`` (None: none), for questions
+    asked together about one moment of the tree (many share the folders on the way)."""
     path = folder
     info = None
     for part in parts:
         if info is not None and not stat.S_ISDIR(info.st_mode):
             return None
         path = os.path.join(path, part)
+        if memo is not None and path in memo:
+            info = memo[path]
+            if info is None:
+                return None
+            continue
         try:
             info = os.lstat(path)
         except (OSError, ValueError):  # ValueError: a NUL or a lone surrogate in a name read from a file
+            info = None
+        if memo is not None:
+            memo[path] = info
+        if info is None:
             return None
     return info
 
@@ -452,10 +462,10 @@ def plain_file(folder: str, *parts: str) -> os.stat_result | None:
     return info if info is not None and stat.S_ISREG(info.st_mode) else None
 
 
-def plain_entry(folder: str, *parts: str) -> bool:
+def plain_entry(folder: str, *parts: str, memo: dict | None = None) -> bool:
     """Whether ``folder/parts…`` is a regular file or a folder reached through real folders only
-    (no link stat-ed on the way or at the end)."""
-    info = _through_real_folders(folder, parts)
+    (no link stat-ed on the way or at the end); ``memo`` as for :func:`_through_real_folders`."""
+    info = _through_real_folders(folder, parts, memo)
     return info is not None and (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode))
 
 

@@ -463,3 +463,24 @@ def test_stamps_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
     assert stamps_hash(["salt", built]) == stamps_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])
     assert stamps_hash(("1",)) != stamps_hash((1,)) and stamps_hash([1]) != stamps_hash((1,))
     assert stamps_hash(["a\udcff"]) != stamps_hash(["a"])  # a name that is not UTF-8 (surrogateescape) hashes too
+
+
+def test_probes_checked_together_share_the_folders_on_their_way(tmp_path, monkeypatch):
+    """A run's lookups check hundreds of probes that climb the same folders: with the run's memo
+    each folder is stat-ed once, and every answer is the one a probe alone gets (a link on the
+    way, a file on the way, a missing part)."""
+    from skilllint import fsafe
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "SKILL.md").write_text("x", encoding="utf-8")
+    (tmp_path / "a" / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "link").symlink_to(tmp_path / "a")
+    probes = [("a", "b", "SKILL.md"), ("a", "b"), ("a", "gone", "x"), ("a", "file", "x"), ("link", "b"), ("a", "b", "SKILL.md")]
+    alone = [fsafe.plain_entry(str(tmp_path), *parts) for parts in probes]
+    assert alone == [True, True, False, False, False, True]
+    stats: list[str] = []
+    real_lstat = os.lstat
+    monkeypatch.setattr(fsafe.os, "lstat", lambda path: stats.append(path) or real_lstat(path))
+    memo: dict = {}
+    assert [fsafe.plain_entry(str(tmp_path), *parts, memo=memo) for parts in probes] == alone
+    assert len(stats) == len(set(stats))  # nothing stat-ed twice

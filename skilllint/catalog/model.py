@@ -234,7 +234,7 @@ def _unloaded_reason(package: SkillPackage, target: Target, key: tuple[str, Path
                 return f"not below a skills folder {where}"
             return f"not `<skills folder>/<name>/SKILL.md` of a skills folder {where}: {surface} looks no deeper"
     if target.lists_only_direct_children and kind == "surface-roots":
-        where = unlisted(Path(os.path.normpath(package.root)))  # `.claude/skills/<name>/SKILL.md` alone
+        where = unlisted(package.normal_root)  # `.claude/skills/<name>/SKILL.md` alone
         if where is None:
             return None
         return f"{where.levels} folders deep below {where.skills_folder}: {surface} lists `<skills folder>/<name>/SKILL.md` only"

@@ -115,6 +115,9 @@ class ResultCache:
         self._anchors: dict[str, str] = {}  # lint root -> the folder content keys name places from ("": none)
         self._keyed: dict[str, tuple] = {}  # package root -> (anchor, its manifests' stamps), for put()
         self._manifests_up: dict[tuple, tuple] = {}  # (folder, anchor) -> the manifests from it up to the anchor
+        # path -> lstat (None: none) of what the entries' probes looked at: a run's lookups all
+        # ask about the tree as it is at its start, and share the folders on the way
+        self._probed: dict[str, object] = {}
         self.hits = 0  # lookups that found a result (in this process: a warm run looks up here)
         self.misses = 0
 
@@ -316,7 +319,7 @@ class ResultCache:
         if entry is None or len(entry) > MAX_RESULT_BYTES:
             return None
         data = self._placed(parse_json(entry), package)
-        if not probes_hold(data, package) or not holds_documents(data, documents_hold):
+        if not probes_hold(data, package, self._probed) or not holds_documents(data, documents_hold):
             return None
         return checked_diagnostics(data, package, self._names, {t.id for t in targets})
 

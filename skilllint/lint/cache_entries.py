@@ -128,11 +128,12 @@ def moved(data: dict, made: str, root: str, anchor: str) -> dict | None:
     return {**data, "diagnostics": moved}
 
 
-def probes_hold(data: object, package) -> bool:
+def probes_hold(data: object, package, lstats: dict | None = None) -> bool:
     """Whether every path beyond the package that the cached result rests on is found as it was
     (a sibling skill created since would make "no such file" stale). A probe is looked up only
     inside the linted tree (:meth:`skilllint.skill.package.SkillPackage.exists_in_tree`): a cache file
-    naming other places is refused, not followed."""
+    naming other places is refused, not followed. ``lstats``: the run's memo of the paths
+    looked at (:meth:`~skilllint.skill.package.SkillPackage.exists_in_tree`)."""
     if type(data) is not dict:
         return False
     probes = data.get("probes", [])
@@ -141,7 +142,7 @@ def probes_hold(data: object, package) -> bool:
     for probe in probes:
         if type(probe) is not list or len(probe) != 2 or type(probe[0]) is not str or type(probe[1]) is not bool:
             return False
-        if len(probe[0]) > MAX_PROBE_CHARS or package.exists_in_tree(probe[0]) is not probe[1]:
+        if len(probe[0]) > MAX_PROBE_CHARS or package.exists_in_tree(probe[0], lstats) is not probe[1]:
             return False
     return True
 

@@ -90,6 +90,23 @@ class CacheFolder:
         folder.write_atomic(name, data, durable=False)  # a lost or torn file reads as a miss
 
 
+def dump_json(value: object) -> bytes:
+    """``value`` as JSON in UTF-8 (a cache file, read back by :func:`parse_json`): by orjson where
+    it is installed (a CI run rewrites the stat memo, some 3,000 entries: 0.7 ms against 4.7),
+    else, or for what orjson refuses (a name that is not UTF-8, kept as lone surrogates), by the
+    standard library."""
+    try:
+        import orjson
+    except ImportError:
+        orjson = None
+    if orjson is not None:
+        try:
+            return orjson.dumps(value)
+        except TypeError:  # orjson.JSONEncodeError is one
+            pass
+    return json.dumps(value).encode("ascii")
+
+
 def parse_json(data: bytes) -> object:
     """The JSON value of a cache file, or None when it is not UTF-8 JSON, is nested deeper than
     the parser goes, or would take far more memory than its size once loaded (``[[],[],…]``

@@ -5,14 +5,13 @@ stat memo of keys (:class:`StampKeys`)."""
 from __future__ import annotations
 
 import hashlib
-import json
 import marshal
 import time
 from pathlib import Path
 
 from ..fsafe import UnsafeFile, content_digest
 from . import cache_folder
-from .cache_folder import CacheFolder, parse_json
+from .cache_folder import CacheFolder, dump_json, parse_json
 
 
 class TokenCounts:
@@ -63,7 +62,7 @@ class TokenCounts:
         stored = {k: v for k, v in self.load().items() if _valid_count(k, v)}
         kept = used_first(self._used, stored, MAX_TOKEN_COUNTS)
         try:
-            self.folder.write(TOKEN_COUNTS_FILE, json.dumps({"format": 1, "counts": kept}).encode())
+            self.folder.write(TOKEN_COUNTS_FILE, dump_json({"format": 1, "counts": kept}))
         except (OSError, UnsafeFile):
             pass  # a read-only tree: the next run counts again
         self._changed = False
@@ -205,7 +204,7 @@ class StampKeys:
         if not self._changed or self.folder is None:
             return
         stored = {slot: value for slot, value in self.load().items() if self._valid(slot, value)}
-        data = json.dumps({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)}).encode()  # ASCII
+        data = dump_json({"format": 1, "entries": used_first(self._used, stored, self.LIMIT)})
         if len(data) > self.MAX_BYTES:
             return  # it would not be read back
         try:

@@ -27,7 +27,7 @@ class NotDiscoverable(Rule):
 
         if package.skill_md_name != "SKILL.md":
             return  # SL002 reports a misnamed SKILL.md; no surface loads it either way
-        folder = Path(os.path.normpath(package.root))
+        folder = package.normal_root
         for target in ctx.targets:
             if target.discovery_model == "walk":
                 reason = self._codex(folder)

@@ -158,15 +158,25 @@ class SkillPackage:
         return self._real_root
 
     @cached_property
+    def normal_root(self) -> Path:
+        """The folder's path normalised as text (``os.path.normpath``): the form the surfaces'
+        placement rules compare. Discovery's paths are normalised already, so most packages
+        answer with :attr:`root` itself (a warm run asks for a thousand of them several times)."""
+        text = str(self.root)
+        normal = os.path.normpath(text)
+        return self.root if normal == text else Path(normal)
+
+    @cached_property
     def real_skill_md(self) -> str:
         """SKILL.md's real path: what tells two routes to one skill apart."""
-        path = self.skill_md_path
+        name = self.skill_md_name or SKILL_MD
+        path = os.path.join(str(self.root), name)  # a string: asked of every skill of every catalog
         try:
             if stat.S_ISLNK(os.lstat(path).st_mode):
                 return real_path(path)
         except OSError:  # a link that cannot be resolved: this route is its name
             pass
-        return os.path.join(self.real_root, path.name)
+        return os.path.join(self.real_root, name)
 
     @cached_property
     def listing(self) -> list[str]:
@@ -339,14 +349,16 @@ class SkillPackage:
         self._ancestors[relative] = found
         return found
 
-    def exists_in_tree(self, relative: str) -> bool | None:
+    def exists_in_tree(self, relative: str, lstats: dict | None = None) -> bool | None:
         """Whether ``relative`` (a path from the lint root, ``/``-separated) names a file or folder
         reached through real folders; None when it is not a path inside the linted tree, which is
-        never looked at. The answer is remembered in :attr:`tree_probes`."""
+        never looked at. The answer is remembered in :attr:`tree_probes`. ``lstats``: the ``lstat``
+        of paths looked at already in this run, by path (the result cache checks hundreds of
+        probes that share the folders on their way)."""
         parts = relative.split("/")
         if not relative or relative.startswith("/") or any(p in ("", ".", "..") for p in parts):
             return None
-        found = plain_entry(os.path.normpath(self.lint_root), *parts)
+        found = plain_entry(os.path.normpath(self.lint_root), *parts, memo=lstats)
         self.tree_probes[relative] = found
         return found
 
