@@ -147,3 +147,29 @@ def test_a_pre_commit_run_appends_the_one_entry_it_files(tmp_path):
     assert run_cli("check", "skills/one/SKILL.md", cwd=repo)[0] == 0
     assert pack.stat().st_ino == inode and pack.read_bytes().startswith(before)
     assert pack.read_bytes().count(b"\n") == before.count(b"\n") + 2  # a line end, and the entry
+
+
+def test_parse_json_reads_what_the_standard_library_reads():
+    """orjson reads cache files where it is installed: the same values as json.loads, and what it
+    refuses (a lone surrogate the cache writes for a name that is not UTF-8, NaN, nesting deeper
+    than it goes) is read by the standard library; what neither reads is None."""
+    import json
+
+    cases = [
+        b'{"a": 1, "b": [1, 2.5, "x", null, true, false], "c": {"d": "\\u00e9\\n"}}',
+        '{"k": "\udcff", "é": "ü"}'.encode("utf-8", "surrogatepass"),
+        b'{"a": NaN, "b": -Infinity}',
+        b"[" * 1500 + b"]" * 1500,
+        b'{"a": 1, "a": 2}',
+        b"\xef\xbb\xbf{}",
+        b"not json",
+        b'{"a": 1} trailing',
+        b'{"torn": [1, 2',
+    ]
+    for data in cases:
+        try:
+            expected = json.loads(data.decode("utf-8", "surrogatepass"))
+        except (ValueError, RecursionError):
+            expected = None
+        got = parse_json(data)
+        assert json.dumps(got) == json.dumps(expected), data[:40]  # (dumps: NaN equals itself there)

@@ -125,6 +125,7 @@ class _Ignore:
         self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines([tame_glob(p) for p in patterns]) or self.defaults
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
         self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
+        self._above: dict[str, list[tuple[str, object]]] = {}  # folder -> the specs at it and above (_specs_above)
         # Folders named on the command line although an exclude pattern covers them.
         self.exempt: list[Path] = []
 
@@ -154,6 +155,7 @@ class _Ignore:
             return  # no pattern in it (an empty .gitignore is common)
         self.gitignores[folder] = spec
         self._specs.append((folder, spec))
+        self._above.clear()  # what _specs_above kept was made without it
 
     def ignored(self, path: Path | str, is_dir: bool) -> bool:
         # On strings: called for every folder walked, where Path arithmetic was most of the walk's time.
@@ -165,13 +167,25 @@ class _Ignore:
             spec = self.defaults if exempt else self.exclude
             if rel != "." and spec.match_file(rel + suffix):
                 return True
-        for folder, spec in self._specs:
+        for folder, spec in self._specs_above(os.path.dirname(text)):
             rel = _relative(folder, text)
             if rel is None or rel == ".":
                 continue
             if spec.match_file(rel + suffix):  # type: ignore[attr-defined]
                 return True
         return False
+
+    def _specs_above(self, folder: str) -> list[tuple[str, object]]:
+        """The (folder, spec) of the .gitignore files found at ``folder`` and above it: those that
+        can match what lies in it (a tree of many repositories holds many, and the walk asks for
+        every folder's children). Kept per folder until another .gitignore is found."""
+        found = self._above.get(folder)
+        if found is None:
+            parent = os.path.dirname(folder)
+            above = self._specs_above(parent) if parent != folder else []
+            spec = self.gitignores.get(folder)
+            found = self._above[folder] = [*above, (folder, spec)] if spec is not None else above
+        return found
 
 
 def gitignore_spec(lines):
