@@ -454,15 +454,15 @@ def test_content_digest_reads_on_when_a_file_grew_after_its_stamp_was_taken(tmp_
     assert fsafe.content_digest(path, stamp) == hashlib.sha256(b"x" * 5000).hexdigest()
 
 
-def test_stamps_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
-    """The stat memo's slots are checked against it: equal values (however built) hash equal, and
-    a tuple, a list, a string and a number that print alike do not."""
-    from skilllint.lint.cache_memo import stamps_hash
+def test_value_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
+    """Content keys and the stat memo's slots are made with it: equal values (however built) hash
+    equal, and a tuple, a list, a string and a number that print alike do not."""
+    from skilllint.lint.cache_memo import value_hash
 
     built = [("a.md", 33188, 10, 1, 2, 3)]
-    assert stamps_hash(["salt", built]) == stamps_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])
-    assert stamps_hash(("1",)) != stamps_hash((1,)) and stamps_hash([1]) != stamps_hash((1,))
-    assert stamps_hash(["a\udcff"]) != stamps_hash(["a"])  # a name that is not UTF-8 (surrogateescape) hashes too
+    assert value_hash(["salt", built]) == value_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])
+    assert value_hash(("1",)) != value_hash((1,)) and value_hash([1]) != value_hash((1,))
+    assert value_hash(["a\udcff"]) != value_hash(["a"])  # a name that is not UTF-8 (surrogateescape) hashes too
 
 
 def test_probes_checked_together_share_the_folders_on_their_way(tmp_path, monkeypatch):

@@ -81,7 +81,7 @@ from . import cache_folder
 from .cache_entries import checked_diagnostics, encode, holds_documents, moved, probes_hold
 from .cache_folder import FORMAT, CacheFolder, parse_json
 from .cache_keys import MANIFESTS, linked_skill_md, manifest_stamps, path_below, settings_salt
-from .cache_memo import FileHashes, StampKeys, TokenCounts, stamps_hash
+from .cache_memo import FileHashes, StampKeys, TokenCounts, value_hash
 from .result_pack import ResultPack
 
 # The largest result file read or written: a skill with 5,000 findings takes ~4 MB.
@@ -191,7 +191,7 @@ class ResultCache:
         ids = [t.id for t in targets]
         unreadable, skipped = sorted(inventory.unreadable), sorted(inventory.skipped)
         stamps = [self.salt, root, where, inventory.stamps, unreadable, skipped, manifests, ids]
-        quick = stamps_hash(stamps)
+        quick = value_hash(stamps)
         slot = f"p{self._slot}:{root}"
         key = self.stamp_keys.get(slot, quick)
         if key is not None:
@@ -213,7 +213,7 @@ class ResultCache:
             settled = settled and ok
             read.append((place, *parts, stamp[1], found))
         contents = [self.salt, where, files, unreadable, skipped, read, ids]
-        key = hashlib.sha256(repr(contents).encode("utf-8", "surrogatepass")).hexdigest()
+        key = value_hash(contents)
         if settled:
             self.stamp_keys.put(slot, quick, key)
         return key, settled
@@ -269,9 +269,7 @@ class ResultCache:
             manifest_stamps(package, self._manifests),
             [t.id for t in targets],
         ]
-        # repr, not json.dumps: the same text for the same parts (strings, numbers, tuples), a
-        # third of the cost, and keys are computed for every skill of a warm run.
-        return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        return value_hash(parts)  # (not json.dumps: keys are made for every skill of a warm run)
 
     def unchanged(self, package) -> bool:
         """Whether every entry of the package, and every manifest its key read, is as when the

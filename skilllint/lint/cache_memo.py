@@ -101,11 +101,13 @@ def used_first(used: dict, stored: dict, limit: int) -> dict:
     return kept
 
 
-def stamps_hash(value) -> str:
-    """The hash of ``value`` (lstat numbers, paths, names) that a :class:`StampKeys` slot is checked
-    against: of its marshal form, version 2 (no back-references, so equal values give equal
-    bytes), about a third of repr's cost on a skill's lstat tuples (a CI run makes one for every
-    skill). Only ever compared with one made on this machine, by this code (the salt)."""
+def value_hash(value) -> str:
+    """The sha256 (hex) of ``value``, plain data (strings, numbers, tuples, lists, None): of its
+    marshal form, version 2, which has no back-references (equal values give equal bytes) and
+    tells a tuple from a list and ``1`` from ``"1"``; a third of repr's cost on a skill's lstat
+    tuples, and a CI run makes several for every skill. What the stat memo's slots are checked
+    against, and content keys: those are found again by the same skilllint code (the salt) on
+    the Python that made them; another Python's marshal could only make them miss."""
     return hashlib.sha256(marshal.dumps(value, 2)).hexdigest()
 
 

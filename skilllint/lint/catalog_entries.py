@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from .cache_folder import CacheFolder, parse_json
-from .cache_memo import FileHashes, StampKeys, stamps_hash, used_first
+from .cache_memo import FileHashes, StampKeys, value_hash, used_first
 from ..fsafe import UnsafeFile, file_stamp, lstat_each
 from ..skill.package import SkillPackage
 from ..catalog.model import CatalogSkill, read_entry
@@ -211,7 +211,7 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
             storable = False  # may change again within the same timestamp tick
     if stamps[0] is None:
         return None
-    quick = stamps_hash((root, package.skill_md_name, package.max_bytes, stamps))
+    quick = value_hash((root, package.skill_md_name, package.max_bytes, stamps))
     slot = f"e:{root}"
     text = keys.get(slot, quick)
     if text is None:
@@ -224,7 +224,7 @@ def entry_digests(package: SkillPackage, hashes: FileHashes, keys: StampKeys) ->
             storable = storable and digest is not None
             parts.append((stamp[1], digest))
         made = (os.path.basename(root), package.skill_md_name, package.max_bytes, parts)
-        text = hashlib.sha256(repr(made).encode("utf-8", "surrogatepass")).hexdigest()
+        text = value_hash(made)
         if storable:
             keys.put(slot, quick, text)
     return text, storable, read
