@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections import Counter
-from functools import partial
 from pathlib import Path
 
 from . import DISTRIBUTION, __version__
@@ -277,8 +276,9 @@ def _check(args: argparse.Namespace) -> int:
             result = run.result
             result.fixed = dict(run.fixed) if not args.diff else {}
         else:
-            meanwhile = None if args.statistics else partial(prepare, settings.output_format)
-            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs, meanwhile)
+            if not args.statistics:
+                prepare(settings.output_format)  # orjson for a JSON or SARIF report: the result cache reads with it too
+            result = lint_trees(trees, cwd, args.force_exclude, args.no_cache, args.cache_dir, args.jobs)
         result.unsafe_fixes = args.unsafe_fixes
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))

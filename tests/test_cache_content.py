@@ -463,6 +463,9 @@ def test_value_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
     assert value_hash(["salt", built]) == value_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])
     assert value_hash(("1",)) != value_hash((1,)) and value_hash([1]) != value_hash((1,))
     assert value_hash(["a\udcff"]) != value_hash(["a"])  # a name that is not UTF-8 (surrogateescape) hashes too
+    from pathlib import PurePosixPath
+
+    assert value_hash([PurePosixPath("a")]) == value_hash([PurePosixPath("a")])  # marshal cannot: repr, not an error
 
 
 def test_probes_checked_together_share_the_folders_on_their_way(tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from skilllint.lint import result_pack
-from skilllint.lint.cache_folder import CacheFolder, parse_json
+from skilllint.lint.cache_folder import CacheFolder, dump_json, parse_json
 from skilllint.lint.result_pack import FILENAME, HEADER, ResultPack
 
 from conftest import run_cli, write_skill
@@ -149,11 +149,19 @@ def test_a_pre_commit_run_appends_the_one_entry_it_files(tmp_path):
     assert pack.read_bytes().count(b"\n") == before.count(b"\n") + 2  # a line end, and the entry
 
 
-def test_parse_json_reads_what_the_standard_library_reads():
-    """orjson reads cache files where it is installed: the same values as json.loads, and what it
-    refuses (a lone surrogate the cache writes for a name that is not UTF-8, NaN, nesting deeper
-    than it goes) is read by the standard library; what neither reads is None."""
+@pytest.mark.parametrize("with_orjson", [True, False])
+def test_parse_json_reads_what_the_standard_library_reads(with_orjson, monkeypatch):
+    """orjson reads cache files when the process has it (a JSON or SARIF report imports it): the
+    same values as json.loads, and what it refuses (a lone surrogate the cache writes for a name
+    that is not UTF-8, NaN, nesting deeper than it goes) is read by the standard library; what
+    neither reads is None. Without it, the standard library reads them all."""
     import json
+    import sys
+
+    if with_orjson:
+        pytest.importorskip("orjson")
+    else:
+        monkeypatch.setitem(sys.modules, "orjson", None)
 
     cases = [
         b'{"a": 1, "b": [1, 2.5, "x", null, true, false], "c": {"d": "\\u00e9\\n"}}',
@@ -173,3 +181,37 @@ def test_parse_json_reads_what_the_standard_library_reads():
             expected = None
         got = parse_json(data)
         assert json.dumps(got) == json.dumps(expected), data[:40]  # (dumps: NaN equals itself there)
+    assert parse_json(dump_json({"k\udcff": [1, "é"]})) == {"k\udcff": [1, "é"]}  # what dump_json writes, read back
+
+
+def test_only_a_json_or_sarif_report_brings_orjson_and_the_cache_reads_with_it(tmp_path):
+    """A run with a text report reads the cache with the standard library (importing orjson for the
+    cache alone would cost a small tree more than it saves); one with a JSON report imports orjson
+    before linting, and the cache reads and writes with it. Both find every skill in the cache."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("orjson")
+    (tmp_path / ".git").mkdir()
+    for name in ("alpha", "beta"):
+        write_skill(tmp_path / "skills", name, f"---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n# {name}\n")
+    from test_cache import age
+
+    age(tmp_path / "skills")  # settled: a result is filed
+    run_cli("check", ".", cwd=tmp_path)  # fills the cache
+    code = (
+        "import sys\n"
+        "from skilllint.lint import cache\n"
+        "seen, get = [], cache.ResultCache.get\n"
+        "def counted(self, *args, **kwargs):\n"
+        "    found = get(self, *args, **kwargs)\n"
+        "    seen.append(found is not None)\n"
+        "    return found\n"
+        "cache.ResultCache.get = counted\n"
+        "from skilllint.cli import main\n"
+        "main(['check', '-j', '1', '--output-format', sys.argv[1], '.'])\n"
+        "print('orjson' in sys.modules, all(seen) and len(seen))\n"
+    )
+    for fmt, imported in (("concise", "False"), ("json", "True")):
+        out = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True, cwd=tmp_path)
+        assert out.stdout.strip().splitlines()[-1] == f"{imported} 2", (fmt, out.stdout, out.stderr)

@@ -145,7 +145,7 @@ def run_settings(trees: list[Tree]) -> Settings:
 
 
 def lint_trees(
-    trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None, meanwhile=None
+    trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None
 ):
     """``lint_paths`` once per tree (each with its cache), the results merged; ``meanwhile``: what
     to do while a warm run waits for its background process (see :func:`skilllint.lint.engine.lint_paths`)."""
@@ -158,7 +158,7 @@ def lint_trees(
             from ..lint.cache import open_cache
 
             cache = open_cache(tree.settings, cwd, cache_dir)
-        result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs, meanwhile=meanwhile)
+        result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs)
         result.warnings[:0] = tree.warnings
         results.append(result)
     return merge_results(results)

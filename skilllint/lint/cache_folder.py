@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from ..fsafe import SafeFolder, UnsafeFile
@@ -126,9 +127,7 @@ def parse_json(data: bytes) -> object:
 
 
 def _orjson():
-    """The orjson module where it is installed, else None."""
-    try:
-        import orjson
-    except ImportError:
-        return None
-    return orjson
+    """orjson when this process has imported it (a JSON or SARIF report does, before linting:
+    :func:`skilllint.output.formats.prepare`), else None: importing it only for the cache would
+    cost a small tree more (~4 ms with its imports) than it saves on its few entries."""
+    return sys.modules.get("orjson")

@@ -108,7 +108,11 @@ def value_hash(value) -> str:
     tuples, and a CI run makes several for every skill. What the stat memo's slots are checked
     against, and content keys: those are found again by the same skilllint code (the salt) on
     the Python that made them; another Python's marshal could only make them miss."""
-    return hashlib.sha256(marshal.dumps(value, 2)).hexdigest()
+    try:
+        data = marshal.dumps(value, 2)
+    except ValueError:  # a value marshal cannot write (none is made so today): its repr, told apart
+        data = b"repr:" + repr(value).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()
 
 
 class FileHashes:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..skill import claude_code_links, tokens
 from .catalogs import catalog_fields, catalog_phase
@@ -54,18 +54,16 @@ def lint_paths(
     force_exclude: bool = False,
     cache=None,
     jobs: int | None = None,
-    meanwhile: Callable[[], None] | None = None,
 ) -> LintResult:
     """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.lint.cache.ResultCache`)
     returns the package-rule findings of unchanged skills from an earlier run, and keeps
     token counts of text parts; ``jobs`` is the number of worker processes (None: as many
-    as the tree and the CPUs are worth); ``meanwhile``, what the caller has to do anyway (the
-    report writer's imports), is done while a warm run waits for its background process."""
+    as the tree and the CPUs are worth)."""
     counts = cache.token_counts() if cache is not None else None
     tokens.use_count_store(counts)
     try:
         with claude_code_links.one_run():
-            result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts, meanwhile)
+            result = _lint(paths, settings, cwd, force_exclude, cache, jobs, counts)
     finally:
         tokens.use_count_store(None)
         gc.unfreeze()  # what _uncollected froze: a later full collection walks it again (a caller that lints on)
@@ -75,7 +73,7 @@ def lint_paths(
     return result
 
 
-def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs: int | None, counts, meanwhile=None) -> LintResult:
+def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs: int | None, counts) -> LintResult:
     with _uncollected():
         found = discover(
             paths,
@@ -158,8 +156,6 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     if catalog_rules:
         if background is not None:
             _save(cache, counts)  # while the background process works: what the lookups made is complete
-            if meanwhile is not None:
-                meanwhile()
             diagnostics, warnings, errors, elsewhere, documents = _FromPlainData()(background.result())
             for index, cached in held:
                 package = packages[index]
