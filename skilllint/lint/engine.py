@@ -94,14 +94,12 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     catalog_rules = [r for r in rules if r.catalog_rule]
     max_bytes = settings.read_cap()
     packages = [SkillPackage(item.root, item.lint_root, max_bytes, item.real, item.names, found.listings) for item in found.packages]
-    # Catalog entries of earlier runs: loaded before the workers fork, so each inherits them.
+    # Catalog entries of earlier runs (loaded below, or by the background process that reads them)
     store = None
     if cache is not None and catalog_rules:
         from .catalog_entries import entries_beside
 
         store = entries_beside(cache)
-    if store is not None:
-        store.load()
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
     cached_rules = [r for r in package_rules if cache is None or r.cacheable]
     always_rules = [r for r in package_rules if cache is not None and not r.cacheable]
@@ -116,6 +114,8 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         # and runs the rules that are never cached, which leaves the two even.
         background = Background(partial(_background_phase, catalogs, packages, always_rules, settings))
         always_rules = []  # run there
+    elif store is not None:
+        store.load()  # before the workers fork, so each inherits the entries (a background process reads them itself)
     entries = store if catalog_rules and background is None else False
     lint_one = partial(
         _lint_with_cache, rules=(cached_rules, always_rules), settings=settings, cache=cache, entries=entries, counts=counts

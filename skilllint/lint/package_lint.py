@@ -162,6 +162,9 @@ def _parsed(package: SkillPackage, cache: dict[Path, suppress.Suppressions]) -> 
     path = package.skill_md_path
     parsed = cache.get(path)
     if parsed is None:
+        if b"skilllint" not in package.raw:  # as parse's own first test, without decoding the file
+            parsed = cache[path] = suppress.Suppressions()  # (the catalog pass asks of skills it did not read)
+            return parsed
         split = package.split("canonical")
         end = split.close_line + 1 if split.status == "ok" else 0
         parsed = cache[path] = suppress.parse(package.source.lines, end)
