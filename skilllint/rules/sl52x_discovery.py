@@ -102,6 +102,10 @@ class NotDiscoverable(Rule):
 
         settings = ctx.settings
         if settings is not None:
+            if "claude-code" not in settings.not_listing(package):
+                # listed where it lies: the run's answer to the question below, kept per skill
+                # (asked for claude-code, the one target of this discovery model, among the skill's)
+                return None
             stop = settings.manifest_search_stop(package)
             place = claude_code.unlisted(folder, stop, *settings.plugin_memos)
         else:

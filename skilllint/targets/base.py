@@ -37,6 +37,11 @@ CLAUDE_CODE_KEYS = SPEC_KEYS | frozenset(
 class Target:
     """A surface's profile: how it splits, parses and validates a skill and where it looks for one."""
 
+    def __hash__(self) -> int:
+        # By id (equal targets have equal ids): the generated hash would hash all ~50 fields on
+        # every call, and tuples of targets key the rule plans every package asks for.
+        return hash(self.id)
+
     id: str
     title: str
     evidence: str  # docs/surfaces.md section(s)
