@@ -147,8 +147,7 @@ def run_settings(trees: list[Tree]) -> Settings:
 def lint_trees(
     trees: list[Tree], cwd: Path, force_exclude: bool, no_cache: bool, cache_dir: str | None, jobs: int | None
 ):
-    """``lint_paths`` once per tree (each with its cache), the results merged; ``meanwhile``: what
-    to do while a warm run waits for its background process (see :func:`skilllint.lint.engine.lint_paths`)."""
+    """``lint_paths`` once per tree (each with its cache), the results merged."""
     from ..lint.engine import lint_paths
 
     results = []
