@@ -10,6 +10,7 @@ from ..diagnostics import Finding
 from ..skill.package import SkillPackage
 from ..rule import Rule, RuleContext, severities
 from ..targets import claude_code
+from ..targets.base import Target
 
 
 class NotDiscoverable(Rule):
@@ -34,7 +35,7 @@ class NotDiscoverable(Rule):
             elif target.discovery_model == "first-skill-md":
                 reason = self._opencode(folder)
             elif target.discovery_model == "direct-children":
-                reason = self._claude_code(package, folder, ctx)
+                reason = self._claude_code(package, folder, ctx, target)
             else:
                 continue
             if reason:
@@ -97,15 +98,13 @@ class NotDiscoverable(Rule):
         return None
 
     @staticmethod
-    def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext) -> str | None:
+    def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext, target: Target) -> str | None:
         from ..skill import claude_code_links
 
         settings = ctx.settings
         if settings is not None:
-            if "claude-code" not in settings.not_listing(package):
-                # listed where it lies: the run's answer to the question below, kept per skill
-                # (asked for claude-code, the one target of this discovery model, among the skill's)
-                return None
+            if target.id not in settings.not_listing(package):
+                return None  # listed where it lies: the run's answer to the question below, kept per skill
             stop = settings.manifest_search_stop(package)
             place = claude_code.unlisted(folder, stop, *settings.plugin_memos)
         else:
