@@ -505,7 +505,8 @@ def settings_from(
 
 def _check_patterns(data: dict, key: str, source: str) -> None:
     """A gitignore pattern of ``key`` that matches nothing because it cannot be read (a lone ``!``,
-    a trailing backslash) is a mistake in the configuration: said, not left to match nothing."""
+    a trailing backslash, a range that runs backwards) is a mistake in the configuration: said, not
+    left to match nothing."""
     if key not in data:
         return
     from .skill.discovery import tame_glob, unreadable_pattern

@@ -124,7 +124,6 @@ class _Ignore:
         # (`drafts/`, `node_modules/`), in the configuration or a .gitignore met
         self.exclude = self.defaults if list(patterns) == list(DEFAULT_EXCLUDE) else _spec_of_lines([tame_glob(p) for p in patterns]) or self.defaults
         self.gitignores: dict[str, object] = {}  # every folder looked at; None: no usable .gitignore
-        self._specs: list[tuple[str, object]] = []  # (folder, spec) of the .gitignore files found
         self._above: dict[str, list[tuple[str, object]]] = {}  # folder -> the specs at it and above (_specs_above)
         # Folders named on the command line although an exclude pattern covers them.
         self.exempt: list[Path] = []
@@ -154,8 +153,7 @@ class _Ignore:
         if spec is None:
             return  # no pattern in it (an empty .gitignore is common)
         self.gitignores[folder] = spec
-        self._specs.append((folder, spec))
-        self._above.clear()  # what _specs_above kept was made without it
+        self._above.clear()  # what _specs_above kept was made without it (it reads self.gitignores)
 
     def ignored(self, path: Path | str, is_dir: bool) -> bool:
         # On strings: called for every folder walked, where Path arithmetic was most of the walk's time.
