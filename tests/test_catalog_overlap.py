@@ -185,7 +185,7 @@ def test_real_corpus_matches_brute_force_and_finds_known_clones(corpus):
     dirs = sorted(p.parent for p in corpus.rglob("SKILL.md"))
     descs = []
     for d in dirs:
-        value = SkillPackage(d).canonical.mapping.get("description")
+        value = (SkillPackage(d).canonical.mapping or {}).get("description")  # None: no frontmatter mapping
         descs.append(value if isinstance(value, str) else "")
     found = find_overlaps(descs)
     assert found == brute_force(descs)

@@ -354,10 +354,11 @@ def test_sl407_scans_referenced_markdown_and_shows_how_it_is_loaded(tmp_path):
 
 def test_sl407_on_the_corpus_reports_only_a_real_home_folder(corpus):
     # The first four repositories hold 17 home-folder paths in scanned files, all placeholders,
-    # environment accounts or example content (see the rule-book page). The later six add one
-    # real one: a Windows user's Flutter install path pasted into a setup guide.
+    # environment accounts or example content (see the rule-book page). The later twelve add two
+    # real ones: a Windows user's Flutter install path pasted into a setup guide, and a list of
+    # "files to update" in one user's home (`/home/jez/.claude/...`) left in a reference's notes.
     doc = lint_json("--target", "agentskills", "--select", "SL407", str(corpus), cwd=corpus)
-    assert [d["message"].split("`")[3] for d in doc["diagnostics"]] == ["C:\\users\\dreamtcs"]
+    assert [d["message"].split("`")[3] for d in doc["diagnostics"]] == ["C:\\users\\dreamtcs", "/home/jez"]
 
 
 # -- the linter's own safety: a hostile tree under an audit hook ----------------------

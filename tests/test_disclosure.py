@@ -550,16 +550,12 @@ def test_sl312_is_opt_in_and_counts_lines(tmp_path):
 # -- the corpus ------------------------------------------------------------------------
 
 
-def test_disclosure_rules_on_the_corpus_are_quick_and_clean(corpus):
-    from skilllint.cli import main  # noqa: F401  (imported for the timing below to exclude import cost)
-
-    start = time.perf_counter()
+def test_disclosure_rules_on_the_corpus_are_clean(corpus):
+    # Their cost is measured by benchmarks/family_cost.py, not here.
     report = lint_json(str(corpus), "--select", "SL303,SL304,SL310,SL312", cwd=corpus)
-    elapsed = time.perf_counter() - start
     codes = {d["code"] for d in report["diagnostics"]}
     assert codes <= {"SL303", "SL304", "SL310", "SL312"}
-    assert report["summary"]["packages"] == 1021
-    assert elapsed < 30  # the reference graph dominates; these rules add little to it
+    assert report["summary"]["packages"] == 1445
 
 
 def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):

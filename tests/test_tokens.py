@@ -441,6 +441,29 @@ def test_content_chunks_cut_at_safe_points_chosen_by_content(corpus: Path) -> No
     assert tokens._content_chunks("") == [""]
 
 
+def test_a_cut_depends_only_on_the_text_near_it() -> None:
+    """An edit of one line changes the parts around it and no more: a cut is decided by the text
+    from ``_MIN_CHUNK`` characters before it to ``_CHUNK_WINDOW`` after it, never by where the last
+    cut fell (which let one removed cut bring back a suppressed one, and so on down the text)."""
+    import random
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        # short lines: marked points lie closer together than _MIN_CHUNK, where cuts measured from
+        # the last cut moved up to 7 parts on these texts
+        words = ["alpha", "beta", "gamma", "- item", "x", "`code`"]
+        lines = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(600)]
+        text = "\n".join(lines)
+        for at in (100, 300, 500):
+            edited = lines[:]
+            edited[at] += " (edited)"
+            before = tokens._content_chunks(text)
+            after = tokens._content_chunks("\n".join(edited))
+            kept = set(before) & set(after)
+            # the parts that hold or touch the edit: at most two on either side
+            assert len(set(before) - kept) <= 3 and len(set(after) - kept) <= 3, (seed, at)
+
+
 def test_an_edit_changes_only_the_parts_around_it(corpus: Path) -> None:
     """What makes kept part counts worth keeping: the cuts depend on the text near them."""
     changed = []

@@ -148,11 +148,15 @@ _COUNT_CACHE_LOCK = threading.Lock()
 # tests/test_tokens.py checks the sums against whole-text counts on random texts
 # and the corpus.
 _SAFE_SPLIT = re.compile(r"\n(?=[^\s/])")
-# Content-defined parts: a safe point at least _MIN_CHUNK characters past the last cut is a
-# cut when the CRC-32 of the _CHUNK_WINDOW characters after it has its low _CHUNK_BITS bits
-# zero. Whether a point is a cut depends on the text near it only (and on where the last cut
-# fell), so an edit moves the cuts around it and nowhere else. The corpus's long SKILL.md files
-# come out in parts of ~430 characters (median 295): small parts leave little unknown after an
+# Content-defined parts: a safe point is marked when the CRC-32 of the _CHUNK_WINDOW characters
+# after it has its low _CHUNK_BITS bits zero, and a marked point is a cut when no other marked
+# point lies in the _MIN_CHUNK characters before it (nor the text's start): parts are at least
+# _MIN_CHUNK characters long. Whether a point is a cut depends on the text from _MIN_CHUNK
+# characters before it to _CHUNK_WINDOW characters after it, and on nothing else: an edit moves
+# the cuts around it and nowhere else. (Measuring the distance from the last *cut* instead let a
+# cut the edit removed bring back one it had suppressed, and so on down the text: one edit in the
+# middle of a long SKILL.md changed four parts.) The corpus's long SKILL.md files
+# come out in parts of ~480 characters (median 350): small parts leave little unknown after an
 # edit (bytes of the edited part bound its count), while each part costs a hash and a store entry.
 _MIN_CHUNK = 128
 _CHUNK_WINDOW = 32
@@ -359,12 +363,15 @@ def _content_chunks(text: str) -> list[str]:
     """``text`` cut at content-chosen safe points (see ``_MIN_CHUNK``) into consecutive parts."""
     parts: list[str] = []
     start = 0
-    for match in _SAFE_SPLIT.finditer(text, _MIN_CHUNK - 1):
+    marked = -_MIN_CHUNK  # the last safe point whose window is marked, cut or not
+    mask = (1 << _CHUNK_BITS) - 1
+    for match in _SAFE_SPLIT.finditer(text):
         point = match.start() + 1
-        if point - start < _MIN_CHUNK:
-            continue
         window = text[point : point + _CHUNK_WINDOW].encode("utf-8", "surrogatepass")
-        if zlib.crc32(window) & ((1 << _CHUNK_BITS) - 1):
+        if zlib.crc32(window) & mask:
+            continue
+        previous, marked = marked, point
+        if point < _MIN_CHUNK or point - previous < _MIN_CHUNK:
             continue
         parts.append(text[start:point])
         start = point
