@@ -30,8 +30,8 @@ ROOT = HERE.parent
 
 def corpus_descriptions(corpus: Path) -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from skilllint.config import load_settings
-    from skilllint.skill.discovery import discover
+    from skilllint.config.settings import load_settings
+    from skilllint.discovery.walk import discover
     from skilllint.skill.package import SkillPackage
     from skilllint.registry import registry
     from skilllint.targets import TARGETS
@@ -95,7 +95,7 @@ def main() -> int:
             )
             check = measure(
                 "import contextlib, io, os\n"
-                "from skilllint.cli import main\n"
+                "from skilllint.cli.main import main\n"
                 f"os.chdir({str(root)!r})\n"
                 "buffer = io.StringIO()\n"
                 "with contextlib.redirect_stdout(buffer):\n"

@@ -30,10 +30,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from skilllint.config import load_settings  # noqa: E402
+from skilllint.config.settings import load_settings  # noqa: E402
 from skilllint.lint.package_lint import lint_package  # noqa: E402
 from skilllint.registry import registry  # noqa: E402
-from skilllint.skill.discovery import discover  # noqa: E402
+from skilllint.discovery.walk import discover  # noqa: E402
 from skilllint.skill.package import SkillPackage  # noqa: E402
 
 FAMILY_PREFIX = "SL8"

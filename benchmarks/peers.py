@@ -357,7 +357,7 @@ def benchmark(args) -> list[Measurement]:
 
 def long_body(corpus: Path) -> str:
     """A corpus SKILL.md body of 12-16 KB and under 4,500 tokens (o200k_base), else a made-up one."""
-    from skilllint.skill.tokens import count_tokens
+    from skilllint.skill.size.tokens import count_tokens
 
     for path in sorted(corpus.rglob("SKILL.md")) if corpus.is_dir() else []:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -378,7 +378,7 @@ def profile(args) -> dict:
 
     sys.path.insert(0, str(ROOT))
     from skilllint import registry as registry_module
-    from skilllint.cli import main
+    from skilllint.cli.main import main
 
     corpus = Path(args.corpus).resolve()
     # --jobs 1: the profiler and the timers below see this process only, not forked workers
@@ -422,7 +422,10 @@ def profile(args) -> dict:
     for rule, method, original in originals:
         setattr(rule, method, wrap(original, rule.code))
     # Shared work, done once per package by whichever rule asks first: timed on its own too.
-    from skilllint.skill import inventory, markdown, references, tokens, yamltree
+    from skilllint.skill import inventory
+    from skilllint.skill.text import markdown, yamltree
+    from skilllint.skill.references import graph as references
+    from skilllint.skill.size import tokens
 
     shared = [(references, "build", "reference graph (references.build)"),
               (yamltree, "parse", "YAML parse (yamltree.parse)"),

@@ -69,7 +69,7 @@ _SETTINGS: dict[str, object] = {}
 
 
 def _settings(cwd: Path):
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.registry import registry
 
     key = str(cwd)

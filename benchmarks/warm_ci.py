@@ -70,8 +70,8 @@ def checkout(corpus: Path, where: Path) -> Path:
 
 def results_in(cache: Path) -> int:
     """How many results the cache holds (the lines of its results.pack after the header)."""
-    from skilllint.lint.cache_folder import FORMAT
-    from skilllint.lint.result_pack import FILENAME
+    from skilllint.lint.cache.folder import FORMAT
+    from skilllint.lint.cache.result_pack import FILENAME
 
     pack = cache / f"v{FORMAT}" / FILENAME
     return pack.read_bytes().count(b"\n") - 1 if pack.is_file() else 0

@@ -74,7 +74,7 @@ def readme(registry) -> str:
 def config_schema(registry) -> str:
     import json
 
-    from skilllint.config import config_schema
+    from skilllint.config.settings import config_schema
 
     return json.dumps(config_schema(registry), indent=2) + "\n"
 
@@ -131,7 +131,7 @@ def console_runs(page: str):
 
 def run_console(command: str, folder: Path) -> str:
     """What ``command`` (``skilllint ...``) prints on stdout, run in ``folder``."""
-    from skilllint import cli
+    from skilllint.cli import main as cli
 
     words = shlex.split(command)
     if words[0] != "skilllint":

@@ -36,6 +36,6 @@ def _forget_the_working_folder() -> None:
 
 _forget_the_working_folder()
 
-from .cli import run  # only once sys.path is safe
+from .cli.main import run  # only once sys.path is safe
 
 run()

@@ -236,7 +236,7 @@ def _is_bool(value: Any) -> bool:
 
 
 def _is_tree_link_kinds(value: Any) -> bool:
-    from .skill.discovery import TREE_LINK_KINDS
+    from .discovery.walk import TREE_LINK_KINDS
 
     return isinstance(value, tuple) and all(kind in TREE_LINK_KINDS for kind in value)
 
@@ -270,7 +270,7 @@ _DECLARED: dict[str, tuple[Callable[[Any], bool], str]] = {
         "None or a number from 0.0 to 10.0",
     ),
     "secret_span": (_is_bool, "True or False"),
-    "tree_links": (_is_tree_link_kinds, "a tuple of kinds of tree link (skilllint.skill.discovery.TREE_LINK_KINDS)"),
+    "tree_links": (_is_tree_link_kinds, "a tuple of kinds of tree link (skilllint.discovery.walk.TREE_LINK_KINDS)"),
     "read_cap_option": (lambda v: v is None or isinstance(v, str), "None or the name of an option"),
 }
 
@@ -296,7 +296,7 @@ class Rule:
     # The rule judges what the skill's files say (references, safety, scripts), not the skill as
     # a skill (frontmatter, name, description, size, catalog): it also runs for a surface that
     # never lists the skill but reads its SKILL.md as a document of a skill it lists, through a
-    # link (:meth:`skilllint.config.Settings.reads_as_document`). A rule that needs no SKILL.md
+    # link (:meth:`skilllint.config.settings.Settings.reads_as_document`). A rule that needs no SKILL.md
     # (``needs_skill_md = False``) runs for every target anyway.
     content_rule: ClassVar[bool] = False
     # What the rule needs of SKILL.md: True, a parsed SKILL.md; "raw", its bytes even when
@@ -323,13 +323,13 @@ class Rule:
     # The text a finding flags is a secret (SL803): outputs that show source text (the full
     # format's source line, the baseline's flagged text) blank it; messages carry a masked form.
     secret_span: ClassVar[bool] = False
-    # The kinds of :class:`skilllint.skill.discovery.TreeLink` the rule reports: links the search
+    # The kinds of :class:`skilllint.discovery.walk.TreeLink` the rule reports: links the search
     # met outside every skill folder, which no package holds (SL403: "dangling"; SL404: the
     # endless ones). The engine hands each such link of those kinds to ``check_tree_link(link)``,
     # which returns its Finding (path: the link).
     tree_links: ClassVar[tuple[str, ...]] = ()
     # The rule's integer option that caps the bytes read of any file (SL011's ``max-bytes``): the
-    # engine, the fixer and the server read under its value (:meth:`skilllint.config.Settings.read_cap`).
+    # engine, the fixer and the server read under its value (:meth:`skilllint.config.settings.Settings.read_cap`).
     # At most one registered rule declares one.
     read_cap_option: ClassVar[str | None] = None
 

@@ -26,7 +26,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
     import contextlib
     import io
 
-    from skilllint.cli import main
+    from skilllint.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     old = os.getcwd()
@@ -96,8 +96,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def cache_pack(repo: Path, cache: str = ".skilllint_cache") -> dict[str, bytes]:
     """The result cache's entries in ``repo`` (key -> the entry's JSON bytes), from its results.pack."""
-    from skilllint.lint.cache_folder import FORMAT
-    from skilllint.lint.result_pack import FILENAME, HEADER
+    from skilllint.lint.cache.folder import FORMAT
+    from skilllint.lint.cache.result_pack import FILENAME, HEADER
 
     path = repo / cache / f"v{FORMAT}" / FILENAME
     if not path.is_file():
@@ -109,8 +109,8 @@ def cache_pack(repo: Path, cache: str = ".skilllint_cache") -> dict[str, bytes]:
 
 def rewrite_cache_pack(repo: Path, change, cache: str = ".skilllint_cache") -> None:
     """Replace each entry of ``repo``'s result pack by ``change(its JSON bytes)`` (bytes, one line)."""
-    from skilllint.lint.cache_folder import FORMAT
-    from skilllint.lint.result_pack import FILENAME, HEADER
+    from skilllint.lint.cache.folder import FORMAT
+    from skilllint.lint.cache.result_pack import FILENAME, HEADER
 
     path = repo / cache / f"v{FORMAT}" / FILENAME
     entries = cache_pack(repo, cache)

@@ -1,7 +1,7 @@
 """The comparison oracle for skilllint's Markdown line scanners: a full CommonMark parse.
 
 markdown-it-py (CommonMark, plus GFM tables) parses the text; what the scanners in
-``skilllint.skill.markdown`` find cheaply (headings with GitHub anchors, links, images and
+``skilllint.skill.text.markdown`` find cheaply (headings with GitHub anchors, links, images and
 reference definitions with 1-based file positions, fenced code) the tests check
 against what this parse finds. It lives in the tests so that skilllint itself never
 needs markdown-it-py (a test-extra dependency).
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import unquote
 
-from skilllint.skill.markdown import _DEFINITION, Heading, Link, github_anchor
+from skilllint.skill.text.markdown import _DEFINITION, Heading, Link, github_anchor
 
 
 @dataclass(frozen=True)

@@ -245,7 +245,7 @@ class _Recorder:
 
 
 def _discovery_globs() -> None:
-    from skilllint.skill import discovery
+    from skilllint.discovery import walk as discovery
 
     # as .gitignore lines reach it: tamed (a line of many stars is dropped), then matched by skilllint
     lines = ["*.pyc", "/build/", "dist/", "*.egg-info/", "a*b*c*d", "?x?y*", ".venv*/", "*a*a", "*a*a*a*a", "a*a/*b*b", "x/*a*a/y*y*/"]
@@ -256,28 +256,28 @@ def _discovery_globs() -> None:
 
 
 def _disclosure_globs() -> None:
-    from skilllint.skill import disclosure_graph as disclosure
+    from skilllint.skill.references import disclosure_graph as disclosure
 
     for token in ("references/*.md", "scripts/{name}.py", "assets/<file>.png", "*/*/x-*.json", "${ROOT}/*/docs/*-guide.md", "a*b*c*d*e*f.md"):
         disclosure.NamedBy._pattern(token)
 
 
 def _reference_prefixes() -> None:
-    from skilllint.skill import references
+    from skilllint.skill.references import graph as references
 
     references._plain_pattern.__wrapped__(("references/", "scripts/", "assets/", "agents/"))
 
 
 def _js_imports() -> None:
-    from skilllint.skill import script_prompts
+    from skilllint.skill.scripts import prompts as script_prompts
 
     for module in ("prompt-sync", "prompts", "readline-sync", "@inquirer/prompts"):
         script_prompts._js_imports("import x from 'y';", module)
 
 
 def _js_prompts() -> None:
-    from skilllint.skill import script_lexers as scripts
-    from skilllint.skill import script_prompts
+    from skilllint.skill.scripts import lexers as scripts
+    from skilllint.skill.scripts import prompts as script_prompts
 
     code = (
         'import { input, select as choose, confirm } from "@inquirer/prompts";\n'
@@ -297,7 +297,7 @@ def _sarif_help() -> None:
 
 
 def _schema_keywords() -> None:
-    from skilllint.skill import schemacheck
+    from skilllint.config import schemacheck
 
     for pattern, _ in _schema_patterns():
         schemacheck._pattern(pattern, "value", {})
@@ -309,13 +309,13 @@ def _schema_keywords() -> None:
 # out: what they compile is kept on the module (module_patterns). lazyre.compiled compiles
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
-    "skilllint.skill.discovery:__init__": (_discovery_globs, {"search"}),  # _GitignoreLines.match_file
-    "skilllint.skill.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
-    "skilllint.skill.references:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
-    "skilllint.skill.script_prompts:_js_imports": (_js_imports, {"search"}),
-    "skilllint.skill.script_prompts:js_prompts": (_js_prompts, {"finditer"}),
+    "skilllint.discovery.walk:__init__": (_discovery_globs, {"search"}),  # _GitignoreLines.match_file
+    "skilllint.skill.references.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
+    "skilllint.skill.references.graph:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
+    "skilllint.skill.scripts.prompts:_js_imports": (_js_imports, {"search"}),
+    "skilllint.skill.scripts.prompts:js_prompts": (_js_prompts, {"finditer"}),
     "skilllint.output.sarif:_section": (_sarif_help, {"search"}),
-    "skilllint.skill.schemacheck:_pattern": (_schema_keywords, {"search"}),
+    "skilllint.config.schemacheck:_pattern": (_schema_keywords, {"search"}),
 }
 NOT_BUILDERS = {"skilllint.lazyre:compiled"}
 

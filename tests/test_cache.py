@@ -4,13 +4,13 @@ import json
 import os
 import time
 
-from skilllint.skill import tokens
-from skilllint.lint.cache_entries import decode, encode
-from skilllint.lint.cache_memo import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts
+from skilllint.skill.size import tokens
+from skilllint.lint.cache.entries import decode, encode
+from skilllint.lint.cache.memo import MAX_TOKEN_COUNTS, STAMP_KEYS_FILE, TOKEN_COUNTS_FILE, TokenCounts
 from skilllint.diagnostics import Diagnostic, Edit, Fix, Related, Severity, Span
 
-from skilllint.lint.cache_folder import FORMAT
-from skilllint.lint.result_pack import FILENAME as PACK
+from skilllint.lint.cache.folder import FORMAT
+from skilllint.lint.cache.result_pack import FILENAME as PACK
 
 from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 
@@ -192,7 +192,7 @@ def test_a_torn_or_foreign_count_file_is_ignored(tmp_path):
 
 
 def test_the_count_file_is_bounded_and_keeps_this_runs_counts_first(tmp_path, monkeypatch):
-    import skilllint.lint.cache_memo as cache_module
+    import skilllint.lint.cache.memo as cache_module
 
     monkeypatch.setattr(cache_module, "MAX_TOKEN_COUNTS", 3)
     (tmp_path / TOKEN_COUNTS_FILE).write_text(json.dumps({"format": 1, "counts": {f"old{i}": i for i in range(5)}}))
@@ -273,7 +273,7 @@ def test_a_warm_run_looks_up_without_the_collector_walking_what_it_keeps(tmp_pat
     their counts: no cyclic collection runs between the first lookup and the last."""
     import gc
 
-    from skilllint import cli
+    from skilllint.cli import main as cli
     from skilllint.lint import engine
 
     repo = tmp_path / "repo"

@@ -11,17 +11,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from skilllint.lint.cache_folder import FORMAT
+from skilllint.lint.cache.folder import FORMAT
 from conftest import cache_pack, lint_json, rewrite_cache_pack, write_skill
 from test_cache import BROKEN, age
 from test_hostile import tree  # noqa: F401 - a fixture
 from test_hostile_cache import _link_cache_level, _plant_trap, check_json, findings, fresh, plant_skills, snapshot
 
-from skilllint.lint import cache as cache_module
-from skilllint.lint import cache_keys, cache_memo
-from skilllint.lint.cache import ResultCache
-from skilllint.lint.cache_keys import code_digest
-from skilllint.lint.cache_memo import STAMP_KEYS_FILE, FileHashes
+from skilllint.lint.cache import store as cache_module
+from skilllint.lint.cache import keys as cache_keys, memo as cache_memo
+from skilllint.lint.cache.store import ResultCache
+from skilllint.lint.cache.keys import code_digest
+from skilllint.lint.cache.memo import STAMP_KEYS_FILE, FileHashes
 
 SKILLS = {
     "bad-name": BROKEN,  # several findings, one with a fix
@@ -72,7 +72,7 @@ def caches(monkeypatch) -> list[ResultCache]:
 def settled(monkeypatch) -> None:
     """Catalog entries of files written by the test count as settled (their change time, which
     cannot be set back, is recent): as a repository's files are."""
-    from skilllint.lint import catalog_entries as entries_module
+    from skilllint.lint.cache import catalog_entries as entries_module
 
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
 
@@ -234,7 +234,7 @@ def test_a_file_over_the_read_cap_is_never_read_to_key_its_skill(tmp_path, cache
 
 
 def test_a_result_is_not_filed_when_a_file_changed_while_it_was_linted(tmp_path):
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.skill.package import SkillPackage
     from skilllint.registry import registry
 
@@ -318,7 +318,7 @@ def test_a_forged_or_torn_stat_memo_only_costs_reading_the_files(tmp_path, cache
 
 
 def test_catalog_entries_restored_into_a_fresh_checkout_are_not_read_again(tmp_path, monkeypatch, settled):
-    from skilllint.lint import catalog_entries as entries_module
+    from skilllint.lint.cache import catalog_entries as entries_module
     from skilllint.catalog import model
 
     local = make_checkout(tmp_path / "a")
@@ -370,8 +370,9 @@ def test_the_code_is_keyed_on_its_content_not_on_when_it_was_installed(tmp_path,
 def test_the_code_stamp_covers_every_module_of_the_package():
     """The code key is stamped from all of skilllint, whichever layer package a module is in,
     not only from the folder the cache module sits in."""
-    package = Path(cache_module.__file__).resolve().parent.parent
-    assert (package / "__init__.py").read_text(encoding="utf-8").startswith('"""skilllint:')
+    import skilllint
+
+    package = Path(skilllint.__file__).resolve().parent
     stamped = {rel for rel, _, _ in cache_keys._CODE_STAMP}
     assert stamped == {path.relative_to(package).as_posix() for path in package.rglob("*.py")}
 
@@ -457,7 +458,7 @@ def test_content_digest_reads_on_when_a_file_grew_after_its_stamp_was_taken(tmp_
 def test_value_hash_is_the_same_for_equal_values_and_tells_kinds_apart():
     """Content keys and the stat memo's slots are made with it: equal values (however built) hash
     equal, and a tuple, a list, a string and a number that print alike do not."""
-    from skilllint.lint.cache_memo import value_hash
+    from skilllint.lint.cache.memo import value_hash
 
     built = [("a.md", 33188, 10, 1, 2, 3)]
     assert value_hash(["salt", built]) == value_hash(["salt", [tuple(["a.md", 33188, 10, 1, 2, 3])]])

@@ -79,14 +79,14 @@ def test_sibling_roots_inside_one_another_are_searched_once(tmp_path, monkeypatc
     import sys
     from collections import Counter
 
-    from skilllint.skill import discovery
+    from skilllint.discovery import walk as discovery
 
     repo = codex_repo(tmp_path, 40)
     listed: Counter = Counter()
     real_scandir = os.scandir
 
     def counting_scandir(path):
-        if sys._getframe(1).f_globals["__name__"] == "skilllint.skill.discovery":  # the walk, not a rule
+        if sys._getframe(1).f_globals["__name__"] == "skilllint.discovery.walk":  # the walk, not a rule
             listed[os.fspath(path)] += 1
         return real_scandir(path)
 

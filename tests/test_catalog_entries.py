@@ -1,4 +1,4 @@
-"""Catalog entries remembered between runs (skilllint.lint.catalog_entries)."""
+"""Catalog entries remembered between runs (skilllint.lint.cache.catalog_entries)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import os
 import pytest
 
 from conftest import lint_json, write_skill
-from skilllint.lint import catalog_entries as entries_module
+from skilllint.lint.cache import catalog_entries as entries_module
 from skilllint.catalog import model
-from skilllint.lint.catalog_entries import FILENAME, CatalogEntries
+from skilllint.lint.cache.catalog_entries import FILENAME, CatalogEntries
 from skilllint.catalog.model import read_entry
 from skilllint.skill.package import SkillPackage
 from skilllint.targets import TARGETS

@@ -11,7 +11,7 @@ from skilllint.catalog import claude_code, codex
 from skilllint.catalog.discovery_log import DiscoveryLog
 from skilllint.catalog.model import build_catalogs
 from skilllint.skill.package import SkillPackage
-from skilllint.skill.tokens import count_tokens
+from skilllint.skill.size.tokens import count_tokens
 
 from conftest import run_cli, write_skill
 
@@ -225,7 +225,7 @@ def test_text_output_has_the_log(tmp_path):
 
 def test_the_log_changes_no_decision(tmp_path):
     """Catalogs built with a log are the catalogs built without one."""
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.registry import registry
 
     root = repo(tmp_path)

@@ -1,8 +1,8 @@
 """Catalogs: which skills a surface lists together."""
 
 from skilllint.catalog.model import build_catalogs
-from skilllint.config import load_settings
-from skilllint.skill.discovery import discover
+from skilllint.config.settings import load_settings
+from skilllint.discovery.walk import discover
 from skilllint.skill.package import SkillPackage
 from skilllint.registry import registry
 

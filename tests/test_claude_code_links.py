@@ -1,4 +1,4 @@
-"""skilllint.skill.claude_code_links: which nested skills Claude Code reaches through links."""
+"""skilllint.discovery.claude_code_links: which nested skills Claude Code reaches through links."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ def test_claude_code_follows_links_through_any_document_a_skill_links(tmp_path):
     """A page the listed skill links counts as a document whatever its Markdown-ish suffix
     (skilllint.skill.inventory.is_document, as the reference scan reads them): a nested skill it
     links is reached, as when the page is a .md file."""
-    from skilllint.skill.claude_code_links import linked_skills
+    from skilllint.discovery.claude_code_links import linked_skills
 
     top = tmp_path / "skills"
     for suffix in (".md", ".txt", ".mdx"):
@@ -24,7 +24,7 @@ def test_an_answer_is_checked_against_its_files_once_per_run(tmp_path, monkeypat
     """Every nested skill of a skills folder asks for the same answer: within one run of the engine
     (``one_run``) it is checked against the files it read once, not at every question; outside a
     run (a language server linting after an edit) at every question, so an edit is seen."""
-    from skilllint.skill import claude_code_links as links
+    from skilllint.discovery import claude_code_links as links
 
     top = tmp_path / "skills"
     (top / "outer" / "inner").mkdir(parents=True)

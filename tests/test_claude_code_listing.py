@@ -108,7 +108,7 @@ def _skill(root, name, description, extra=""):
 
 
 def _run(root, config=""):
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.lint.engine import lint_paths
     from skilllint.registry import registry
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.config import ConfigError, load_settings
+from skilllint.config.settings import ConfigError, load_settings
 from skilllint.diagnostics import Severity
 from skilllint.registry import registry
 
@@ -111,7 +111,7 @@ def _integer_options(schema: dict, where: str = ""):
 
 
 def test_every_size_or_count_option_has_a_ceiling():
-    from skilllint.config import config_schema
+    from skilllint.config.settings import config_schema
 
     options = list(_integer_options(config_schema(REG)))
     assert len(options) >= 10  # SL011's max-bytes, the rules' limits, the catalog's budgets

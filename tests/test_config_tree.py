@@ -17,7 +17,7 @@ import pytest
 from conftest import lint_json, run_cli, write_skill
 from test_hostile import Tree as AuditedTree, run as run_audited  # the audited child-process harness
 
-from skilllint.config import load_settings
+from skilllint.config.settings import load_settings
 from skilllint.registry import registry
 
 # SL122 (top-level version) and SL310 (a reference without a load condition)

@@ -498,7 +498,7 @@ def _warm_up(tmp: Path) -> None:
 
 
 def test_engine_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory):
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.lint.engine import lint_paths
     from skilllint.registry import registry
 

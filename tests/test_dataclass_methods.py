@@ -45,22 +45,22 @@ VALUE_EQUALITY: dict[str, str] = {
     "catalog.copilot.CopilotListing": "the fuzz test checks that input order changes no listing",
     "catalog.copilot.ListedSkill": "compared as an item of CopilotListing",
     "catalog.overlap.Overlap": "tests compare the overlaps found with a brute-force search",
-    "skill.eval_files.TriggerCase": "tests compare the cases read",
-    "skill.markdown.Link": "tests compare the links found with the reference parser's",
+    "skill.evals.files.TriggerCase": "tests compare the cases read",
+    "skill.text.markdown.Link": "tests compare the links found with the reference parser's",
 }
 
 # Dataclasses never compared by value whose instances are still printed or formatted.
 PRINTED: dict[str, str] = {
     "catalog.codex.CatalogEntry": "drawn by hypothesis: a falsifying example prints it",
     "catalog.codex.RenderOptions": "drawn by hypothesis: a falsifying example prints it",
-    "skill.discovery.Found": "tests compare lists of them with []: a failure prints them",
-    "skill.eval_files.TriggerSet": "tests compare lists of them with []: a failure prints them",
-    "skill.eval_json.EvalProblem": "tests compare tuples of them with (): a failure prints them",
-    "skill.fetch_commands.FetchRun": "tests compare lists of them with []: a failure prints them",
-    "skill.hidden_text.Hidden": "tests compare lists of them with []: a failure prints them",
-    "skill.pyscript_model.PromptCall": "tests compare lists of them with []: a failure prints them",
-    "skill.pyscript_model.Site": "tests compare lists of them with []: a failure prints them",
-    "skill.secrets.Secret": "tests compare lists of them with []: a failure prints them",
+    "discovery.walk.Found": "tests compare lists of them with []: a failure prints them",
+    "skill.evals.files.TriggerSet": "tests compare lists of them with []: a failure prints them",
+    "skill.evals.json_positions.EvalProblem": "tests compare tuples of them with (): a failure prints them",
+    "skill.security.fetch_commands.FetchRun": "tests compare lists of them with []: a failure prints them",
+    "skill.security.hidden_text.Hidden": "tests compare lists of them with []: a failure prints them",
+    "skill.scripts.python.model.PromptCall": "tests compare lists of them with []: a failure prints them",
+    "skill.scripts.python.model.Site": "tests compare lists of them with []: a failure prints them",
+    "skill.security.secrets.Secret": "tests compare lists of them with []: a failure prints them",
 }
 
 

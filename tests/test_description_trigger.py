@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import lint_json, write_skill
-from skilllint.skill.description_trigger import find_trigger
+from skilllint.catalog.description_trigger import find_trigger
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -153,12 +153,12 @@ def test_corpus_count() -> None:
     ],
 )
 def test_an_explicit_trigger_list_states_when(description: str) -> None:
-    from skilllint.skill.description_trigger import find_trigger
+    from skilllint.catalog.description_trigger import find_trigger
 
     assert find_trigger(description) is not None
 
 
 def test_a_keyword_inside_prose_is_no_trigger_list() -> None:
-    from skilllint.skill.description_trigger import find_trigger
+    from skilllint.catalog.description_trigger import find_trigger
 
     assert find_trigger("Runs keyword-based search over key-value stores") is None

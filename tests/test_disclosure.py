@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import lint_json, write_skill
-from skilllint.skill.document_toc import has_toc
-from skilllint.skill.mention_context import BodyContext
+from skilllint.skill.references.document_toc import has_toc
+from skilllint.skill.references.mention_context import BodyContext
 
 HEAD = "---\nname: {name}\ndescription: Does a thing. Use when the user asks for the thing.\n---\n"
 
@@ -275,7 +275,7 @@ def test_sl303_a_bare_name_several_files_share_names_none_of_them(tmp_path):
 
 
 def test_sl303_wildcards_in_one_long_token_are_expanded_once(tmp_path):
-    from skilllint.skill.disclosure_graph import NamedBy
+    from skilllint.skill.references.disclosure_graph import NamedBy
 
     text = "`" + "ab*" * 100_000 + "`"
     start = time.perf_counter()
@@ -571,7 +571,7 @@ def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):
 
 
 def test_sl310_finds_a_mention_s_sentence_without_reading_the_whole_paragraph():
-    from skilllint.skill.mention_context import SENTINEL, _sentence
+    from skilllint.skill.references.mention_context import SENTINEL, _sentence
 
     paragraph = "Run it now. " * 20_000 + SENTINEL + "Read `scripts/x.py` when it fails. And more."
     start = time.perf_counter()

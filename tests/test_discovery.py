@@ -1,6 +1,6 @@
 """Discovery: command-line paths -> skill packages, each linted once.
 
-Checked two ways: ``skilllint.skill.discovery.discover`` directly, and the CLI's JSON
+Checked two ways: ``skilllint.discovery.walk.discover`` directly, and the CLI's JSON
 output. Every skill here lacks ``description`` on purpose, so each linted
 package yields exactly one SL111 (an error for every target): the list of SL111
 paths is the list of linted packages, and its ``targets`` field shows the
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import deadline, lint_json, run_cli, write_skill
-from skilllint.skill.discovery import discover
+from skilllint.discovery.walk import discover
 
 NO_DESCRIPTION = "---\nname: {name}\n---\nBody.\n"
 
@@ -355,7 +355,7 @@ def test_default_excludes_match_as_pathspec_matches_them():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.skill.discovery import DEFAULT_EXCLUDE, _FolderNames
+    from skilllint.discovery.walk import DEFAULT_EXCLUDE, _FolderNames
 
     names = [p.rstrip("/") for p in DEFAULT_EXCLUDE] + ["a", "skills", ".agents", "SKILL.md", ".git.bak", "x.venv", "node_modules2", "VENV"]
     reference = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
@@ -375,7 +375,7 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.skill.discovery import _FolderNames, _spec_of_lines
+    from skilllint.discovery.walk import _FolderNames, _spec_of_lines
 
     names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build", ".git", ".venv", "-x"]
     lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
@@ -416,7 +416,7 @@ def test_own_gitignore_lines_match_as_pathspec_matches_them():
     from hypothesis import example, given
     from hypothesis import strategies as st
 
-    from skilllint.skill.discovery import _FolderNames, _GitignoreLines, _own_line, _spec_of_lines
+    from skilllint.discovery.walk import _FolderNames, _GitignoreLines, _own_line, _spec_of_lines
 
     name = st.one_of(
         st.text(alphabet="ab.*?-_é #!", min_size=1, max_size=4),
@@ -486,7 +486,7 @@ def test_lines_pathspec_must_read_use_its_simple_backend_even_after_hyperscan_wa
     pytest.importorskip("hyperscan")
     code = (
         "import hyperscan\n"
-        "from skilllint.skill.discovery import gitignore_spec, unreadable_pattern\n"
+        "from skilllint.discovery.walk import gitignore_spec, unreadable_pattern\n"
         "print(unreadable_pattern('[z-a]'), unreadable_pattern('a\\\\'), unreadable_pattern('x[[:alpha:]]'))\n"
         "spec = gitignore_spec(['[z-a]', 'x[[:alpha:]]', 'b/'])\n"
         "print(spec.match_file('b/'), spec.match_file('z'))\n"
@@ -502,7 +502,7 @@ def _found_in_a_fresh_process(tmp_path: Path, exclude: list[str] | None = None) 
     code = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from skilllint.skill.discovery import discover\n"
+        "from skilllint.discovery.walk import discover\n"
         f"found = discover(['.'], Path({str(tmp_path)!r}), exclude={exclude!r})\n"
         f"print(json.dumps(sorted(str(f.root.relative_to(Path({str(tmp_path)!r}))) for f in found.packages)))\n"
         "print('pathspec' in sys.modules)\n"

@@ -3,7 +3,7 @@
 import sys
 import textwrap
 
-from skilllint.config import load_settings
+from skilllint.config.settings import load_settings
 from skilllint.diagnostics import Severity
 from skilllint.lint.engine import lint_paths
 from skilllint.registry import Registry, registry, severities

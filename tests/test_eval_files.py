@@ -1,4 +1,4 @@
-"""Eval files in the package model (skill/eval_files.py) and the rules that judge them (SL530, SL531).
+"""Eval files in the package model (skill/evals/files.py) and the rules that judge them (SL530, SL531).
 
 The reader: which files are trigger sets or task evals, each problem class on its line, files read once
 and never past the cap; the rules through the command line; hostile input in a separate process
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.skill import eval_files, eval_json
-from skilllint.skill.eval_files import TriggerCase, read_trigger_set, trigger_sets
+from skilllint.skill.evals import files as eval_files, json_positions as eval_json
+from skilllint.skill.evals.files import TriggerCase, read_trigger_set, trigger_sets
 from skilllint.skill.package import SkillPackage
 
 from conftest import lint_json

@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 
 from skilllint.app import fixes
-from skilllint.config import load_settings
+from skilllint.config.settings import load_settings
 from skilllint.diagnostics import Finding, Fix, Span
 from skilllint.edits import FixError, LineIndex, edit
 from skilllint.app.fixes import fix_paths, refusal, write_atomic
@@ -166,7 +166,7 @@ def test_fix_in_a_file_of_mixed_line_endings_writes_the_most_common_one(tmp_path
 
 
 def test_the_most_common_line_ending_of_a_file():
-    from skilllint.skill.frontmatter import SourceText
+    from skilllint.skill.text.frontmatter import SourceText
 
     for text, ending in [
         ("a\rb\rc\r", "\r"),

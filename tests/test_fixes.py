@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skilllint.skill import frontmatter_fixes, yamledit, yamltree
+from skilllint.skill.fields import frontmatter_fixes
+from skilllint.skill.text import yamledit, yamltree
 from skilllint.diagnostics import Edit, Span
 from skilllint.edits import LineIndex, apply_edits, edit, edits_between, offsets
 from skilllint.skill.package import SkillPackage

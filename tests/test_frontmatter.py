@@ -1,7 +1,7 @@
 """Each surface's frontmatter splitter, reproduced."""
 
-from skilllint.skill import frontmatter
-from skilllint.skill.frontmatter import SourceText
+from skilllint.skill.text import frontmatter
+from skilllint.skill.text.frontmatter import SourceText
 
 
 def split(text, how):

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 import markdown_oracle
 
-from skilllint.skill import frontmatter, markdown, yamltree
+from skilllint.skill.text import frontmatter, markdown, yamltree
 from skilllint.catalog import codex, copilot
 from skilllint.catalog.codex import (
     R1,
@@ -45,7 +45,7 @@ from skilllint.catalog.codex import (
     line_cost,
     render_catalog,
 )
-from skilllint.skill.frontmatter import SourceText
+from skilllint.skill.text.frontmatter import SourceText
 
 _PROFILE = settings()  # the loaded profile (conftest.py): its example count scales the slow properties
 _SLOW = settings(
@@ -255,7 +255,7 @@ def _skill_files(draw) -> bytes:
 
 @pytest.fixture(scope="module")
 def workspace():
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.registry import registry
     from skilllint.targets import TARGETS
 

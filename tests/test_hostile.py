@@ -98,7 +98,7 @@ def audit(event, hook_args):
     events.append((event, path))
 
 sys.addaudithook(audit)
-from skilllint.cli import main
+from skilllint.cli.main import main
 
 code = None
 recording = True

@@ -32,9 +32,9 @@ from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 from test_cache import BROKEN, age, long_body
 from test_hostile import check_json, run, skill, sparse, tree, usage_error  # noqa: F401 - tree is a fixture
 
-from skilllint.skill import tokens
+from skilllint.skill.size import tokens
 from skilllint.fsafe import is_within
-from skilllint.lint.result_pack import FILENAME as PACK
+from skilllint.lint.cache.result_pack import FILENAME as PACK
 
 GiB = 1024**3
 OUTSIDE_FILE = b'{"note": "a file outside the tree that skilllint must neither read nor change"}'
@@ -66,7 +66,7 @@ def fresh(tree) -> list[tuple]:
 
 
 def results(root: Path) -> list[Path]:
-    """The file holding the results (one pack: :mod:`skilllint.lint.result_pack`)."""
+    """The file holding the results (one pack: :mod:`skilllint.lint.cache.result_pack`)."""
     pack = root / ".skilllint_cache" / "v2" / PACK
     return [pack] if pack.is_file() else []
 
@@ -354,8 +354,8 @@ def test_a_linked_skill_md_is_linted_again_when_the_file_it_leads_to_changes(tmp
 def test_a_linked_skill_md_changes_the_catalog_entry_key(tmp_path, monkeypatch):
     # (It did before: the key stat-ed through links, out of the tree too; now it takes the
     # lstat of the file read in SKILL.md's place, which lies inside the tree.)
-    from skilllint.lint import catalog_entries as entries
-    from skilllint.lint.catalog_entries import CatalogEntries
+    from skilllint.lint.cache import catalog_entries as entries
+    from skilllint.lint.cache.catalog_entries import CatalogEntries
     from skilllint.skill.package import SkillPackage
     from skilllint.targets import TARGETS
 

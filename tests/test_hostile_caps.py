@@ -70,7 +70,7 @@ def test_findings_past_the_cap_are_counted_on_the_last_kept_one_and_in_the_summa
 
 def test_the_run_result_carries_the_left_out_counts(tmp_path):
     """Formats that cut further (SARIF's 25,000 results) start from LintResult.left_out."""
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.lint.engine import lint_paths
     from skilllint.registry import registry
 

@@ -408,7 +408,7 @@ MORE_MEMORY_MB = 24  # what a refused message may add to the server's peak (a ch
 def test_an_oversized_message_is_read_past_and_the_server_goes_on(tmp_path):
     """A true Content-Length over the limit: the message is dropped (with a log line, in
     bounded memory) and the next one is answered."""
-    from skilllint.server_io import MAX_MESSAGE_BYTES
+    from skilllint.server.io import MAX_MESSAGE_BYTES
 
     text = "x" * (40 * 1024 * 1024)
     assert len(text) > MAX_MESSAGE_BYTES

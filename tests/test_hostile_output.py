@@ -43,7 +43,7 @@ from test_hostile import (  # noqa: F401 - fixtures, used by name
     usage_error,
 )
 
-from skilllint.skill.discovery import discover
+from skilllint.discovery.walk import discover
 
 pytestmark = pytest.mark.e2e
 
@@ -331,7 +331,7 @@ def stall(source, target, *args, **kwargs):
     return real_replace(source, target, *args, **kwargs)
 
 os.replace = stall
-from skilllint.cli import main
+from skilllint.cli.main import main
 main(["check", "--fix", "--no-cache", "."])
 """
 

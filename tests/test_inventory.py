@@ -104,8 +104,9 @@ def test_a_run_lists_each_folder_of_a_skill_once(tmp_path, monkeypatch):
     import collections
 
     from skilllint import fsafe
-    from skilllint.skill import discovery, inventory
-    from skilllint.config import load_settings
+    from skilllint.discovery import walk as discovery
+    from skilllint.skill import inventory
+    from skilllint.config.settings import load_settings
     from skilllint.lint.engine import lint_paths
     from skilllint.registry import registry
 

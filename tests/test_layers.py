@@ -23,31 +23,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "skilllint"
 # longest entry that matches wins. ``skilllint`` names only the package's own
 # ``__init__`` (its version), which every layer may read.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "front ends",
-        (
-            "skilllint.__main__",
-            "skilllint.cli",
-            "skilllint.cli_catalog",
-            "skilllint.cli_status",
-            "skilllint.configinit",
-            "skilllint.configshow",
-            "skilllint.server",
-            "skilllint.server_convert",
-            "skilllint.server_features",
-            "skilllint.server_io",
-            "skilllint.server_project",
-            "skilllint.server_watch",
-            "skilllint.server_worker",
-            "skilllint.stdin",
-        ),
-    ),
+    ("front ends", ("skilllint.__main__", "skilllint.cli", "skilllint.server")),
     ("app", ("skilllint.app", "skilllint.output")),
     ("lint", ("skilllint.lint",)),
     ("config", ("skilllint.config",)),
     ("rules", ("skilllint.rules", "skilllint.registry")),
     ("rule", ("skilllint.rule",)),
     ("catalog", ("skilllint.catalog",)),
+    ("discovery", ("skilllint.discovery",)),
     ("skill", ("skilllint.skill",)),
     ("targets", ("skilllint.targets",)),
     (
@@ -192,7 +175,7 @@ def test_no_import_cycle():
 
 def test_contributing_shows_the_table():
     """CONTRIBUTING.md's "Where code goes" lists the layers of :data:`LAYERS`, in order, each
-    with its modules and packages (a package as ``name/``, a module as ``name.py``)."""
+    with its modules and packages, as paths in the package (``skill/text/``, ``rule.py``)."""
     text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("## Where code goes", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Layer")]
@@ -200,7 +183,8 @@ def test_contributing_shows_the_table():
 
     def written(entry: str) -> str:
         path = PACKAGE.parent.joinpath(*entry.split("."))
-        return f"{path.name}/" if path.is_dir() else f"{path.name}.py"
+        written = path.relative_to(PACKAGE).as_posix()
+        return f"{written}/" if path.is_dir() else f"{written}.py"
 
     wanted = [(name, sorted(written(e) for e in entries if e != "skilllint")) for name, entries in LAYERS]
     assert shown == wanted
@@ -213,17 +197,17 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         "from typing import TYPE_CHECKING\n"
         "import skilllint.fsafe\n"
         "from . import lazyre\n"
-        "if TYPE_CHECKING:\n    from .config import Settings\n"
+        "if TYPE_CHECKING:\n    from .config.settings import Settings\n"
         "def f():\n    from .lint.engine import lint_paths\n    from .rules import size\n"
     )
     path = tmp_path / "probe.py"
     path.write_text(source)
-    modules = {name: Path() for name in ("skilllint", "skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.lint.engine", "skilllint.rules", "skilllint.rules.size")}
+    modules = {name: Path() for name in ("skilllint", "skilllint.fsafe", "skilllint.lazyre", "skilllint.config.settings", "skilllint.lint.engine", "skilllint.rules", "skilllint.rules.size")}
     found = imports("skilllint.probe", path, modules)
-    assert set(found) == {"skilllint.fsafe", "skilllint.lazyre", "skilllint.config", "skilllint.lint.engine", "skilllint.rules.size"}
+    assert set(found) == {"skilllint.fsafe", "skilllint.lazyre", "skilllint.config.settings", "skilllint.lint.engine", "skilllint.rules.size"}
 
 
 def test_the_checks_catch_an_upward_edge_and_a_cycle():
-    graph = {"skilllint.fsafe": {"skilllint.cli": 1}, "skilllint.cli": {"skilllint.fsafe": 1}}
-    assert upward_edges(graph) == ["skilllint.fsafe -> skilllint.cli (line 1): leaves imports front ends"]
-    assert cycles(graph) == [["skilllint.cli", "skilllint.fsafe"]]
+    graph = {"skilllint.fsafe": {"skilllint.cli.main": 1}, "skilllint.cli.main": {"skilllint.fsafe": 1}}
+    assert upward_edges(graph) == ["skilllint.fsafe -> skilllint.cli.main (line 1): leaves imports front ends"]
+    assert cycles(graph) == [["skilllint.cli.main", "skilllint.fsafe"]]

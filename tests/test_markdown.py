@@ -4,7 +4,7 @@ code; checked against a full CommonMark parse (markdown_oracle, markdown-it-py).
 import pytest
 from markdown_oracle import parse
 
-from skilllint.skill import markdown
+from skilllint.skill.text import markdown
 
 SAMPLE = """# Title
 

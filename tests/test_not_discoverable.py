@@ -9,8 +9,8 @@ import time
 import pytest
 
 from skilllint.lint.engine import BACKGROUND_MIN_PACKAGES
-from skilllint.skill import discovery_reach as catalog_discovery
-from skilllint.skill.discovery_reach import CODEX_MAX_DIRS, codex_reached
+from skilllint.discovery import reach as catalog_discovery
+from skilllint.discovery.reach import CODEX_MAX_DIRS, codex_reached
 
 from conftest import cache_pack, rewrite_cache_pack, run_cli, write_skill
 from test_cache import age

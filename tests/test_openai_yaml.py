@@ -1,4 +1,4 @@
-"""agents/openai.yaml as Codex reads it (SL601-SL606, skilllint/skill/openai_yaml.py).
+"""agents/openai.yaml as Codex reads it (SL601-SL606, skilllint/skill/openai_yaml/reader.py).
 
 Each case writes a skill with an agents/openai.yaml and checks what Codex's
 loader (serde_yaml into loader.rs's structs, docs/surfaces.md §3b) would make of it:
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import lint_json, write_skill
 
-from skilllint.skill.openai_yaml import implicit_invocation_allowed, load
+from skilllint.skill.openai_yaml.reader import implicit_invocation_allowed, load
 from skilllint.skill.package import SkillPackage
 
 SKILL = """---

@@ -129,11 +129,11 @@ class Blocker(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Blocker())
 import skilllint
 # the lsp extra's modules: pygls at import
-LSP = {"skilllint.server", "skilllint.server_convert", "skilllint.server_features", "skilllint.server_watch"}
+LSP = {"skilllint.server.main", "skilllint.server.convert", "skilllint.server.features", "skilllint.server.watch"}
 for module in pkgutil.walk_packages(skilllint.__path__, "skilllint."):
     if module.name not in LSP:
         importlib.import_module(module.name)
-from skilllint.cli import main
+from skilllint.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -180,7 +180,7 @@ def test_the_distribution_is_not_named_like_the_other_skilllint_on_pypi():
     installed = importlib.metadata.distribution(DISTRIBUTION)
     assert installed.metadata["Name"] == DISTRIBUTION
     scripts = {e.name: e.value for e in installed.entry_points if e.group == "console_scripts"}
-    assert scripts == {"skilllint": "skilllint.cli:run"}
+    assert scripts == {"skilllint": "skilllint.cli.main:run"}
 
 
 def test_no_distribution_name_in_the_docs_and_messages_is_the_other_projects():

@@ -156,8 +156,8 @@ def test_workers_find_what_one_process_finds(tmp_path):
 
 @linux_fork
 def test_workers_fill_and_read_the_cache(tmp_path, monkeypatch):
-    import skilllint.lint.cache_folder as cache_module
-    from skilllint.lint import catalog_entries as entries_module
+    import skilllint.lint.cache.folder as cache_module
+    from skilllint.lint.cache import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -182,7 +182,7 @@ def test_jobs_must_be_a_positive_whole_number(value, tmp_path):
 
 @linux_fork
 def test_a_warm_run_forks_only_for_the_skills_that_changed(tmp_path, monkeypatch):
-    import skilllint.lint.cache_folder as cache_module
+    import skilllint.lint.cache.folder as cache_module
     from skilllint.lint import engine
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)  # files written just now count as settled
@@ -241,9 +241,9 @@ def test_a_failed_background_process_is_run_again_here(function, said):
 
 @linux_fork
 def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch):
-    import skilllint.lint.cache_folder as cache_module
+    import skilllint.lint.cache.folder as cache_module
     from skilllint.lint import engine
-    from skilllint.lint import catalog_entries as entries_module
+    from skilllint.lint.cache import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -268,9 +268,9 @@ def test_a_warm_run_judges_the_catalogs_in_the_background(tmp_path, monkeypatch)
 @linux_fork
 def test_the_background_process_also_runs_the_rules_no_cache_keeps(tmp_path, monkeypatch):
     """SL520 (never cached: it counts a whole skills root) runs in the background process of a warm run."""
-    import skilllint.lint.cache_folder as cache_module
+    import skilllint.lint.cache.folder as cache_module
     from skilllint.lint import engine
-    from skilllint.lint import catalog_entries as entries_module
+    from skilllint.lint.cache import catalog_entries as entries_module
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
     monkeypatch.setattr(entries_module, "RACY_SECONDS", 0)
@@ -301,9 +301,10 @@ def test_the_report_writer_is_loaded_before_linting_and_the_cache_saved_while_th
     """A JSON report's writer (orjson) is imported before linting, so the result cache reads its
     files with it; what a warm run's main process saves it saves while it waits for the background
     process; the output is the same."""
-    import skilllint.lint.cache_folder as cache_module
-    from skilllint.lint import cache as cache_mod, engine
-    from skilllint.lint import catalog_entries as entries_module
+    import skilllint.lint.cache.folder as cache_module
+    from skilllint.lint.cache import store as cache_mod
+    from skilllint.lint import engine
+    from skilllint.lint.cache import catalog_entries as entries_module
     from skilllint.output import formats
 
     monkeypatch.setattr(cache_module, "RACY_SECONDS", 0)
@@ -494,7 +495,7 @@ def test_one_process_imports_no_process_pool(tmp_path):
     _tree(tmp_path, 3)
     code = (
         "import sys\n"
-        "from skilllint.cli import main\n"
+        "from skilllint.cli.main import main\n"
         "main(['check', '--no-cache', '--output-format', 'json', 'skills'])\n"
         "main(['check', '--no-cache', '-j', '1', '--output-format', 'json', 'skills'])\n"
         "print(sorted(m for m in ('multiprocessing', 'concurrent.futures.process') if m in sys.modules))\n"

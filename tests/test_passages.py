@@ -1,4 +1,4 @@
-"""skilllint.skill.passages: whose files a passage names, read on its own (the SL301 behaviour on whole
+"""skilllint.skill.text.passages: whose files a passage names, read on its own (the SL301 behaviour on whole
 skills is pinned in test_references.py), and a cost that grows with the text, not its square."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from skilllint.skill.passages import Passages
+from skilllint.skill.text.passages import Passages
 
 
 def judged(text: str, path: str, teaches: bool = False) -> bool:

@@ -1,4 +1,4 @@
-"""skilllint/skill/pyscript.py: the prompts of a Python script and whether a command line gets to them.
+"""skilllint/skill/scripts/python/prompt_reach.py: the prompts of a Python script and whether a command line gets to them.
 
 The model is asked directly here (``analyse(text).reaches(i, args)``); the rule's use of it,
 with the commands found in SKILL.md, is pinned in test_scripts.py. The last tests are hostile
@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, deadline
 from test_scripts import findings, make, where
 
-from skilllint.skill import pyscript
+from skilllint.skill.scripts.python import prompt_reach as pyscript
 
 
 def reached(text: str, *args: str) -> list[int]:
@@ -215,7 +215,7 @@ def test_conditions_kept_per_node_are_bounded_in_memory():
     # (peak ~800 MB); bounded, ~110 MB. Measured in a process of its own (ru_maxrss is a high-water mark).
     program = (
         "import resource\n"
-        "from skilllint.skill import pyscript\n"
+        "from skilllint.skill.scripts.python import prompt_reach as pyscript\n"
         "text = 'import sys\\n' + ''.join(f\"if sys.argv[{i % 5}] == 'x{i}':\\n    sys.exit(1)\\n\" for i in range(10000))\n"
         "model = pyscript.analyse(text + \"input('?')\\n\")\n"
         "assert model.reaches(0, ())\n"
@@ -266,9 +266,9 @@ def test_the_python_model_is_imported_only_for_a_python_script(tmp_path):
     (skill / "SKILL.md").write_text("---\nname: plain\ndescription: Formats notes. Use when asked to tidy notes.\n---\nBody.\n")
     code = (
         "import sys\n"
-        "from skilllint.cli import main\n"
+        "from skilllint.cli.main import main\n"
         "main(['check', '--no-cache', '-q', '--select', 'SL701', 'skills'])\n"
-        "print(any(m in sys.modules for m in ('skilllint.skill.pyscript', 'skilllint.skill.pyscript_model', 'skilllint.skill.pyscript_judge')))\n"
+        "print(any(m in sys.modules for m in ('skilllint.skill.scripts.python.prompt_reach', 'skilllint.skill.scripts.python.model', 'skilllint.skill.scripts.python.judge')))\n"
     )
     run = lambda: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert run().stdout.strip().splitlines()[-1] == "False"

@@ -1,7 +1,7 @@
 """The reference graph: what counts as a reference and how it resolves."""
 
 from skilllint.skill.package import SkillPackage
-from skilllint.skill.references import is_placeholder
+from skilllint.skill.references.graph import is_placeholder
 
 from conftest import write_skill
 

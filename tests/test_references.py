@@ -149,7 +149,7 @@ def test_examples_and_other_places_are_judged_per_mention(tmp_path):
     assert [m.split("`")[1] for c, _, _, _, m in found(tmp_path)] == ["references/checklist.md"]
 
 
-# Whose files a passage names (skilllint/skill/passages.py): each test has a real missing reference
+# Whose files a passage names (skilllint/skill/text/passages.py): each test has a real missing reference
 # beside the passage that is someone else's, and only the real one is reported.
 
 HAS = [("references/index.md", "# Index\n"), ("scripts/run.py", "print(1)\n")]

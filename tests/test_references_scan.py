@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from skilllint.skill import markdown
+from skilllint.skill.text import markdown
 from skilllint.skill.package import SkillPackage
-from skilllint.skill import generic_pointers as rules
+from skilllint.skill.references import generic_pointers as rules
 
 from conftest import write_skill
 

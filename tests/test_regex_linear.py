@@ -26,13 +26,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill import frontmatter_fixes, markdown, suppress
-from skilllint.skill import references as reference_links
-from skilllint.skill import description_trigger as catalog_trigger
-from skilllint.skill import document_toc, mention_context, resource_reach
-from skilllint.skill import script_invocations as scripts
-from skilllint.skill import folder_mentions
-from skilllint.skill import generic_pointers as reference_rules
+from skilllint.skill.fields import frontmatter_fixes
+from skilllint.skill.text import markdown
+from skilllint.skill.suppressions import comments as suppress
+from skilllint.skill.references import graph as reference_links
+from skilllint.catalog import description_trigger as catalog_trigger
+from skilllint.skill.references import document_toc, mention_context, resource_reach
+from skilllint.skill.scripts import invocations as scripts
+from skilllint.skill.references import folder_mentions
+from skilllint.skill.references import generic_pointers as reference_rules
 
 RUN = 20_000  # characters in a run after an opener: cubic patterns take minutes, quadratic seconds
 REPEAT = 100_000  # characters of repeated openers: a rescan from each takes seconds
@@ -42,7 +44,7 @@ LIMIT = 0.5  # seconds per call; a linear pattern needs milliseconds
 # cue's (?=.*\b(?:user|you|…)\b) looks to the end of the description from each "asks to".)
 # Globs are matched against paths: at most 4,096 characters (PATH_MAX) and 255 a segment,
 # where the two stars a segment may hold (discovery.tame_glob) cost its length squared.
-CAPPED = {"skilllint.skill.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.skill.discovery:__init__ (built)": 4096}
+CAPPED = {"skilllint.catalog.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery.walk:__init__ (built)": 4096}
 
 
 # -- every pattern, found --------------------------------------------------------------------
@@ -53,11 +55,11 @@ PATTERNS = adversary.all_patterns()
 def test_the_search_finds_the_patterns_of_every_kind():
     where = {found.where for found in PATTERNS}
     assert len(PATTERNS) > 150
-    assert "skilllint.skill.suppress._YAML" in where  # module level, re.compile
-    assert "skilllint.skill.document_toc._TOC_TITLE" in where  # module level, lazyre.compile
-    assert "skilllint.skill.description_trigger.CUES" in where  # inside a tuple
-    assert any(w.startswith("skilllint.skill.disclosure_graph:") for w in where)  # re.sub(r"…", …) in a function
-    assert any(w.startswith("skilllint.skill.references:_plain_pattern") for w in where)  # built at run time
+    assert "skilllint.skill.suppressions.comments._YAML" in where  # module level, re.compile
+    assert "skilllint.skill.references.document_toc._TOC_TITLE" in where  # module level, lazyre.compile
+    assert "skilllint.catalog.description_trigger.CUES" in where  # inside a tuple
+    assert any(w.startswith("skilllint.skill.references.disclosure_graph:") for w in where)  # re.sub(r"…", …) in a function
+    assert any(w.startswith("skilllint.skill.references.graph:_plain_pattern") for w in where)  # built at run time
     assert any(w.startswith("schema ") for w in where)
 
 

@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from skilllint.lint import result_pack
-from skilllint.lint.cache_folder import CacheFolder, dump_json, parse_json
-from skilllint.lint.result_pack import FILENAME, HEADER, ResultPack
+from skilllint.lint.cache import result_pack
+from skilllint.lint.cache.folder import CacheFolder, dump_json, parse_json
+from skilllint.lint.cache.result_pack import FILENAME, HEADER, ResultPack
 
 from conftest import run_cli, write_skill
 
@@ -201,14 +201,14 @@ def test_only_a_json_or_sarif_report_brings_orjson_and_the_cache_reads_with_it(t
     run_cli("check", ".", cwd=tmp_path)  # fills the cache
     code = (
         "import sys\n"
-        "from skilllint.lint import cache\n"
+        "from skilllint.lint.cache import store as cache\n"
         "seen, get = [], cache.ResultCache.get\n"
         "def counted(self, *args, **kwargs):\n"
         "    found = get(self, *args, **kwargs)\n"
         "    seen.append(found is not None)\n"
         "    return found\n"
         "cache.ResultCache.get = counted\n"
-        "from skilllint.cli import main\n"
+        "from skilllint.cli.main import main\n"
         "main(['check', '-j', '1', '--output-format', sys.argv[1], '.'])\n"
         "print('orjson' in sys.modules, all(seen) and len(seen))\n"
     )

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from conftest import lint_json, write_skill
-from skilllint.skill.own_words import OPENING_WORDS, own_words
+from skilllint.catalog.own_words import OPENING_WORDS, own_words
 
 CHARTS = "---\nname: chart-maker\ndescription: Draws bar, line and pie charts from CSV data. Use when the user asks for a chart or a plot of tabular data.\n---\n\n# Chart maker\n\nReads a CSV file and draws the chart the user asks for with matplotlib.\n"
 SALES_BODY = "\n# Monthly revenue charts by region\n\nDraws a bar chart of revenue per region and a line chart of revenue per month from the sales CSV export.\n"

@@ -198,7 +198,7 @@ class _ToyCap(Rule):
 def test_the_engine_finds_the_rule_for_a_tree_link_by_what_it_declares(tmp_path):
     import os
 
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.lint.engine import lint_paths
 
     (tmp_path / ".git").mkdir()
@@ -211,7 +211,7 @@ def test_the_engine_finds_the_rule_for_a_tree_link_by_what_it_declares(tmp_path)
 
 
 def test_the_read_cap_is_the_option_a_rule_declares_as_the_cap(tmp_path):
-    from skilllint.config import load_settings
+    from skilllint.config.settings import load_settings
     from skilllint.fsafe import DEFAULT_MAX_BYTES
 
     toy = Registry()

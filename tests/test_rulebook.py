@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from skilllint.config import load_settings
+from skilllint.config.settings import load_settings
 from skilllint.lint.engine import lint_paths
 from skilllint.registry import registry
 from skilllint.rulebook import rule_folders

@@ -1,4 +1,4 @@
-"""The quick JSON Schema check (skilllint.skill.schemacheck) answers as jsonschema does, or not at all."""
+"""The quick JSON Schema check (skilllint.config.schemacheck) answers as jsonschema does, or not at all."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skilllint.config import config_schema
+from skilllint.config.settings import config_schema
 from skilllint.registry import registry
-from skilllint.skill.schemacheck import is_valid
+from skilllint.config.schemacheck import is_valid
 
 # What a TOML file can hold (dates aside): JSON's values, with ints and floats apart.
 SCALARS = st.one_of(
@@ -113,7 +113,7 @@ def test_a_valid_configuration_does_not_import_jsonschema(tmp_path):
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from skilllint.config import load_settings\n"
+        "from skilllint.config.settings import load_settings\n"
         "from skilllint.registry import registry\n"
         f"load_settings(registry(), Path({str(tmp_path)!r}))\n"
         "print('jsonschema' in sys.modules)\n"

@@ -16,8 +16,8 @@ from conftest import lint_json, write_skill
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from skilllint.skill import runner_pins, script_invocations
-from skilllint.skill import script_lexers as S
+from skilllint.skill.scripts import runner_pins, invocations as script_invocations
+from skilllint.skill.scripts import lexers as S
 
 SKILL = """---
 name: {name}

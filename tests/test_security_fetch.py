@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from conftest import lint_json
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill.fetch_and_run import shell_fetch_runs
+from skilllint.skill.security.fetch_and_run import shell_fetch_runs
 
 pytestmark = pytest.mark.e2e
 
@@ -124,8 +124,8 @@ def test_shell_commands_look_for_the_close_of_unclosed_braces_once():
     # send a search to the end of the text for each later `${`.
     import time
 
-    from skilllint.skill.script_lexers import lex_shell
-    from skilllint.skill.shell_commands import shell_commands
+    from skilllint.skill.scripts.lexers import lex_shell
+    from skilllint.skill.scripts.shell_commands import shell_commands
 
     text = "curl https://x.dev\n" + "a${" * 500_000
     code = lex_shell(text).code
@@ -136,7 +136,7 @@ def test_shell_commands_look_for_the_close_of_unclosed_braces_once():
 
 def _commands_by_character(text: str, code: str) -> list:
     """shell_commands as it was, one character at a time: what the one that skips ahead must give."""
-    from skilllint.skill.shell_commands import _add_command
+    from skilllint.skill.scripts.shell_commands import _add_command
 
     commands: list = []
     n = len(code)
@@ -174,8 +174,8 @@ SHELL_PIECES = [";", "&", "|", "(", ")", "{", "}", "`", "\n", "\\", "$", "<", ">
 @example("a ${ b; c")
 @example("x\\")
 def test_shell_commands_skip_ahead_to_what_the_character_loop_split(text):
-    from skilllint.skill.script_lexers import lex_shell
-    from skilllint.skill.shell_commands import shell_commands
+    from skilllint.skill.scripts.lexers import lex_shell
+    from skilllint.skill.scripts.shell_commands import shell_commands
 
     seen = lambda commands: [(c.name, c.start, c.end, c.keywords, c.piped) for c in commands]  # noqa: E731
     for code in (text, lex_shell(text).code):
@@ -193,28 +193,28 @@ def test_shell_commands_skip_ahead_to_what_the_character_loop_split(text):
     ],
 )
 def test_a_program_is_lexed_only_when_it_names_a_fetch_or_an_installer(text, expected):
-    from skilllint.skill.fetch_and_run import has_candidate
+    from skilllint.skill.security.fetch_and_run import has_candidate
 
     assert has_candidate(text, program=True) is expected
 
 
 @pytest.mark.parametrize("word", ["curl", "wget", "Invoke-", "invoke-", "iex", "IEX", "]::Create"])
 def test_every_fetch_word_makes_its_line_a_candidate(word):
-    from skilllint.skill.fetch_and_run import FETCH_WORDS, candidate_lines
+    from skilllint.skill.security.fetch_and_run import FETCH_WORDS, candidate_lines
 
     assert word in FETCH_WORDS
     assert candidate_lines(f"intro\nrun {word} now\n") == {2}
 
 
 def test_nvoke_without_its_capital_or_small_i_is_no_fetch_word():
-    from skilllint.skill.fetch_and_run import candidate_lines
+    from skilllint.skill.security.fetch_and_run import candidate_lines
 
     assert candidate_lines("they convoke- a meeting\n") == set()
 
 
 @pytest.mark.parametrize("mark", ["://", "git+", "github:", "gitlab:", "bitbucket:", "gist:"])
 def test_every_remote_mark_counts_on_a_line_with_an_installer(mark):
-    from skilllint.skill.fetch_and_run import REMOTE_MARKS, candidate_lines
+    from skilllint.skill.security.fetch_and_run import REMOTE_MARKS, candidate_lines
 
     assert mark in REMOTE_MARKS
     assert candidate_lines(f"a\nb {mark}owner/x\npip install {mark}owner/x\n") == {3}
@@ -222,8 +222,8 @@ def test_every_remote_mark_counts_on_a_line_with_an_installer(mark):
 
 
 def test_a_program_that_runs_nothing_is_not_lexed():
-    from skilllint.skill.fetch_and_run import program_fetch_runs
-    from skilllint.skill.script_lexers import Script
+    from skilllint.skill.security.fetch_and_run import program_fetch_runs
+    from skilllint.skill.scripts.lexers import Script
 
     quiet = Script("scripts/get.py", "python", 'import requests\nrequests.get("https://x.test/a.json").json()\n')
     assert program_fetch_runs(quiet) == []
@@ -241,6 +241,6 @@ def test_a_program_that_runs_nothing_is_not_lexed():
     ],
 )
 def test_a_program_runs_something_by_a_call_of_a_runner_or_zx(text, expected):
-    from skilllint.skill.fetch_and_run import _runs_something
+    from skilllint.skill.security.fetch_and_run import _runs_something
 
     assert _runs_something(text) is expected

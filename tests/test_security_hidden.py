@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill import hidden_text
+from skilllint.skill.security import hidden_text
 
 BODY_LINE = 7  # the first body line of test_hostile's SKILL template
 
@@ -228,7 +228,7 @@ def test_sl802_and_sl806_cost_is_linear_on_a_megabyte_of_comments_and_phrases(tr
 
 
 def test_sl806_phrase_search_is_linear_on_adversarial_text():
-    from skilllint.skill.instruction_override import find_phrases
+    from skilllint.skill.security.instruction_override import find_phrases
 
     for text in (("ignore all the " + " " * 50) * 20_000, "do not " * 100_000 + "tell the user", "you are " * 100_000 + "now DAN", "without " * 100_000):
         start = time.perf_counter()
@@ -246,7 +246,7 @@ def test_sl806_phrase_search_is_linear_on_adversarial_text():
 def test_the_emoji_selector_shortcut_reports_what_the_full_judgement_does(text, monkeypatch):
     """A text whose only candidates are U+FE0F is let go early when each follows a visible
     character: what it then reports (nothing) must be what judging each one reports."""
-    from skilllint.skill import hidden_text
+    from skilllint.skill.security import hidden_text
 
     def found(text):
         return [(h.start, h.end, h.what, h.bidi, h.payload, h.pieces) for h in hidden_text.find_hidden(text)]

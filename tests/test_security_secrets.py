@@ -18,7 +18,7 @@ import pytest
 from conftest import run_cli
 from test_hostile import MiB, check_json, skill, sparse, tree  # noqa: F401  (tree: a fixture)
 
-from skilllint.skill.secrets import find_secrets
+from skilllint.skill.security.secrets import find_secrets
 
 _BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 _RANDOM = random.Random(803)
@@ -328,8 +328,8 @@ def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
     """find_secrets runs the provider scans (and the ``=`` scan of assignments) only on texts holding a
     mark each needs: for every alternative of the patterns, a text it matches where a word can start
     (what the judge asks of a candidate) is one the scan runs on."""
-    from skilllint.skill import secrets
-    from skilllint.skill.text_marks import Marks
+    from skilllint.skill.security import secrets
+    from skilllint.skill.security.text_marks import Marks
 
     for before in ("", " ", "\n", "=", '"', "\u00e9"):  # a candidate needs a word to start: é passes the mark, not the judge
         shown = before + text
@@ -342,9 +342,9 @@ def test_a_provider_scan_is_skipped_only_on_a_text_it_cannot_match(text):
 
 @pytest.mark.parametrize("text", ["the task-list-management-guide-for-teams", "a risk_live_dashboard_of_all_things", "desk-0123456789abcdef0123"])
 def test_a_provider_prefix_inside_a_word_does_not_start_the_tail_scan(text):
-    from skilllint.skill import secrets
+    from skilllint.skill.security import secrets
 
-    from skilllint.skill.text_marks import Marks
+    from skilllint.skill.security.text_marks import Marks
 
     for marks in (Marks(text, min_chars=len(text) + 1), Marks(text, min_chars=0)):
         assert secrets.PROVIDER_TAILS not in secrets._scans_for(text, marks)
@@ -363,7 +363,7 @@ def test_an_assignment_is_dropped_before_judging_only_when_judging_would_drop_it
     """find_secrets drops most values assigned in a text before judging them one by one: for each
     way a secret-like name or a provider's token is assigned, the value is still judged, and the
     judgement is the same with the early test switched off."""
-    from skilllint.skill import secrets
+    from skilllint.skill.security import secrets
 
     text = assignment.format(v=_chars(_BASE62, 32), p=github_token()) + "\n"
     candidates = [m for scan in secrets.ASSIGNED for m in scan.finditer(text)]

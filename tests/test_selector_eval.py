@@ -283,7 +283,7 @@ def test_check_does_not_import_the_agent_machinery(tmp_path):
     write_lab(tmp_path, names=("pdf-forms",))
     code = (
         "import sys\n"
-        "from skilllint.cli import main\n"
+        "from skilllint.cli.main import main\n"
         "main(['check', '--no-cache', '--output-format', 'json', '.'])\n"
         "print(sorted(m for m in ('skilllint.app.agent_router', 'skilllint.catalog.lexical_router', 'snowballstemmer') if m in sys.modules))\n"
     )

@@ -40,7 +40,7 @@ import pytest
 # leaves it out and these comparisons cannot run.
 pytest.importorskip("skills_ref", reason="skills-ref (the reference validator) needs Python 3.11 or newer")
 
-from skilllint.config import load_settings
+from skilllint.config.settings import load_settings
 from skilllint.diagnostics import Severity
 from skilllint.lint.engine import lint_paths
 from skilllint.registry import registry

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import lint_json, write_skill
 
-from skilllint.skill import argument_substitution as S
+from skilllint.skill.scripts import argument_substitution as S
 
 FENCE = "```"
 

@@ -1,6 +1,6 @@
 """Inline suppression in Markdown comments and frontmatter comments."""
 
-from skilllint.skill import suppress
+from skilllint.skill.suppressions import comments as suppress
 
 from conftest import lint_json, write_skill
 

@@ -1,6 +1,6 @@
 """A suppression comment may say why, after ` -- ` (ESLint's form): the reason is not read as codes."""
 
-from skilllint.skill import suppress
+from skilllint.skill.suppressions import comments as suppress
 
 from conftest import lint_json, write_skill
 

@@ -33,7 +33,7 @@ ALLOWED = {
     ("skilllint/skill/package.py", "frontmatter.SPLITTERS[splitter]"): (
         "the splitters by name (Target.splitter), two of them named after the surface whose split they model"
     ),
-    ("skilllint/skill/openai_yaml_checks.py", 'TARGETS["codex"]'): (
+    ("skilllint/skill/openai_yaml/wording.py", 'TARGETS["codex"]'): (
         "agents/openai.yaml is Codex's own file: a `$name` mention is Codex's syntax, read as Codex reads the name"
     ),
 }
@@ -285,7 +285,7 @@ class _Only:
 
 def _catalogs(tmp_path: Path, target):
     from skilllint.catalog.model import build_catalogs
-    from skilllint.skill.discovery import discover
+    from skilllint.discovery.walk import discover
 
     packages = [SkillPackage(f.root, f.lint_root) for f in discover([str(tmp_path)], tmp_path).packages]
     return build_catalogs(packages, _Only(target))

@@ -1,4 +1,4 @@
-"""skilllint.skill.text_marks: the marks a text holds, found in one pass (hyperscan) or searched for
+"""skilllint.skill.security.text_marks: the marks a text holds, found in one pass (hyperscan) or searched for
 one by one, give the same answers; and what the security rules find is the same either way."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from skilllint.skill import text_marks
-from skilllint.skill.fetch_and_run import candidate_lines, has_candidate
-from skilllint.skill.hidden_text import CANDIDATE_BYTES, _VS16_BYTES, find_hidden
-from skilllint.skill.secrets import find_secrets
-from skilllint.skill.text_marks import MARKS, Marks, kept_in, marks_of
+from skilllint.skill.security import text_marks
+from skilllint.skill.security.fetch_and_run import candidate_lines, has_candidate
+from skilllint.skill.security.hidden_text import CANDIDATE_BYTES, _VS16_BYTES, find_hidden
+from skilllint.skill.security.secrets import find_secrets
+from skilllint.skill.security.text_marks import MARKS, Marks, kept_in, marks_of
 
 needs_hyperscan = pytest.mark.skipif(not text_marks.accelerated(), reason="hyperscan is not installed (a dependency only where it has wheels)")
 

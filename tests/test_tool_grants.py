@@ -1,4 +1,4 @@
-"""What `allowed-tools` pre-approves (skilllint/skill/tool_grants.py, SL805)."""
+"""What `allowed-tools` pre-approves (skilllint/skill/fields/tool_grants.py, SL805)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from conftest import run_cli, write_skill
 
 from skilllint.rule import Rule, severities
-from skilllint.skill.tool_grants import entries, too_broad
+from skilllint.skill.fields.tool_grants import entries, too_broad
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from skilllint.skill import yamltree
+from skilllint.skill.text import yamltree
 
 
 def load(text, semantics):

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import ConfigError
+from ..config.settings import ConfigError
 from ..diagnostics import Diagnostic, clipped
 
 FORMAT_VERSION = 1
@@ -48,7 +48,7 @@ _HIDDEN = re.compile(
 
 class BaselineError(ConfigError):
     """The baseline cannot be read or written: like a bad configuration, the run ends with exit 2
-    (a :class:`skilllint.config.ConfigError`, so a run with no baseline never imports this module)."""
+    (a :class:`skilllint.config.settings.ConfigError`, so a run with no baseline never imports this module)."""
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -104,7 +104,7 @@ def locate(settings, cwd: Path, option: str | None) -> Location | None:
     value = getattr(settings, "baseline", None)
     if not value:
         return None
-    from ..config import repository_root
+    from ..config.settings import repository_root
     from ..fsafe import is_within
 
     project = Path(os.path.normpath(repository_root(settings.base) or settings.base))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..catalog.discovery_log import DiscoveryLog
 from ..fsafe import is_within
-from ..skill.discovery import discover
+from ..discovery.walk import discover
 from ..output import printable, root_relative, source_root
 from ..skill.package import SkillPackage
 from ..targets import TARGETS

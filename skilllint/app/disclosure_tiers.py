@@ -5,10 +5,10 @@
 * tier 2, on activation: the SKILL.md body, counted as SL202 counts it (its encoding
   setting included);
 * tier 3, on demand: each bundled file the skill references, with the condition SKILL.md
-  gives it for loading or running (:mod:`skilllint.skill.load_conditions`, what SL310
+  gives it for loading or running (:mod:`skilllint.skill.references.load_conditions`, what SL310
   judges); a file reached only through another file says which one.
 
-Tokens are tiktoken's (:mod:`skilllint.skill.tokens`), offline. A file that is not UTF-8
+Tokens are tiktoken's (:mod:`skilllint.skill.size.tokens`), offline. A file that is not UTF-8
 text is given in bytes, not tokens.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..catalog.model import Catalog
 from ..fsafe import UnsafeFile, read_capped
 from ..output import printable
-from ..skill.tokens import DEFAULT_ENCODING, count_tokens
+from ..skill.size.tokens import DEFAULT_ENCODING, count_tokens
 
 
 def body_encoding(settings) -> str:
@@ -35,7 +35,7 @@ def catalog_tiers(catalog: Catalog, listed: list, settings) -> list[dict]:
 
 
 def skill_tiers(package, name: str, line: str, encoding: str) -> dict:
-    from ..skill.load_conditions import load_conditions
+    from ..skill.references.load_conditions import load_conditions
 
     body = package.body
     files = []

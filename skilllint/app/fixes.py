@@ -70,7 +70,7 @@ def lint_roots(paths: list[str], cwd: Path) -> list[Path]:
     """The trees the user asked to lint, as discovery takes them: a folder
     given, or for a file the skill folder holding it. Nothing outside them is
     ever written."""
-    from ..skill.discovery import package_of_file
+    from ..discovery.walk import package_of_file
     from ..fsafe import added_entry
 
     roots = []
@@ -110,7 +110,7 @@ def refusal(path: Path, roots: list[Path]) -> str | None:
 
 class _Files:
     """The current text of every file being fixed, original and fixed; with ``stdin``
-    (:class:`skilllint.stdin.StdinFile`) only standard input's text is fixed, and
+    (:class:`skilllint.cli.stdin.StdinFile`) only standard input's text is fixed, and
     ``overlaid`` (path -> bytes) stands for other files, read only."""
 
     def __init__(self, roots: list[Path], max_bytes: int, stdin=None, overlaid=None) -> None:
@@ -192,7 +192,7 @@ def fix_paths(
     """Lint ``paths`` and apply every applicable fix until none applies.
 
     ``write=False`` (``--diff``) leaves the disk alone: ``changed`` holds what
-    would be written. ``stdin`` (:class:`skilllint.stdin.StdinFile`): its text stands
+    would be written. ``stdin`` (:class:`skilllint.cli.stdin.StdinFile`): its text stands
     for its file, only that text is fixed, nothing is written, and ``stdin.fixed``
     gets the text as fixed. ``overlaid`` (with ``stdin`` only): other files' texts that stand
     for what is on disk, read only (the language server's other open documents)."""

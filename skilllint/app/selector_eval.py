@@ -1,6 +1,6 @@
 """`skilllint eval`: does each skill's description route the queries of its trigger set?
 
-For every skill with a trigger set (:func:`skilllint.skill.eval_files.trigger_sets`), or the
+For every skill with a trigger set (:func:`skilllint.skill.evals.files.trigger_sets`), or the
 one set given with ``--eval-set``, every query goes to a router over the catalog its surface
 builds, as ``skilllint catalog`` renders it (:func:`skilllint.app.catalog_preview.catalog_report`:
 siblings, cut descriptions and omitted skills included). Per skill the result holds precision,
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from ..catalog.routing import CatalogView, Router, SkillView, Verdict
 from ..fsafe import UnsafeFile, read_capped
-from ..skill.discovery import discover
-from ..skill.eval_files import TriggerSet, read_trigger_set, trigger_sets
+from ..discovery.walk import discover
+from ..skill.evals.files import TriggerSet, read_trigger_set, trigger_sets
 from ..skill.package import SkillPackage
 from .catalog_preview import catalog_report
 

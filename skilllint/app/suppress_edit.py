@@ -1,7 +1,7 @@
 """The edit that silences one finding of SKILL.md with a suppression comment
 (the language server's "Disable SLxxx for this line").
 
-skilllint reads suppression comments in SKILL.md only (:mod:`skilllint.skill.suppress`):
+skilllint reads suppression comments in SKILL.md only (:mod:`skilllint.skill.suppressions.comments`):
 
 * in the body, ``<!-- skilllint-disable-next-line SL310 -->`` on a line of its own above
   the finding's line (its indentation, so that a list item goes on), or the code added to
@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..skill import frontmatter, suppress, yamltree
+from ..skill.text import frontmatter, yamltree
+from ..skill.suppressions import comments as suppress
 from ..edits import LineIndex, apply_edits
 
 # An existing comment the code can join: its keyword (the codes follow it).
@@ -106,7 +107,7 @@ class Silencer:
 
     def fence_around(self, line: int) -> tuple[int, int] | None:
         """(first, last) 1-based lines of the fenced code block holding ``line``, fences
-        included, as :func:`skilllint.skill.suppress.parse` reads fences; None outside one."""
+        included, as :func:`skilllint.skill.suppressions.comments.parse` reads fences; None outside one."""
         if self._fences is None:
             lines = [self.index.line(number) for number in range(self.index.line_count)]
             self._fences = suppress.body_fences(lines, self.before.frontmatter_end)

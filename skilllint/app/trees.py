@@ -12,7 +12,7 @@ skills twice, so that is refused.
 
 A configuration found from a linted path, not from the working folder, came with
 the linted tree: the folders it names must lie in its own folder
-(:attr:`skilllint.config.Settings.project`). ``cache-dir`` elsewhere is an error, as
+(:attr:`skilllint.config.settings.Settings.project`). ``cache-dir`` elsewhere is an error, as
 it is for every configuration; catalog roots elsewhere are skipped with a warning
 (a configuration of one's own names ``~/.claude/skills``; one that came with a
 tree may not make skilllint read there).
@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import ConfigError, Settings, find_config, read_config_file, settings_from
+from ..config.settings import ConfigError, Settings, find_config, read_config_file, settings_from
 from ..fsafe import is_within, real_path_or_given
 
 
@@ -72,7 +72,7 @@ def config_for(raw: str, cwd: Path, memo: dict) -> tuple[tuple[Path, dict] | Non
     """The configuration path ``raw`` uses, as (its file, its keys), or None (the defaults):
     the nearest from ``raw`` up to its repository's root, else the working folder's; and
     whether it came with the linted tree (the user's own when its folder holds the working
-    folder). ``memo`` keeps each folder's answer (:func:`skilllint.config.find_config`): a
+    folder). ``memo`` keeps each folder's answer (:func:`skilllint.config.settings.find_config`): a
     caller that outlives a run (the language server) drops it when a configuration changes."""
     found = find_config(Path(_start(raw, cwd)), memo) or find_config(cwd, memo)  # else the working folder's
     from_tree = found is not None and not is_within(Path(os.path.normpath(found[0].parent)), Path(os.path.normpath(cwd)))
@@ -154,7 +154,7 @@ def lint_trees(
     for tree in trees:
         cache = None
         if tree.settings.cache and not no_cache:
-            from ..lint.cache import open_cache
+            from ..lint.cache.store import open_cache
 
             cache = open_cache(tree.settings, cwd, cache_dir)
         result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs)

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
-from ..skill.openai_yaml import implicit_invocation_allowed
+from ..skill.openai_yaml.reader import implicit_invocation_allowed
 from ..skill.package import SkillPackage
 from ..targets import Target
 from ..targets.claude_code import read_bool, unlisted
@@ -346,7 +346,7 @@ def build_catalogs(
     so each catalog is whole (pre-commit passes a few files); ``extra`` are
     :class:`~skilllint.lint.catalog_context.ScopedPackage` from configured roots,
     which join every catalog of a target that loads them. ``reader`` reads
-    each entry (default :func:`read_entry`; :mod:`skilllint.lint.catalog_entries`
+    each entry (default :func:`read_entry`; :mod:`skilllint.lint.cache.catalog_entries`
     remembers them between runs). ``log``, a
     :class:`~skilllint.catalog.discovery_log.DiscoveryLog`, records each skill a surface
     does not load, and why. ``memo``: :func:`placement`'s, when the siblings' search placed

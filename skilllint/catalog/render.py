@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the surfaces' models load when a catalog of theirs is judge
 
 
 def catalog_options(settings) -> dict:
-    """The run's ``[catalog]`` settings, from its :class:`skilllint.config.Settings` (none when
+    """The run's ``[catalog]`` settings, from its :class:`skilllint.config.settings.Settings` (none when
     there are none: a bare rule context)."""
     return settings.catalog if settings else {}
 

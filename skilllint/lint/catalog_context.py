@@ -21,8 +21,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import ConfigError
-from ..skill.discovery import DiscoveryError, discover
+from ..config.settings import ConfigError
+from ..discovery.walk import DiscoveryError, discover
 from ..fsafe import is_within, real_path_or_given
 from ..skill.package import SkillPackage
 from ..catalog.model import SCOPES, catalog_key

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import Settings
+from ..config.settings import Settings
 from ..diagnostics import Diagnostic, clipped
 from ..findingcap import cap
 from ..registry import Rule, RuleContext
-from ..skill import suppress
+from ..skill.suppressions import comments as suppress
 from ..skill.package import SkillPackage
 from .catalog_context import CatalogContext, complete_catalogs
 from .package_lint import MAX_MESSAGE_CHARS, add_usage, suppressed, to_diagnostic
@@ -32,7 +32,7 @@ def catalog_phase(packages, paths, settings, cwd, max_bytes, rules, known: dict,
 
 def catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | None:
     """target -> (store key, entry fields) for each target of the package."""
-    from .catalog_entries import MISSING, entry_fields
+    from .cache.catalog_entries import MISSING, entry_fields
     from ..catalog.model import read_entry
 
     if package.skill_md_name != "SKILL.md":
@@ -49,7 +49,7 @@ def catalog_fields(package: SkillPackage, settings: Settings, store) -> dict | N
 
 def _entry_reader(known: dict, store):
     """Catalog entries as the linted packages' linters read them, else from the store or the skill."""
-    from .catalog_entries import skill_from_fields
+    from .cache.catalog_entries import skill_from_fields
     from ..catalog.model import read_entry
 
     def read(package: SkillPackage, target):

@@ -13,11 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..skill import claude_code_links, tokens
+from ..discovery import claude_code_links
+from ..skill.size import tokens
 from .catalogs import catalog_fields, catalog_phase
-from ..config import Settings
+from ..config.settings import Settings
 from ..diagnostics import Diagnostic
-from ..skill.discovery import discover
+from ..discovery.walk import discover
 from ..findingcap import left_out_summary
 from ..skill.package import SkillPackage
 from .package_lint import add_usage, lint_package, package_rules_run, reads_suppressions, to_diagnostic
@@ -55,7 +56,7 @@ def lint_paths(
     cache=None,
     jobs: int | None = None,
 ) -> LintResult:
-    """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.lint.cache.ResultCache`)
+    """Lint the skills under ``paths``; ``cache`` (a :class:`skilllint.lint.cache.store.ResultCache`)
     returns the package-rule findings of unchanged skills from an earlier run, and keeps
     token counts of text parts; ``jobs`` is the number of worker processes (None: as many
     as the tree and the CPUs are worth)."""
@@ -97,7 +98,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
     # Catalog entries of earlier runs (loaded below, or by the background process that reads them)
     store = None
     if cache is not None and catalog_rules:
-        from .catalog_entries import entries_beside
+        from .cache.catalog_entries import entries_beside
 
         store = entries_beside(cache)
     # With a cache, rules that cannot be cached (SL520 reads its skills root) run apart; without one, in one pass.
@@ -269,7 +270,7 @@ def _background_phase(catalogs, packages: list[SkillPackage], always_rules: list
 
 def _as_plain_data(result: tuple) -> tuple:
     """(diagnostics, *rest) as marshal-able data: what crosses from a worker or the background process."""
-    from .cache_entries import encode
+    from .cache.entries import encode
 
     diagnostics, *rest = result
     return [encode(d) for d in diagnostics], *rest
@@ -282,7 +283,7 @@ class _FromPlainData:
         self.paths: dict = {}
 
     def __call__(self, data: tuple) -> tuple:
-        from .cache_entries import decode
+        from .cache.entries import decode
 
         encoded, *rest = data
         return [decode(item, self.paths) for item in encoded], *rest
@@ -331,9 +332,9 @@ def _lint_with_cache(item: tuple, rules: tuple[list[Rule], list[Rule]], settings
     """One package's diagnostics, internal errors, catalog entries (when ``entries``
     is not False: the store of earlier runs, or None), warnings (a listing cut at the
     entry limit; the cache never keeps such a package), the token counts made for it
-    (``counts``: the run's :class:`skilllint.lint.cache_memo.TokenCounts`, or None), from the cache
+    (``counts``: the run's :class:`skilllint.lint.cache.memo.TokenCounts`, or None), from the cache
     where it has them, the (code, line) pairs suppressions silenced of the rules never
-    cached, and the keys made from the files read to key it (:class:`skilllint.lint.cache_memo.StampKeys`).
+    cached, and the keys made from the files read to key it (:class:`skilllint.lint.cache.memo.StampKeys`).
 
     ``item`` is (package, what :func:`_look_up` found, or None: look it up here);
     ``rules`` the rules whose findings are cached and those run on every time. The

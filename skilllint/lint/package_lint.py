@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Settings
+from ..config.settings import Settings
 from ..diagnostics import Diagnostic, Finding, Severity, clipped
 from ..findingcap import RuleTally
 from ..registry import Rule, RuleContext
-from ..skill import suppress
+from ..skill.suppressions import comments as suppress
 from ..skill.package import SkillPackage
 
 

@@ -14,7 +14,7 @@ from . import resolve_format, safe_json_text
 def prepare(fmt: str) -> None:
     """Import what :func:`render` will need for ``fmt``, before linting: orjson (some 4 ms with its
     imports) for a JSON or SARIF report, which the result cache then uses to read and write its
-    files too (:func:`skilllint.lint.cache_folder.parse_json`: a warm run over a thousand skills
+    files too (:func:`skilllint.lint.cache.folder.parse_json`: a warm run over a thousand skills
     parses some 2 MB of them). A run with a text report never imports it."""
     fmt = resolve_format(fmt)
     if fmt in ("json", "sarif"):

@@ -22,7 +22,7 @@ class ReferenceMissing(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.reference_checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
+        from ..skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
 
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
@@ -86,7 +86,7 @@ class ReferenceOutsidePackage(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.reference_checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
+        from ..skill.references.checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
 
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
@@ -142,9 +142,9 @@ class ReferenceTooDeep(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
+        from ..skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
         from ..skill.inventory import is_script
-        from ..skill.resource_reach import SUPPORT_FILE
+        from ..skill.references.resource_reach import SUPPORT_FILE
 
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"
@@ -208,9 +208,9 @@ class ResourceUnreferenced(Rule):
     # graph does not hold those links, so the claim "the agent will not know it exists" is unfounded.
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.disclosure_graph import is_document
+        from ..skill.references.disclosure_graph import is_document
         from ..skill.inventory import is_script
-        from ..skill.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
+        from ..skill.references.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
 
         inventory = package.inventory
         if inventory.truncated:
@@ -294,7 +294,7 @@ class ReferenceCaseMismatch(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.reference_checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
+        from ..skill.references.checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
 
         where = Places(package)
         for ref in package.references.references:
@@ -332,8 +332,8 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.generic_pointers import called_a_folder, generic_pointers, names_files_around
-        from ..skill.reference_checks import NOUN, Places, files_below, reached_from, span, written_target
+        from ..skill.references.generic_pointers import called_a_folder, generic_pointers, names_files_around
+        from ..skill.references.checks import NOUN, Places, files_below, reached_from, span, written_target
 
         generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
@@ -372,9 +372,9 @@ class AnchorMissing(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill import markdown
-        from ..skill.reference_anchors import LINE_ANCHOR, anchors_of, closest_anchor
-        from ..skill.reference_checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
+        from ..skill.text import markdown
+        from ..skill.references.anchors import LINE_ANCHOR, anchors_of, closest_anchor
+        from ..skill.references.checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
 
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
         place = Places(package)

@@ -22,9 +22,9 @@ class ReferenceWithoutLoadCondition(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.disclosure_graph import mention_span
+        from ..skill.references.disclosure_graph import mention_span
         from ..skill.inventory import is_script
-        from ..skill.load_conditions import load_conditions
+        from ..skill.references.load_conditions import load_conditions
 
         for condition in load_conditions(package):
             if condition.cue is not None:
@@ -47,8 +47,8 @@ class GenericReferencePointer(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.generic_pointers import generic_pointers
-        from ..skill.reference_checks import Places, reached_from
+        from ..skill.references.generic_pointers import generic_pointers
+        from ..skill.references.checks import Places, reached_from
 
         where = Places(package)
         for pointer in generic_pointers(package, ctx.memo):
@@ -75,8 +75,8 @@ class LongReferenceWithoutToc(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.disclosure_graph import is_document, suffix_of
-        from ..skill.document_toc import has_toc
+        from ..skill.references.disclosure_graph import is_document, suffix_of
+        from ..skill.references.document_toc import has_toc
 
         graph = package.references
         skill_md = package.skill_md_name or "SKILL.md"

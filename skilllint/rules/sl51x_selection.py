@@ -111,7 +111,7 @@ class RoutingConfusion(CatalogRule):
         from ..catalog.lexical_router import DEFAULT_FLOOR, LexicalIndex
         from ..catalog.render import catalog_options, description_span, rendered_skills, shown_path
         from ..catalog.routing import SkillView
-        from ..skill.own_words import own_words
+        from ..catalog.own_words import own_words
 
         rendered = [r for r in rendered_skills(catalog, catalog_options(ctx.settings)) if not r.skill.hidden]
         if len(rendered) < 2:
@@ -155,8 +155,8 @@ class DescriptionWithoutTrigger(Rule):
     severity = severities("info: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.description_trigger import find_trigger
-        from ..skill.field_checks import value_span
+        from ..catalog.description_trigger import find_trigger
+        from ..skill.fields.field_checks import value_span
 
         view = package.canonical
         mapping = view.mapping

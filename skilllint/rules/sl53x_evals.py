@@ -42,7 +42,7 @@ class EvalSetWeak(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ..catalog.overlap import content_words
-        from ..skill.eval_files import shorten
+        from ..skill.evals.files import shorten
 
         wanted = ctx.options["min-cases"]
         mapping = package.canonical.mapping

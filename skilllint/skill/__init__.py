@@ -1,3 +1,5 @@
-"""The skill package model and every analysis of its files: the package and its inventory,
-discovery, frontmatter and YAML, the Markdown scanner, passages and the reference graph,
-openai.yaml, scripts, tokens, suppression comments. Rules and the catalog build on these."""
+"""The skill as surfaces read it: the package model (`package.py`) and its inventory (every entry,
+resolved without leaving the package), built on the raw-text readers of `text/`; and, one
+sub-package per rule family, the analyses of its files: `fields/`, `size/`, `references/`,
+`safety/`, `scripts/`, `security/`, `openai_yaml/`, `evals/`, `suppressions/`. Rules and the
+catalog build on these."""

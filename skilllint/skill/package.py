@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import frontmatter, yamltree
+from .text import frontmatter, yamltree
 from ..diagnostics import Span
 from ..fsafe import DEFAULT_MAX_BYTES, ReadResult, UnsafeFile, is_within, list_folder, plain_entry, plain_file, read_capped, real_path, real_path_or_given
 from ..targets import Target
@@ -243,14 +243,14 @@ class SkillPackage:
     @cached_property
     def evals(self):
         """The package's eval files (trigger sets, ``evals/evals.json``), each read once."""
-        from .eval_files import read_package_evals
+        from .evals.files import read_package_evals
 
         return read_package_evals(self)
 
     @cached_property
     def references(self):
         """The reference graph: SKILL.md and the Markdown files it references."""
-        from .references import build
+        from .references.graph import build
 
         return build(self)
 
@@ -430,10 +430,10 @@ class SkillPackage:
 
     @cached_property
     def body_fenced_blocks(self) -> list[tuple[str, list[int]]]:
-        """The body's fenced code blocks (:func:`skilllint.skill.script_invocations.fenced_blocks`),
+        """The body's fenced code blocks (:func:`skilllint.skill.scripts.invocations.fenced_blocks`),
         found once for the rules that read the commands in them (SL702-SL704, SL804): each
         walked every line of SKILL.md for them."""
-        from .script_invocations import fenced_blocks
+        from .scripts.invocations import fenced_blocks
 
         return fenced_blocks(self.source.lines, self.body_start_line)
 

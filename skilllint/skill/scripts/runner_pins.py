@@ -1,0 +1,468 @@
+"""Package runners that fetch an unpinned package on every run (SL703): npx, uvx, pipx and the like, in scripts and in SKILL.md."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from ... import lazyre
+from ..text.passages import OFFERED_AS_EXAMPLE, Passages
+from ..text.markdown import CODE_SPAN
+from .invocations import (
+    RUN_VERB,
+    UV_VALUE_OPTIONS,
+    first_word,
+    shell_blocks,
+)
+from .lexers import Script, lex_shell, package_scripts
+from .prompts import without_extras
+from .shell_commands import command_words, shell_commands
+
+_NPM_VALUE_OPTIONS = frozenset({"--node-options", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace", "--loglevel"})
+
+
+
+
+_PIPX_VALUE_OPTIONS = frozenset({"--python", "--pip-args", "--index-url", "-i", "--backend", "--fetch-python"})
+
+
+_FLOATING_TAGS = frozenset({"latest", "next", "canary", "beta", "alpha", "rc", "nightly", "*", "x", ""})
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Unpinned:
+    """A runner (npx, uvx, pipx run ...) told to fetch a package at no fixed version."""
+
+    runner: str  # npx, uvx, pipx run …
+    spec: str  # the package as written
+    name: str  # the package name
+    tag: str | None  # `latest` when asked for explicitly
+
+
+def judge_runner(argv: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
+    """The unpinned package an ``npx``/``uvx``/``pipx run`` command line fetches, or None.
+
+    ``installed``: the :func:`installed_names` of the npm packages an earlier step installs
+    (``npm install pkg``); ``npx`` of one of them runs that copy and fetches nothing."""
+    if not argv:
+        return None
+    head = posixpath.basename(argv[0])
+    if head in ("npx", "bunx"):
+        return _judge_npm(head, argv[1:], installed)
+    if head in ("pnpm", "yarn") and len(argv) > 1 and argv[1] == "dlx":
+        return _judge_npm(f"{head} dlx", argv[2:])
+    if head == "npm" and len(argv) > 1 and argv[1] in ("exec", "x"):
+        return _judge_npm(f"npm {argv[1]}", argv[2:], installed)
+    if head == "uvx":
+        return _judge_python_runner("uvx", argv[1:], "--from", UV_VALUE_OPTIONS, True)
+    if head == "uv" and argv[1:3] == ["tool", "run"]:
+        return _judge_python_runner("uv tool run", argv[3:], "--from", UV_VALUE_OPTIONS, True)
+    if head == "pipx" and len(argv) > 1 and argv[1] == "run":
+        return _judge_python_runner("pipx run", argv[2:], "--spec", _PIPX_VALUE_OPTIONS, False)
+    return None
+
+
+# Tools a JavaScript project normally installs itself: `npx jest` runs the project's own copy, whose version
+# its package.json pins, and fetches nothing. Reported only with `--yes`, which says a download is expected.
+PROJECT_LOCAL_TOOLS = frozenset({
+    "tsc", "tsx", "ts-node", "jest", "vitest", "mocha", "ava", "c8", "nyc", "eslint", "prettier", "stylelint",
+    "biome", "playwright", "cypress", "vite", "webpack", "rollup", "esbuild", "parcel", "next", "nuxt", "astro",
+    "svelte-kit", "tailwindcss", "postcss", "nodemon", "lerna", "nx", "turbo", "changeset", "husky",
+    "lint-staged", "knip", "storybook", "typedoc", "tsup", "remix", "expo", "react-native",
+})
+
+
+def _judge_npm(runner: str, args: list[str], installed: AbstractSet[str] = frozenset()) -> Unpinned | None:
+    packages: list[str] = []
+    expects_download = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-y", "--yes"):
+            expects_download = True
+        if arg in ("--no-install", "--no", "--offline") and runner in ("npx", "npm exec", "npm x"):
+            return None  # runs only what is installed: nothing is fetched
+        if arg == "--":
+            i += 1
+            break
+        if arg.startswith("--package="):
+            packages.append(arg.split("=", 1)[1])
+        elif arg in ("-p", "--package"):
+            if i + 1 < len(args):
+                packages.append(args[i + 1])
+            i += 2
+            continue
+        elif arg in ("-c", "--call", "--shell-mode"):
+            return None  # a shell command string: its packages come from -p
+        elif arg in _NPM_VALUE_OPTIONS:
+            i += 2
+            continue
+        elif arg.startswith("-"):
+            pass
+        else:
+            break
+        i += 1
+    specs = packages or ([args[i]] if i < len(args) else [])
+    for spec in specs:
+        verdict = _npm_spec(spec)
+        if verdict is None:
+            continue
+        name, tag = verdict
+        local_first = runner in ("npx", "bunx", "npm exec", "npm x")  # `dlx` always downloads
+        if tag is None and local_first and not packages and name in installed:
+            continue  # installed by an earlier step: that copy runs
+        if tag is None and local_first and not packages and not expects_download and name in PROJECT_LOCAL_TOOLS:
+            continue  # the project's own copy runs
+        return Unpinned(runner, spec, name, tag)
+    return None
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(word[0] for word in words if word)
+
+
+def installed_names(package: str) -> set[str]:
+    """What ``npx`` may call an installed npm package by: its name and, as far as a name tells, its
+    command: the name without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending, or
+    the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
+    base = package.rsplit("/", 1)[-1]
+    words = base.split("-")
+    names = {package, base, base.removesuffix("-cli")}
+    if len(words) > 1:
+        names.add(_initials(words))
+    if len(words) > 2 and words[-1] == "cli":
+        names.add(_initials(words[:-1]))
+    return names
+
+
+def _npm_spec(spec: str) -> tuple[str, str | None] | None:
+    """(name, tag) when an npm package spec names no version; None when pinned or not judged."""
+    if not spec or spec[0] in "./~" or re.search(r"[$<>{}`*\[\]]|\.\.\.", spec) or ":" in spec:
+        return None  # a path, a placeholder, a URL or git spec
+    if "/" in spec and not spec.startswith("@"):
+        return None  # user/repo: a GitHub shorthand
+    at = spec.find("@", 1)
+    if at < 0:
+        return spec, None
+    name, version = spec[:at], spec[at + 1 :]
+    if version.lower() in _FLOATING_TAGS:
+        return name, version or None
+    return None
+
+
+def _judge_python_runner(
+    runner: str, args: list[str], source_flag: str, value_options, ends_at_dashdash: bool
+) -> Unpinned | None:
+    """uvx / uv tool run (``--from``; ``--`` ends the options) and pipx run (``--spec``): the
+    package is the source option's value, else the first argument that is not an option."""
+    source = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--" and ends_at_dashdash:
+            i += 1
+            break
+        if arg.startswith(source_flag + "="):
+            source = arg.split("=", 1)[1]
+        elif arg == source_flag:
+            source = args[i + 1] if i + 1 < len(args) else None
+            i += 2
+            continue
+        elif arg in value_options:
+            i += 2
+            continue
+        elif arg.startswith("-"):
+            pass
+        else:
+            break
+        i += 1
+    spec = source if source is not None else (args[i] if i < len(args) else None)
+    verdict = _python_spec(spec)
+    if verdict is None:
+        return None
+    return Unpinned(runner, spec or "", verdict[0], verdict[1])
+
+
+def _python_spec(spec: str | None) -> tuple[str, str | None] | None:
+    """(name, tag) when a Python requirement names no version; None when pinned or not judged."""
+    if not spec:
+        return None
+    if re.search(r"(===|==|>=|<=|~=|!=|<|>)", spec):
+        return None  # a version or a range
+    if "://" in spec or spec.startswith(("git+", "file:")) or spec[0] in "./~" or re.search(r"[$<>{}`*]", spec):
+        return None  # a URL, a path or a placeholder
+    base = without_extras(spec)  # extras: `black[jupyter]`
+    if "@" in base:
+        name, version = base.split("@", 1)
+        if version.strip().lower() in _FLOATING_TAGS:
+            return name, version.strip() or None
+        return None
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", base):
+        return None
+    return base, None
+
+
+_RUNNER_NAMES = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx"})
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RunnerUse:
+    """Where an unpinned runner call is written in a script."""
+
+    offset: int
+    length: int
+    verdict: Unpinned
+
+
+# Calls that run a command line (Python's subprocess and os, Node's child_process, execa, zx).
+EXEC_CALL_NAMES = (
+    "run", "call", "check_call", "check_output", "Popen", "system", "popen", "getoutput", "getstatusoutput",
+    "create_subprocess_shell", "create_subprocess_exec", "exec", "execSync", "spawn", "spawnSync", "execFile",
+    "execFileSync", "execa", "execaSync", "execaCommand", "execaCommandSync",
+)  # fmt: skip
+_EXEC_CALLS = lazyre.compile(r"(?:(?<![\w$])(?:" + "|".join(EXEC_CALL_NAMES) + r")[ \t]*\($)")
+
+
+def in_exec_call(code: str, start: int) -> bool:
+    """Whether the string at ``start`` is an argument of a call that runs it (``subprocess.run(…)``,
+    ``execSync(…)``), or a zx command (``$`…```)."""
+    if start > 0 and code[start - 1] == "$" and code[start] == "`":
+        return True
+    depth = 0
+    for index in range(start - 1, max(-1, start - 300), -1):
+        char = code[index]
+        if char in ")]}":
+            depth += 1
+        elif char in "([{":
+            if depth == 0:
+                if char != "(":
+                    continue  # a list or an object literal inside the call: keep looking
+                return _EXEC_CALLS.search(code[max(0, index - 40) : index + 1]) is not None
+            depth -= 1
+        elif char == ";" and depth == 0:
+            return False  # the start of this statement: no call around the string
+    return False
+
+
+def runner_uses(script: Script) -> list[RunnerUse]:
+    """Where a script runs ``npx``/``uvx``/``pipx run`` (and kin) on an unpinned package.
+
+    Shell and PowerShell: a command whose name is the runner. Python and JavaScript:
+    an argv list whose first item is the runner (``["npx", "-y", "pkg"]``), or a
+    string passed to a call that runs it (``subprocess.run("npx pkg", shell=True)``,
+    ``execSync(`npx pkg`)``); a message or usage text that mentions npx is neither."""
+    found: list[RunnerUse] = []
+    if not any(name in script.text for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
+        return found
+    if script.lang in ("shell", "powershell"):
+        for command in shell_commands(script.text, script.masked.code):
+            if posixpath.basename(command.name) not in _RUNNER_NAMES:
+                continue
+            verdict = judge_runner(command_words(script.text, command))
+            if verdict is not None:
+                found.append(RunnerUse(command.start, len(command.name), verdict))
+        return found
+    strings = script.masked.strings
+    code = script.masked.code
+    for index, (start, end, value) in enumerate(strings):
+        if value in _RUNNER_NAMES:
+            before = code[:start].rstrip()
+            if not before.endswith(("[", "(")):
+                continue  # only the first item of an argv list, or the first argument of a call
+            argv = [value]
+            previous_end = end
+            for next_start, next_end, next_value in strings[index + 1 : index + 12]:
+                if not re.fullmatch(r"[\s,\[(]*", code[previous_end:next_start]):
+                    break
+                argv.append(next_value)
+                previous_end = next_end
+            verdict = judge_runner(argv)
+            if verdict is not None:
+                found.append(RunnerUse(start + 1, len(value), verdict))
+            continue
+        if not any(name in value for name in ("npx", "bunx", "dlx", "uvx", "tool run", "pipx", "npm exec")):
+            continue
+        if not in_exec_call(code, start):
+            continue  # a message, a usage line or documentation
+        quote = 3 if script.text[start : start + 3] in ('"""', "'''") else 1
+        for command in shell_commands(value, lex_shell(value).code):
+            if posixpath.basename(command.name) not in _RUNNER_NAMES:
+                continue
+            verdict = judge_runner(command_words(value, command))
+            if verdict is not None:
+                found.append(RunnerUse(start + quote + command.start, len(command.name), verdict))
+    return found
+
+
+# -- SL703 in SKILL.md: the commands the body tells the agent to run
+
+
+
+# `npm install pkg`, `pnpm add -D pkg`, `yarn add pkg`, `bun add pkg`: the words after these name packages.
+_INSTALL_VERBS = {"npm": {"install", "i", "add", "ci"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"}}
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SkillMdCommand:
+    """A simple command SKILL.md's body tells the agent to run: its words and where its name is."""
+
+    words: tuple[str, ...]
+    line: int  # in SKILL.md
+    column: int
+    length: int  # of the command name
+    fenced: bool  # in a fenced block (else a code span in the text)
+
+
+def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced: bool) -> list[SkillMdCommand]:
+    """The runner and package-manager commands of a piece of shell ``text`` whose n-th line is
+    SKILL.md line ``lines[n]``, starting at column ``columns[n]`` (1-based): the only ones SL703
+    reads, so the others are never split into words."""
+    masked = lex_shell(text)
+    found = []
+    for command in shell_commands(text, masked.code):
+        if posixpath.basename(command.name) not in _SKILL_MD_COMMAND_NAMES:
+            continue
+        line, column = masked.position(command.start)
+        found.append(SkillMdCommand(
+            tuple(command_words(text, command)), lines[line - 1], columns[line - 1] + column - 1, len(command.name), fenced
+        ))
+    return found
+
+
+# What skill_md_commands keeps: the runners, and the package managers whose installs a later runner uses.
+_SKILL_MD_COMMAND_NAMES = _RUNNER_NAMES | frozenset(_INSTALL_VERBS)
+
+
+def skill_md_commands(package) -> list[SkillMdCommand]:
+    """The runner and package-manager commands SKILL.md's body gives: in fenced shell blocks (``bash``, ``sh``,
+    ``console`` …; in a transcript only the lines after a ``$ `` prompt) and in code spans
+    that start with a command (`` `npx pkg --flag` ``). Each block is read as one shell text:
+    comments, strings and heredoc bodies are blanked, continued lines kept together."""
+    if not package.readable:
+        return []
+    lines = package.source.lines
+    found: list[SkillMdCommand] = []
+    fenced: set[int] = set()
+    for texts, prompted in shell_blocks(package, fenced):
+        kept: list[str] = []
+        previous_continued = False
+        for _, text in texts:
+            stripped = text.lstrip()
+            if prompted and stripped.startswith("$ "):
+                at = len(text) - len(stripped)
+                text = " " * (at + 2) + text[at + 2 :]  # the prompt blanked, columns kept
+            elif prompted and not previous_continued:
+                text = ""  # output in a console transcript
+            previous_continued = text.rstrip().endswith("\\")
+            kept.append(text)
+        if kept:
+            numbers_of = [number for number, _ in texts]
+            found.extend(_shell_text_commands("\n".join(kept), numbers_of, [1] * len(numbers_of), True))
+    passages: Passages | None = None
+    for index, text in enumerate(lines[package.body_start_line :], start=package.body_start_line + 1):
+        if index in fenced or "`" not in text:
+            continue
+        for span in CODE_SPAN.finditer(text):
+            content = span.group(2)
+            first = first_word(content.strip())
+            if first is None or posixpath.basename(first[0]) not in _COMMAND_STARTS:
+                continue  # a name or a path in prose, not a command
+            if passages is None:
+                passages = Passages(lines, 0, fenced)
+            if not given_to_run(*passages.sentence_around(index, span.start())):
+                continue
+            lead = len(content) - len(content.lstrip())
+            if content.startswith("$ ", lead):
+                content = content[:lead] + "  " + content[lead + 2 :]  # a prompt, blanked: columns kept
+            found.extend(_shell_text_commands(content, [index], [span.start(2) + 1], False))
+    found.sort(key=lambda command: (command.line, command.column))
+    return found
+
+
+_COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", "pipx", "bun"})
+
+
+# A list item or line that is a key and its value: "**Cross-platform install:** `npx skills add x`".
+_KEY_LABEL = lazyre.compile(r"^\W*(?:\*\*|__)([^*_\n]{1,60})(?:\*\*|__)\s*(?::\s*)?$")
+
+
+def given_to_run(before: str, after: str) -> bool:
+    """Whether a code span that starts with a command, read in its sentence (the text ``before``
+    it), is a command the text gives the agent to run: not a sample value offered "for example"
+    ("a runner, for example `pipx run ruff`"), and not the value of a key ("**Install:** `npx
+    skills add x`", facts for the person reading); a key that says to run it ("**Run:**") gives it."""
+    if OFFERED_AS_EXAMPLE.search(before):
+        return False
+    key = _KEY_LABEL.match(before)
+    return key is None or RUN_VERB.match(key.group(1).strip(" :") + " ") is not None
+
+
+def installed_npm_packages(command: SkillMdCommand) -> list[str]:
+    """The packages an ``npm install pkg`` (``pnpm add``, ``yarn add``, ``bun add``) installs;
+    empty for any other command, and for a bare ``npm install``."""
+    words = command.words
+    if len(words) < 3 or words[1] not in _INSTALL_VERBS.get(posixpath.basename(words[0]), ()):
+        return []
+    names = []
+    for word in words[2:]:
+        if word and not word.startswith("-"):
+            at = word.find("@", 1)
+            names.append(word[:at] if at > 0 else word)
+    return names
+
+
+def skill_md_runner_uses(package, memo: dict | None = None) -> list[tuple[SkillMdCommand, Unpinned]]:
+    """The unpinned runner calls among the commands SKILL.md gives (SL703).
+
+    Once SKILL.md has installed npm packages (``npm install -D @azure/static-web-apps-cli``),
+    a later ``npx`` of one of them or of its command (``npx swa``) runs the installed copy
+    and fetches nothing. A code span in the text that repeats a command a fenced block or an
+    earlier code span already gives is the same command, reported once; one that repeats a
+    command a bundled script runs describes the script ("The script creates the app with
+    `bunx create-expo-app`"), which is reported at the script."""
+    raw = package.source.text if package.readable else ""
+    if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
+        return []
+    installed: set[str] = set()  # grows as the commands go on; judge_runner only reads it
+    found = []
+    given_elsewhere = set()
+    for command in skill_md_commands(package):
+        for name in installed_npm_packages(command):
+            installed.update(installed_names(name))
+        if not command.words or posixpath.basename(command.words[0]) not in _RUNNER_NAMES:
+            continue
+        verdict = judge_runner(list(command.words), installed)
+        if verdict is None:
+            continue
+        found.append((command, verdict))
+        if command.fenced:
+            given_elsewhere.add((verdict.runner, verdict.spec))
+    if any(not command.fenced for command, _ in found):
+        for script in package_scripts(package, memo):
+            given_elsewhere.update((use.verdict.runner, use.verdict.spec) for use in runner_uses(script))
+    kept = []
+    for command, verdict in found:
+        key = (verdict.runner, verdict.spec)
+        if not command.fenced:
+            if key in given_elsewhere:
+                continue
+            given_elsewhere.add(key)  # a later code span naming it again refers back to this one
+        kept.append((command, verdict))
+    return kept
+
+
+def pin_example(verdict: Unpinned) -> str:
+    name = verdict.name
+    if verdict.runner in ("uvx", "uv tool run"):
+        return f"`{verdict.runner} {name}@<version>`, or `--from '{name}==<version>'`"
+    if verdict.runner == "pipx run":
+        return f"`pipx run --spec '{name}==<version>' …`"
+    return f"`{verdict.runner} {name}@<version>`"
+
+
+def unpinned_what(verdict: Unpinned) -> str:
+    if verdict.tag:
+        return f"asks for the `{verdict.tag}` release of `{verdict.name}` explicitly"
+    return f"names no version of `{verdict.name}`"
