@@ -18,6 +18,7 @@ from skilllint.skill.package import SkillPackage
 
 from conftest import lint_json
 from test_hostile import MiB, Tree, check_json, skill, sparse, tree  # noqa: F401  (tree: a fixture)
+from skilllint.skill.evals.files import package_evals
 
 DESCRIPTION = "Fills in PDF forms from data the user gives. Use when the user asks to fill or complete a PDF form."
 SKILL_MD = f"---\nname: pdf-form-filler\ndescription: {DESCRIPTION}\n---\n# PDF form filler\n\nFill the form.\n"
@@ -186,7 +187,7 @@ def test_which_files_are_trigger_sets(tmp_path):
     found = trigger_sets(SkillPackage(root))
     assert [s.rel for s in found] == ["eval_set.json", "evals/more/near-misses.json", "evals/trigger_eval.json"]
     assert all(s.problems == () and len(s.cases) == 4 for s in found)
-    assert SkillPackage(root).evals.task_evals is None
+    assert package_evals(SkillPackage(root)).task_evals is None
 
 
 def test_a_named_set_of_the_wrong_shape_is_still_read_as_one(tmp_path):
@@ -209,7 +210,7 @@ def test_each_eval_file_is_read_once(tmp_path, monkeypatch):
 
     monkeypatch.setattr(eval_files, "read_capped", counting)
     package = SkillPackage(root)
-    trigger_sets(package), trigger_sets(package), package.evals.task_evals
+    trigger_sets(package), trigger_sets(package), package_evals(package).task_evals
     assert sorted(reads) == ["evals.json", "trigger_eval.json"]
 
 
@@ -273,7 +274,7 @@ def test_a_linked_eval_file_is_not_followed(tmp_path):
 
 def task_problems(tmp_path: Path, evals_json: str, files: dict[str, str] | None = None) -> list[tuple[int, str]]:
     root = make_skill(tmp_path, {"evals/evals.json": evals_json, **(files or {})})
-    found = SkillPackage(root).evals.task_evals
+    found = package_evals(SkillPackage(root)).task_evals
     assert found is not None and found.rel == "evals/evals.json"
     return [(p.line, p.message) for p in found.problems]
 
@@ -289,7 +290,7 @@ GOOD_EVAL = {"id": 1, "prompt": "Fill evals/files/w9.pdf", "expected_output": "A
 def test_well_formed_task_evals(tmp_path):
     second = dict(GOOD_EVAL, id=2, files=[])
     root = make_skill(tmp_path, {"evals/evals.json": evals_text(GOOD_EVAL, second), "evals/files/w9.pdf": "%PDF"})
-    found = SkillPackage(root).evals.task_evals
+    found = package_evals(SkillPackage(root)).task_evals
     assert found.problems == () and found.skill_name == "pdf-form-filler"
     assert [(e.id, e.line, e.files) for e in found.evals] == [(1, 4, ("evals/files/w9.pdf",)), (2, 5, ())]
     assert found.evals[0].expectations == ("the TIN is filled",) and found.evals[0].expected_output == "A filled W-9"

@@ -46,6 +46,7 @@ from skilllint.catalog.codex import (
     render_catalog,
 )
 from skilllint.skill.text.frontmatter import SourceText
+from skilllint.skill.references.graph import reference_graph
 
 _PROFILE = settings()  # the loaded profile (conftest.py): its example count scales the slow properties
 _SLOW = settings(
@@ -300,7 +301,7 @@ def _lint_and_check_positions(base: Path, settings_, skill_md: bytes, reference:
     root = _write_package(base, skill_md, reference)
     texts = {"SKILL.md": skill_md, "references/a.md": reference.encode("utf-8", "surrogatepass")}
     # The reference graph: each reference's span holds what it says was written there.
-    graph = SkillPackage(root, base).references
+    graph = reference_graph(SkillPackage(root, base))
     for ref in graph.references:
         assert ref.source in graph.scanned, ref
         assert ref.status in ("ok", "missing", "outside", "loop", "unknown"), ref

@@ -31,7 +31,22 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rule", ("skilllint.rule",)),
     ("catalog", ("skilllint.catalog",)),
     ("discovery", ("skilllint.discovery",)),
-    ("skill", ("skilllint.skill",)),
+    (
+        "skill analyses",
+        (
+            "skilllint.skill.evals",
+            "skilllint.skill.fields",
+            "skilllint.skill.openai_yaml",
+            "skilllint.skill.references",
+            "skilllint.skill.safety",
+            "skilllint.skill.scripts",
+            "skilllint.skill.security",
+            "skilllint.skill.size",
+            "skilllint.skill.suppressions",
+        ),
+    ),
+    ("skill model", ("skilllint.skill",)),
+    ("skill text", ("skilllint.skill.text",)),
     ("targets", ("skilllint.targets",)),
     (
         "leaves",

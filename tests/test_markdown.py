@@ -104,6 +104,30 @@ _FENCE_TEXTS = st.one_of(
 )
 
 
+@given(st.lists(st.sampled_from(["```", "````", "```py", "``` x", "   ```", "  ~~~~", "~~~", "`````", "``` `x`", "text", ""]), max_size=25))
+def test_the_command_reading_of_fences_is_commonmarks_where_they_agree(lines):
+    """One fence scanner: :func:`markdown.fenced_blocks` (how a reader of commands takes fences) reads
+    a text with no fence indented past three spaces and no Markdown template block as
+    :func:`markdown.fence_blocks` (CommonMark) does."""
+    text = "\n".join(lines)
+    assert [(numbers[0], numbers[-1]) for _, numbers in markdown.fenced_blocks(lines, 0)] == markdown.fence_blocks(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # any blanks before a fence: one in a list item's text is one
+        (["1. Run:", "     ```bash", "     make", "     ```"], [("bash", [2, 3, 4])]),
+        # a Markdown template's own blocks nest in it; CommonMark would end it at the first bare fence
+        (["```markdown", "# Title", "```bash", "x", "```", "more", "```", "after"], [("markdown", [1, 2, 3, 4, 5, 6, 7])]),
+        (["```sh", "x"], [("sh", [1, 2])]),  # unclosed: to the end
+    ],
+)
+def test_fenced_blocks_as_a_reader_of_commands_takes_them(body, expected):
+    assert markdown.fenced_blocks(body, 0) == expected
+    assert markdown.fenced_blocks(["---", "name: x", "---", *body], 3) == [(info, [n + 3 for n in numbers]) for info, numbers in expected]
+
+
 @given(_FENCE_TEXTS, st.integers(0, 30))
 def test_fenced_lines_agree_with_the_line_by_line_scan(text, offset):
     lines = text.split("\n")

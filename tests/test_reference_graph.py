@@ -4,6 +4,7 @@ from skilllint.skill.package import SkillPackage
 from skilllint.skill.references.graph import is_placeholder
 
 from conftest import write_skill
+from skilllint.skill.references.graph import reference_graph
 
 
 def graph_of(tmp_path, body, files=()):
@@ -12,7 +13,7 @@ def graph_of(tmp_path, body, files=()):
         path = skill / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    return SkillPackage(skill, tmp_path).references
+    return reference_graph(SkillPackage(skill, tmp_path))
 
 
 def summary(graph):

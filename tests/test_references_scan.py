@@ -13,6 +13,7 @@ from skilllint.skill.package import SkillPackage
 from skilllint.skill.references import generic_pointers as rules
 
 from conftest import write_skill
+from skilllint.skill.references.graph import reference_graph
 
 FRONT = "---\nname: demo\ndescription: D. Use when x.\n---\n"
 
@@ -30,7 +31,7 @@ def test_the_graph_keeps_each_scanned_files_fenced_lines(tmp_path):
     body = "See [a](references/a.md).\n\n```bash\ncat references/gone.md\n```\n"
     files = [("references/a.md", "Intro\n~~~\n[b](b.md)\n~~~\n[b](b.md)\n"), ("references/b.md", "end\n")]
     package = package_of(tmp_path, body, files)
-    graph = package.references
+    graph = reference_graph(package)
     assert set(graph.fenced) == set(graph.texts) == {"SKILL.md", "references/a.md", "references/b.md"}
     for source, text in graph.texts.items():
         offset = package.body_start_line if source == "SKILL.md" else 0
@@ -45,7 +46,7 @@ def test_paths_in_a_fence_indented_with_other_whitespace_are_skipped(tmp_path, i
     # The path scan opens a fence after up to 3 whitespace characters of any kind
     # (CommonMark allows spaces only): its paths are code, not references.
     body = f"Intro.\n{indent}```\npython scripts/run.py\n{indent}```\nThen scripts/run.py.\n"
-    graph = package_of(tmp_path, body, [("scripts/run.py", "")]).references
+    graph = reference_graph(package_of(tmp_path, body, [("scripts/run.py", "")]))
     assert [(r.line, r.kind, r.path) for r in graph.references] == [(9, "plain", "scripts/run.py")]
 
 
@@ -53,7 +54,7 @@ def test_the_path_scan_closes_a_fence_on_any_marker_with_its_first_three_charact
     # ```` opens both; ``` closes the path scan's fence (not CommonMark's: too short), and the
     # last ```` opens the path scan's again: scripts/c.py is code to it, the link is a link.
     body = "````\nscripts/a.py\n```\nscripts/b.py\n````\nscripts/c.py [c](scripts/c.py)\n"
-    graph = package_of(tmp_path, body, [("scripts/a.py", ""), ("scripts/b.py", ""), ("scripts/c.py", "")]).references
+    graph = reference_graph(package_of(tmp_path, body, [("scripts/a.py", ""), ("scripts/b.py", ""), ("scripts/c.py", "")]))
     assert [(r.line, r.kind, r.path) for r in graph.references] == [(10, "link", "scripts/c.py")]
 
 

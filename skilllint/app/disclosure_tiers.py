@@ -18,6 +18,7 @@ from ..catalog.model import Catalog
 from ..fsafe import UnsafeFile, read_capped
 from ..output import printable
 from ..skill.size.tokens import DEFAULT_ENCODING, count_tokens
+from ..skill.references.graph import reference_graph
 
 
 def body_encoding(settings) -> str:
@@ -63,7 +64,7 @@ def skill_tiers(package, name: str, line: str, encoding: str) -> dict:
 def _reached(package):
     """(file, hops from SKILL.md, the file that first names it or None) for every bundled
     file the reference graph reaches, SKILL.md's own references first."""
-    graph = package.references
+    graph = reference_graph(package)
     skill_md = package.skill_md_name or "SKILL.md"
     seen = {skill_md}
     for reference in graph.references:
@@ -84,7 +85,7 @@ def _reached(package):
 def _cost(package, rel: str, encoding: str) -> tuple[int | None, int | None]:
     """(bytes, tokens) of a bundled file; tokens None when it is not UTF-8 text, both None when
     it cannot be read."""
-    text = package.references.texts.get(rel)
+    text = reference_graph(package).texts.get(rel)
     if text is None:
         try:
             data = read_capped(package.root / rel, package.max_bytes).data

@@ -368,7 +368,9 @@ def _truncation_warnings(package: SkillPackage) -> list[str]:
     inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
     if inventory is not None and inventory.truncation_warning():
         warnings.append(inventory.truncation_warning())
-    graph = package.__dict__.get("references")  # built by a rule; not built for this
+    from ..skill.references.graph import build
+
+    graph = package.kept(build)  # built by a rule; not built for this
     if graph is not None and graph.truncation_warning(package.root):
         warnings.append(graph.truncation_warning(package.root))
     return warnings

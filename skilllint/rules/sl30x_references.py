@@ -22,6 +22,7 @@ class ReferenceMissing(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
 
         if package.inventory.truncated:
@@ -29,7 +30,7 @@ class ReferenceMissing(Rule):
         where = Places(package)
         suggest = Suggestions(package)
         mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             if ref.status != "missing" or ref.case_match:
                 continue
             levels = None if ref.explicit else mentioned
@@ -55,7 +56,7 @@ class ReferenceMissing(Rule):
         wholes = whole_folders(package, ctx.targets, ctx.settings)
         if not wholes:
             return
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             if ref.status != "outside" or rooted_kind(ref.path) != "climbs":
                 continue
             fate = fate_in_whole(package, ref, wholes)
@@ -86,12 +87,13 @@ class ReferenceOutsidePackage(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
 
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
         wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             if ref.status != "outside":
                 continue
             kind = rooted_kind(ref.path)
@@ -142,11 +144,12 @@ class ReferenceTooDeep(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
         from ..skill.inventory import is_script
         from ..skill.references.resource_reach import SUPPORT_FILE
 
-        graph = package.references
+        graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
         direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
         named = NamedBy(graph.texts.get(skill_md, ""), package.inventory)
@@ -208,6 +211,7 @@ class ResourceUnreferenced(Rule):
     # graph does not hold those links, so the claim "the agent will not know it exists" is unfounded.
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.disclosure_graph import is_document
         from ..skill.inventory import is_script
         from ..skill.references.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
@@ -215,7 +219,7 @@ class ResourceUnreferenced(Rule):
         inventory = package.inventory
         if inventory.truncated:
             return  # a partial listing would report files that are referenced from the part not seen
-        graph = package.references
+        graph = reference_graph(package)
         if graph.cut is not None:
             return  # so would a partial reference scan
         skill_md = package.skill_md_name or "SKILL.md"
@@ -294,10 +298,11 @@ class ReferenceCaseMismatch(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
 
         where = Places(package)
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             if ref.status != "missing" or not ref.case_match:
                 continue
             if not ctx.admits(where(ref.source), ref.line):
@@ -332,12 +337,13 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.generic_pointers import called_a_folder, generic_pointers, names_files_around
         from ..skill.references.checks import NOUN, Places, files_below, reached_from, span, written_target
 
         generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             if ref.status != "ok" or ref.target_kind != "dir":
                 continue
             if (ref.source, ref.line, ref.column) in generic:
@@ -372,13 +378,14 @@ class AnchorMissing(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.text import markdown
         from ..skill.references.anchors import LINE_ANCHOR, anchors_of, closest_anchor
         from ..skill.references.checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
 
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
         place = Places(package)
-        for ref in package.references.references:
+        for ref in reference_graph(package).references:
             fragment = ref.fragment
             if not fragment or ref.status != "ok" or ref.target_kind != "file" or ref.resolved is None:
                 continue

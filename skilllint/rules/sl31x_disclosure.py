@@ -75,10 +75,11 @@ class LongReferenceWithoutToc(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.references.disclosure_graph import is_document, suffix_of
         from ..skill.references.document_toc import has_toc
 
-        graph = package.references
+        graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
         limit, window = ctx.options["max-lines"], ctx.options["toc-within"]
         for target, depth in graph.scanned.items():

@@ -293,9 +293,10 @@ class HardcodedUserPath(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ..skill.references.graph import reference_graph
         from ..skill.safety.containment import HomePath, advice, find_home_paths, loaded_from
 
-        graph = package.references
+        graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
         for source, text in graph.texts.items():
             first_line = package.body_start_line + 1 if source == skill_md else 1

@@ -16,7 +16,9 @@ class EvalFileInvalid(Rule):
     severity = severities("warning: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        evals = package.evals
+        from ..skill.evals.files import package_evals
+
+        evals = package_evals(package)
         files = [*evals.trigger_sets, *([evals.task_evals] if evals.task_evals else [])]
         for found in files:
             for problem in found.problems:
@@ -42,13 +44,13 @@ class EvalSetWeak(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ..catalog.overlap import content_words
-        from ..skill.evals.files import shorten
+        from ..skill.evals.files import package_evals, shorten
 
         wanted = ctx.options["min-cases"]
         mapping = package.canonical.mapping
         description = mapping.get("description") if mapping else None
         described = content_words(description) if isinstance(description, str) else frozenset()
-        for found in package.evals.trigger_sets:
+        for found in package_evals(package).trigger_sets:
             positives, negatives = found.positives, found.negatives
             for side, cases in (("positive", positives), ("negative", negatives)):
                 count = len(cases)

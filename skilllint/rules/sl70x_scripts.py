@@ -171,7 +171,7 @@ class ArgumentSubstitutionInCode(Rule):
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         from ..skill.scripts.argument_substitution import POSITIONAL, SHELL_LANGUAGES, SHELL_SCRIPT, foreign_contexts, is_amount, takes_arguments
         from ..skill.text.markdown import CODE_SPAN
-        from ..skill.scripts.invocations import FENCE_LINE
+        from ..skill.text.markdown import FENCE_LINE
 
         if not package.readable or "$" not in package.body:
             return

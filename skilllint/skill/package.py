@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .text import frontmatter, yamltree
 from ..diagnostics import Span
@@ -132,6 +132,7 @@ class SkillPackage:
         self._splits: dict[str, frontmatter.Split] = {}
         self._ancestors: dict[tuple[str, ...], Path | None] = {}  # ancestor_with's answers: several rules ask
         self._views: dict[tuple[str, str], FrontmatterView] = {}
+        self._analyses: dict[Callable, Any] = {}  # :meth:`once`
         # Paths beyond the package that rules looked up in the linted tree, and what they found
         # (:meth:`exists_in_tree`): the result cache keeps them to know when such a finding is stale.
         self.tree_probes: dict[str, bool] = {}
@@ -240,19 +241,18 @@ class SkillPackage:
 
         return PackageInventory.scan(self.root, listings=self._listings)
 
-    @cached_property
-    def evals(self):
-        """The package's eval files (trigger sets, ``evals/evals.json``), each read once."""
-        from .evals.files import read_package_evals
+    def once(self, analysis: Callable[[SkillPackage], Any]) -> Any:
+        """``analysis(self)``, computed once for this package: what several rules read of it (the
+        reference graph, the eval files) is kept here, so the model imports none of the analyses
+        built on it (:func:`skilllint.skill.references.graph.reference_graph`)."""
+        kept = self._analyses
+        if analysis not in kept:
+            kept[analysis] = analysis(self)
+        return kept[analysis]
 
-        return read_package_evals(self)
-
-    @cached_property
-    def references(self):
-        """The reference graph: SKILL.md and the Markdown files it references."""
-        from .references.graph import build
-
-        return build(self)
+    def kept(self, analysis: Callable[[SkillPackage], Any]) -> Any:
+        """What :meth:`once` keeps of ``analysis``, or None when no rule asked for it."""
+        return self._analyses.get(analysis)
 
     @cached_property
     def skill_md_path(self) -> Path:
@@ -430,10 +430,10 @@ class SkillPackage:
 
     @cached_property
     def body_fenced_blocks(self) -> list[tuple[str, list[int]]]:
-        """The body's fenced code blocks (:func:`skilllint.skill.scripts.invocations.fenced_blocks`),
+        """The body's fenced code blocks (:func:`skilllint.skill.text.markdown.fenced_blocks`),
         found once for the rules that read the commands in them (SL702-SL704, SL804): each
         walked every line of SKILL.md for them."""
-        from .scripts.invocations import fenced_blocks
+        from .text.markdown import fenced_blocks
 
         return fenced_blocks(self.source.lines, self.body_start_line)
 

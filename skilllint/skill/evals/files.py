@@ -12,7 +12,7 @@ The **task evals** are ``evals/evals.json`` (skill-creator's ``references/schema
 with ``skill_name`` and ``evals``, each eval with an integer ``id``, a ``prompt``, and optionally
 ``expected_output``, ``files`` (paths from the skill's folder) and ``expectations``.
 
-Both are read through the package, once (:attr:`SkillPackage.evals`), each file whole or not at all
+Both are read through the package, once (:func:`package_evals`), each file whole or not at all
 (over the package's read cap it is refused unread), and parsed with the standard library's JSON
 decoder, walked by hand over the few levels whose positions a finding needs: each problem is an
 :class:`EvalProblem` on its line. What Python's ``json`` refuses (skill-creator's scripts read the
@@ -222,9 +222,15 @@ def read_trigger_set(path: Path, text: str) -> TriggerSet:
     return _trigger_set(path, "", text.encode("utf-8", errors="surrogatepass"), known=True)  # type: ignore[return-value]
 
 
+def package_evals(package) -> PackageEvals:
+    """The eval files of ``package`` (a :class:`~skilllint.skill.package.SkillPackage`): its trigger sets
+    and ``evals/evals.json``, each read once per package (:meth:`SkillPackage.once`)."""
+    return package.once(read_package_evals)
+
+
 def trigger_sets(package) -> list[TriggerSet]:
     """Every trigger set of ``package`` (a :class:`~skilllint.skill.package.SkillPackage`), in path order."""
-    return list(package.evals.trigger_sets)
+    return list(package_evals(package).trigger_sets)
 
 
 # -- task evals -------------------------------------------------------------------
@@ -358,7 +364,7 @@ def _is_trigger_set_candidate(rel: str) -> tuple[bool, bool]:
 
 
 def read_package_evals(package) -> PackageEvals:
-    """Read every eval file of ``package`` once (what :attr:`SkillPackage.evals` holds)."""
+    """Read every eval file of ``package`` (what :func:`package_evals` keeps)."""
     from ..scripts.lexers import SKIPPED_FOLDERS
 
     inventory = package.inventory

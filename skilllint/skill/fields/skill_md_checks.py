@@ -6,6 +6,7 @@ from typing import Iterator
 
 from ...diagnostics import Finding, Related, Span
 from ..package import SkillPackage
+from ..references.graph import reference_graph
 
 
 def stand_in_file(package: SkillPackage):
@@ -26,7 +27,7 @@ def unreadable_references(package: SkillPackage) -> Iterator[Finding]:
     graph holds the text of the Markdown files it read; every other target is opened once."""
     from ...fsafe import UnsafeFile, read_capped
 
-    graph = package.references
+    graph = reference_graph(package)
     seen: set[str] = set()
     for reference in graph.references:
         target = reference.resolved

@@ -9,6 +9,7 @@ from ... import lazyre
 from ..text import markdown
 from ...fsafe import UnsafeFile, read_capped
 from ..package import SkillPackage
+from .graph import reference_graph
 
 
 def closest_anchor(wanted: str, anchors: list[str]) -> list[str]:
@@ -67,7 +68,7 @@ def _heading_id(line: str) -> str | None:
 
 def anchors_of(package: SkillPackage, target: str):
     """Heading anchors (GitHub slugs, -1/-2 for duplicates) and HTML ids/names of a document."""
-    graph = package.references
+    graph = reference_graph(package)
     if target == package.skill_md_name:
         text, offset = package.body, package.body_start_line
     elif target in graph.texts:

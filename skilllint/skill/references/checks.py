@@ -19,6 +19,7 @@ from ...diagnostics import Fix, Related, Span
 from ...fsafe import UnsafeFile, is_within, read_capped
 from ..package import SkillPackage
 from .graph import WINDOWS_DRIVE
+from .graph import reference_graph
 
 if TYPE_CHECKING:
     from ...targets import Target
@@ -64,7 +65,7 @@ def span(ref) -> Span:
 
 def reached_from(package: SkillPackage, source: str) -> tuple[Related, ...]:
     """For a finding in a referenced file: where that file is referenced from."""
-    graph = package.references
+    graph = reference_graph(package)
     if source == package.skill_md_name or source not in graph.parents:
         return ()
     chain = graph.chain(source)

@@ -11,6 +11,7 @@ from ..text import markdown
 from .folder_mentions import ScannedDocument
 from ..package import SkillPackage
 from .checks import usable
+from .graph import reference_graph
 
 
 class _Pointer:
@@ -47,7 +48,7 @@ def _documents(package: SkillPackage, memo: dict) -> dict[str, ScannedDocument]:
 
 
 def _documents_of(package: SkillPackage) -> dict[str, ScannedDocument]:
-    graph = package.references
+    graph = reference_graph(package)
     return {
         source: ScannedDocument(
             text.split("\n"),
@@ -73,7 +74,7 @@ def _find_generic_pointers(package: SkillPackage, documents: dict[str, ScannedDo
     """Every generic pointer in SKILL.md and the Markdown files it references (SL311; SL306 defers to it)."""
     if documents is None:
         documents = _documents_of(package)
-    graph = package.references
+    graph = reference_graph(package)
     inventory = package.inventory
     top = inventory.top_folders()
     words = _pointer_words(top)

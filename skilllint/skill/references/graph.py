@@ -138,8 +138,14 @@ def is_placeholder(path: str) -> bool:
 SKILL_FOLDERS = frozenset({"references", "reference", "resources", "scripts", "assets"})
 
 
+def reference_graph(package) -> ReferenceGraph:
+    """The reference graph of ``package`` (a :class:`skilllint.skill.package.SkillPackage`): SKILL.md
+    and the Markdown files it references, built once per package (:meth:`SkillPackage.once`)."""
+    return package.once(build)
+
+
 def build(package) -> ReferenceGraph:
-    """The reference graph of ``package`` (a :class:`skilllint.skill.package.SkillPackage`)."""
+    """The reference graph of ``package``, built anew (:func:`reference_graph` keeps it)."""
     graph = ReferenceGraph()
     inventory = package.inventory
     present = inventory.top_folders()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .disclosure_graph import is_document
 from ..inventory import is_script
 from ..package import SkillPackage
+from .graph import reference_graph
 
 ALTERNATIVE = "alternative (a sibling file named in the same block)"
 
@@ -31,7 +32,7 @@ class LoadCondition:
 def referenced_files(package: SkillPackage) -> dict[str, list]:
     """The documents and scripts SKILL.md references (not images, not itself, not another
     skill's), each with its mentions, in order of first mention."""
-    graph = package.references
+    graph = reference_graph(package)
     skill_md = package.skill_md_name or "SKILL.md"
     groups: dict[str, list] = {}
     for reference in graph.references:

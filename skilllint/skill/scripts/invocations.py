@@ -9,7 +9,7 @@ import stat
 from dataclasses import dataclass
 
 from ... import lazyre
-from ..text.markdown import CODE_SPAN
+from ..text.markdown import CODE_SPAN, FENCE_LINE
 from .lexers import EXTENSIONS, HEREDOC, LANGUAGE_NAMES, language_of, read_bytes
 from .shell_commands import ASSIGNMENT
 
@@ -107,63 +107,6 @@ def resolve_command(word: str, package) -> str | None:
             if entry is not None and entry.kind == "file":
                 return candidate
     return None
-
-
-FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
-
-
-_FENCE_OPEN = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
-
-
-# Where a line of a text joined with "\n" may be one of the two above: its blanks, then a fence.
-_FENCE_START = lazyre.compile(r"^[^\S\n]*(?:```|~~~)", re.MULTILINE)
-
-
-# A Markdown block is the template of a document the skill writes (a README, an issue body), and
-# authors nest the document's own fenced blocks in it with the same three backticks.
-_TEMPLATE_FENCES = frozenset({"markdown", "md", "mdx", "gfm"})
-
-
-def fenced_blocks(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
-    """Fenced code blocks of the body: (info word in lower case, 1-based line numbers from the opening
-    fence to the closing one, or to the end of the file when it is never closed).
-
-    A fence closes with a bare fence of its character at least as long (CommonMark). In a
-    Markdown block a fence with an info word ("```bash") opens the template's own nested block,
-    and the bare fence after it closes that one, not the template: CommonMark would end the
-    template there and read the rest of it as the skill's text and commands, which is not what
-    its author wrote."""
-    blocks: list[tuple[str, list[int]]] = []
-    current: tuple[str, int, str, int] | None = None  # (fence char, length, info, first line)
-    nested = 0  # blocks open inside a Markdown template
-    # Only a line that starts (after blanks) with three backticks or tildes can open, close or
-    # nest a block: those lines are found in one scan of the text, the others only counted.
-    body = "\n".join(lines[start:])
-    number, counted = start + 1, 0
-    for marker in _FENCE_START.finditer(body):
-        number += body.count("\n", counted, marker.start())
-        counted = marker.start()
-        text = lines[number - 1]
-        if current is None:
-            match = _FENCE_OPEN.match(text)
-            if match and not (match.group(1)[0] == "`" and "`" in text[match.end(1):]):
-                current = (match.group(1)[0], len(match.group(1)), match.group(2).lower(), number)
-                nested = 0
-            continue
-        close = FENCE_LINE.match(text)
-        if close and close.group(1)[0] == current[0] and len(close.group(1)) >= current[1]:
-            if nested:
-                nested -= 1
-                continue
-            blocks.append((current[2], list(range(current[3], number + 1))))
-            current = None
-        elif current[2] in _TEMPLATE_FENCES:
-            inner = _FENCE_OPEN.match(text)
-            if inner and inner.group(2) and inner.group(1)[0] == current[0] and len(inner.group(1)) >= current[1]:
-                nested += 1
-    if current is not None:
-        blocks.append((current[2], list(range(current[3], len(lines) + 1))))
-    return blocks
 
 
 def _run_phrase_ends(text: str) -> set[int]:

@@ -51,10 +51,10 @@ from .fetch_commands import (
     runs_stdin,
     unwrapped,
 )
-from ..text.markdown import CODE_SPAN, is_atx_heading
+from ..text.markdown import CODE_SPAN, FENCE_LINE, is_atx_heading
 from ..text.passages import Passages
 from ..scripts.runner_pins import EXEC_CALL_NAMES, given_to_run, in_exec_call
-from ..scripts.invocations import FENCE_LINE, PROMPTED_FENCES, SHELL_FENCES
+from ..scripts.invocations import PROMPTED_FENCES, SHELL_FENCES
 from ..scripts.lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
 from ..scripts.shell_commands import Command, command_words, shell_commands
 from .text_marks import Marks, kept_in, marks_of

@@ -7,7 +7,7 @@ whose suffix names a binary format), each read once per package run
 and shared through the rules' per-package memo. A text another analysis already
 read is taken from it: SKILL.md from the package, the documents the reference graph scanned
 (when a rule built it this run), the scripts :func:`~skilllint.skill.scripts.lexers.package_scripts`
-read, the eval files :attr:`~skilllint.skill.package.SkillPackage.evals` read (when SL53x ran). The
+read, the eval files :func:`~skilllint.skill.evals.files.package_evals` read (when SL53x ran). The
 rest is read through :func:`skilllint.fsafe.read_capped`. Left alone: a file over the
 package's read cap (SL011 reports it), binaries (a NUL byte near the start), files in vendored
 folders and files of nested skills (linted as skills of their own).
@@ -171,6 +171,9 @@ def _read(package: SkillPackage, rel: str) -> str | None:
 def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
     """Every text file of ``package`` the SL8xx rules read, SKILL.md first, made once per package run
     and kept in ``memo`` (the rules' per-package scratch)."""
+    from ..evals.files import read_package_evals
+    from ..references.graph import build as build_graph
+
     key = "security.texts"
     cached = memo.get(key)
     if cached is not None:
@@ -180,9 +183,9 @@ def package_texts(package: SkillPackage, memo: dict) -> list[PackageText]:
     if package.readable and package.skill_md_name is not None:
         texts.append(PackageText(package.skill_md_name, SKILL_MD, package.source.text, root, package.body_start_line, marks_kept=kept_in(memo)))
     # What other analyses of this run already read.
-    graph = package.__dict__.get("references")  # built only if a rule asked for it: never built for this
+    graph = package.kept(build_graph)  # built only if a rule asked for it: never built for this
     read_documents = graph.texts if graph is not None else {}
-    evals = package.__dict__.get("evals")  # the eval files, when SL53x read them
+    evals = package.kept(read_package_evals)  # the eval files, when SL53x read them
     read_evals = evals.texts if evals is not None else {}
     read_scripts = {script.rel: script.text for script in package_scripts(package, memo)}
     inventory = package.inventory

@@ -178,25 +178,94 @@ def fence_blocks(text: str, line_offset: int = 0, candidates: list[tuple[int, in
     """(first, last) file lines of each fenced code block of a text, fences included, in
     order; an unclosed one runs to the text's last line. ``candidates`` as for
     :func:`fenced_lines_in`."""
+    return [(first, last) for first, last, _ in _fences(text, line_offset, candidates)]
+
+
+# A Markdown block is the template of a document the skill writes (a README, an issue body), and
+# authors nest the document's own fenced blocks in it with the same three backticks.
+TEMPLATE_FENCES = frozenset({"markdown", "md", "mdx", "gfm"})
+
+
+def fenced_blocks(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
+    """The fenced code blocks of a body as a reader of its commands takes them: (info word in lower
+    case, 1-based line numbers from the opening fence to the closing one, or to the end of the file
+    when it is never closed), for the lines from ``start`` (0-based) on.
+
+    Two readings differ from :func:`fence_blocks`' CommonMark: a fence may be indented by any
+    blanks (a fence in a list item's text is one), and in a Markdown block (:data:`TEMPLATE_FENCES`)
+    a fence with an info word ("```bash") opens the template's own nested block, and the bare fence
+    after it closes that one, not the template. CommonMark would end the template there and read
+    the rest of it as the skill's text and commands, which is not what its author wrote."""
+    body = "\n".join(lines[start:])
+    found = _fences(body, start, _indented_candidates(body, start), _INDENTED_FENCE, TEMPLATE_FENCES)
+    return [(info, list(range(first, last + 1))) for first, last, info in found]
+
+
+def _fences(
+    text: str,
+    line_offset: int,
+    candidates: list[tuple[int, int]] | None,
+    marker: lazyre.LazyPattern | None = None,
+    nesting: frozenset[str] = frozenset(),
+) -> list[tuple[int, int, str]]:
+    """The one fence scanner: (first, last, info word in lower case) of each fenced block. A block
+    opens at a run of three or more backticks or tildes (``marker`` says how far it may be
+    indented; for backticks with no backtick after them), and closes at a bare run of its character
+    at least as long. In a block whose info word is in ``nesting``, a fence of its character at
+    least as long with an info word opens a nested block that the next bare fence closes."""
     if candidates is None:
         candidates = fence_candidates(text, line_offset)
-    blocks: list[tuple[int, int]] = []
+    if marker is None:
+        marker = _FENCE_MARKER
+    blocks: list[tuple[int, int, str]] = []
     fence: tuple[str, int] | None = None  # (marker character, run length) of the open block
-    opened = 0
+    opened, info, nested = 0, "", 0
     for number, start in candidates:
-        match = _FENCE_MARKER.match(text, start)
+        match = marker.match(text, start)
         if match is None:
             continue
         run, rest = match.group(2), match.group(3)
         if fence is None:
             if _opens(run, rest):
-                fence, opened = (run[0], len(run)), number
+                fence, opened, info, nested = (run[0], len(run)), number, _info_word(rest), 0
         elif _closes(run, rest, fence):
-            blocks.append((opened, number))
+            if nested:
+                nested -= 1
+                continue
+            blocks.append((opened, number, info))
             fence = None
+        elif info in nesting and run[0] == fence[0] and len(run) >= fence[1] and _info_word(rest):
+            nested += 1
     if fence is not None:  # an unclosed fence runs to the end of the text
-        blocks.append((opened, line_offset + text.count("\n") + 1))
+        blocks.append((opened, line_offset + text.count("\n") + 1, info))
     return blocks
+
+
+def _info_word(rest: str) -> str:
+    """The first word of a fence's info string, in lower case ("" for none)."""
+    words = rest.split(None, 1)
+    return words[0].split("`", 1)[0].lower() if words else ""
+
+
+# A fence as a reader of commands takes it: any blanks before it (:func:`fenced_blocks`).
+_INDENTED_FENCE = lazyre.compile(r"^([^\S\n]*)(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
+_INDENTED_FENCE_START = lazyre.compile(r"^[^\S\n]*(?:```|~~~)", re.MULTILINE)
+
+
+def _indented_candidates(text: str, line_offset: int) -> list[tuple[int, int]]:
+    """(file line number, text position of the line's start) of every line that starts, after
+    blanks, with three backticks or tildes: one scan of the text, the other lines only counted."""
+    found: list[tuple[int, int]] = []
+    number, counted = 1 + line_offset, 0
+    for match in _INDENTED_FENCE_START.finditer(text):
+        number += text.count("\n", counted, match.start())
+        counted = match.start()
+        found.append((number, match.start()))
+    return found
+
+
+# A line that is a bare fence: it can close a block, never open one with an info word.
+FENCE_LINE = lazyre.compile(r"^\s*(`{3,}|~{3,})\s*$")
 
 
 def fence_opening(line: str) -> tuple[str, int] | None:
