@@ -8,7 +8,7 @@ What it generates:
 - README.md, between ``<!-- rules:start -->`` and ``<!-- rules:end -->``: the rule table.
 - skilllint/schemas/config.schema.json: what ``skilllint config --schema`` prints for the
   built-in rules, so editors can complete ``.skilllint.toml`` without running skilllint.
-- rules/SLnnn-name/README.md, the rule book's pages: the first line (``# CODE name``), the
+- rulebook/SLnnn-name/README.md, the rule book's pages: the first line (``# CODE name``), the
   kind of fix on the ``Fix:`` line (``none``, or ``safe``/``unsafe`` before the page's own
   words on what it does), and the output shown under each ``$ skilllint ...`` line of a
   ``console`` block, re-run from the rule folder.
@@ -79,7 +79,7 @@ def config_schema(registry) -> str:
     return json.dumps(config_schema(registry), indent=2) + "\n"
 
 
-# -- rules/*/README.md: page headers and recorded example output -----------------------------
+# -- rulebook/*/README.md: page headers and recorded example output -----------------------------
 
 EXAMPLE_SETUP = "example-setup.toml"
 CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)

@@ -374,6 +374,45 @@ class Rule:
             return module[len("skilllint.") :].replace(".", "/") + ".py", cls.__qualname__
         return module, cls.__qualname__
 
+    @classmethod
+    def analysis(cls) -> list[str]:
+        """Where the rule's analysis is written: the skilllint modules its methods import (a rule
+        module holds rule classes; what they read of a skill lives in an analysis module),
+        as paths relative to the package (``skill/references/checks.py``), leaves and the rule
+        API left out. Read from the class's source, never run; empty for a plugin's rule."""
+        import ast
+        import inspect
+        import os
+
+        module = cls.__module__
+        if not module.startswith("skilllint."):
+            return []
+        try:
+            tree = ast.parse(inspect.getsource(cls))
+        except (OSError, TypeError, SyntaxError):  # no source (a frozen build): nothing to show
+            return []
+        package = module.split(".")[:-1]
+        root = os.path.dirname(os.path.dirname(os.path.abspath(inspect.getfile(cls))))  # skilllint/
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            parts = name.split(".")
+            # an analysis lies in a folder of the package (skill/, catalog/, discovery/, ...)
+            if len(parts) < 3 or parts[0] != "skilllint" or parts[1] in ("rules", "targets"):
+                continue
+            folder = os.path.join(root, *parts[1:])
+            if os.path.isdir(folder):  # `from ..skill.scripts.python import prompt_reach`: modules of a package
+                found.update("/".join([*parts[1:], alias.name]) + ".py" for alias in node.names if os.path.isfile(os.path.join(folder, alias.name + ".py")))
+            else:
+                found.add("/".join(parts[1:]) + ".py")
+        return sorted(found)
+
 
 class PackageRule(Rule):
     """A rule over one skill package: ``check(package, ctx)`` yields its findings."""

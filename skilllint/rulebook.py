@@ -1,8 +1,8 @@
-"""The rule book: one folder per rule (``rules/SL106-name-folder-mismatch/``)
+"""The rule book: one folder per rule (``rulebook/SL106-name-folder-mismatch/``)
 whose README.md is the single source of the rule's documentation.
 
 Installed, it ships inside the package as ``skilllint/rulebook``; in a
-checkout it is the top-level ``rules/`` folder.
+checkout it is the top-level ``rulebook/`` folder.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def rulebook_dir() -> Path | None:
     packaged = Path(__file__).parent / "rulebook"
     if packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parent.parent / "rules"
+    checkout = Path(__file__).resolve().parent.parent / "rulebook"
     if checkout.is_dir():
         return checkout
     return None

@@ -1,6 +1,6 @@
 """Every section of docs/surfaces.md that the rule book or the code cites exists.
 
-Rule pages (rules/*/README.md) and modules (skilllint/) cite the evidence a rule rests on as
+Rule pages (rulebook/*/README.md) and modules (skilllint/) cite the evidence a rule rests on as
 `docs/surfaces.md §2b`, `§1b item 9`, `§6 items 32-33`. The older form `docs/surfaces.md §2b` named a team file
 users never had; its sections were kept, number for number, in docs/surfaces.md, so both forms are checked
 against that one document. A `§` after some other document (`SARIF 2.1.0 §3.11.5`, `DESIGN.md §4`) is not
@@ -82,7 +82,7 @@ def citations(text: str) -> list[tuple[str, list[int], int]]:
 
 
 def cited_files() -> list[Path]:
-    pages = sorted((ROOT / "rules").glob("*/README.md"))
+    pages = sorted((ROOT / "rulebook").glob("*/README.md"))
     modules = sorted((ROOT / "skilllint").rglob("*.py"))
     return pages + modules
 

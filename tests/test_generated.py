@@ -27,7 +27,7 @@ def test_generated_files_are_current():
 def _copy_of_the_checkout(dest: Path) -> Path:
     skip = shutil.ignore_patterns("__pycache__", "rulebook")
     shutil.copytree(ROOT / "skilllint", dest / "skilllint", ignore=skip)
-    shutil.copytree(ROOT / "rules", dest / "rules", symlinks=True)
+    shutil.copytree(ROOT / "rulebook", dest / "rulebook", symlinks=True)
     (dest / "scripts").mkdir()
     shutil.copy2(ROOT / GENERATOR, dest / GENERATOR)
     shutil.copy2(ROOT / "README.md", dest / "README.md")
@@ -43,8 +43,8 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_check_names_each_stale_file_and_a_run_rewrites_it(tmp_path):
     copy = _copy_of_the_checkout(tmp_path)
     schema = Path("skilllint") / "schemas" / "config.schema.json"
-    title = Path("rules") / "SL003-frontmatter-missing" / "README.md"  # a safe fix
-    output = Path("rules") / "SL106-name-folder-mismatch" / "README.md"
+    title = Path("rulebook") / "SL003-frontmatter-missing" / "README.md"  # a safe fix
+    output = Path("rulebook") / "SL106-name-folder-mismatch" / "README.md"
     _edit(copy / "README.md", "| SL003 | `frontmatter-missing` |", "| SL003 | `frontmatter-lost` |")
     _edit(copy / schema, "\n", "\n\n")
     _edit(copy / title, "# SL003 frontmatter-missing\n", "# SL003 frontmatter-gone\n")
@@ -68,7 +68,7 @@ def test_check_names_each_stale_file_and_a_run_rewrites_it(tmp_path):
 
 def test_a_fix_without_its_words_is_an_error(tmp_path):
     copy = _copy_of_the_checkout(tmp_path)
-    page = copy / "rules" / "SL003-frontmatter-missing" / "README.md"
+    page = copy / "rulebook" / "SL003-frontmatter-missing" / "README.md"
     line = next(line for line in page.read_text(encoding="utf-8").split("\n") if line.startswith("Fix:"))
     _edit(page, line, "Fix: none")
     proc = _generate(copy, "--check")

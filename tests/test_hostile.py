@@ -212,9 +212,9 @@ def run(
     TIMES[label] = f"{seconds:.2f} s, {rss_mb:.0f} MB"
     print(f"\n{label}: {TIMES[label]}")
     assert info["events"], "the audit hook recorded nothing: is it installed?"
-    # skilllint's own rule book (rules/ of a development checkout; skilllint/rulebook when
+    # skilllint's own rule book (rulebook/ of a development checkout; skilllint/rulebook when
     # installed) is read for SARIF's rule help: the interpreter's files, not the tree's.
-    rulebook = str(ROOT / "rules")
+    rulebook = str(ROOT / "rulebook")
     events = [tuple(e) for e in info["events"] if not (e[1] == rulebook or e[1].startswith(rulebook + os.sep))]
     assert _check_reads(_not_plainly_inside(events, tree.root), tree.root, tree.canary) == []
     assert rss_mb < MEMORY_LIMIT_MB, f"{label}: peak RSS {rss_mb:.0f} MB"

@@ -53,10 +53,26 @@ def test_rule_modules_hold_rule_classes_only():
                 assert issubclass(getattr(module, node.name), Rule), f"{path.name}: class {node.name} is not a rule"
 
 
+def test_every_rule_with_an_analysis_finds_it_in_a_folder_named_after_its_family():
+    """A stranger finds a rule's code in its decade's module and its analysis in the folders the rule
+    command names; every analysis module it names exists."""
+    from skilllint.registry import registry
+
+    package = Path(rules_package.__file__).parent.parent
+    for rule in registry().sorted():
+        for path in rule.analysis():
+            assert (package / path).is_file(), (rule.code, path)
+
+
 def test_the_rule_command_says_where_the_source_is():
     code, out, _ = run_cli("rule", "SL106")
-    assert code == 0 and out.rstrip().endswith("Source: rules/sl10x_name.py, class NameFolderMismatch")
+    assert code == 0 and out.rstrip().endswith(
+        "Source: rules/sl10x_name.py, class NameFolderMismatch\nAnalysis: skill/fields/ (skill/fields/field_checks.py)"
+    )
     code, out, _ = run_cli("rule", "SL701", "--output-format", "json")
-    assert json.loads(out)["source"] == {"module": "rules/sl70x_scripts.py", "class": "ScriptInteractive"}
-    source = Path(rules_package.__file__).parent.parent / "rules" / "sl70x_scripts.py"
+    shown = json.loads(out)
+    assert shown["source"] == {"module": "rules/sl70x_scripts.py", "class": "ScriptInteractive"}
+    # the modules its methods import, a package's modules named one by one
+    assert "skill/scripts/python/prompt_reach.py" in shown["analysis"] and "skill/scripts/lexers.py" in shown["analysis"]
+    source = Path(rules_package.__file__).parent / "sl70x_scripts.py"
     assert "class ScriptInteractive(" in source.read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """The rule book and the registry stay in step, and every rule's examples are tested.
 
-Each rule folder ``rules/SLnnn-name/`` holds README.md (the documentation),
+Each rule folder ``rulebook/SLnnn-name/`` holds README.md (the documentation),
 ``fail/`` (a tree whose lint yields this rule's code) and ``pass/`` (a tree
 that yields none of it). An optional ``skilllint.toml`` in the rule folder sets
 targets and options for both examples.
@@ -37,7 +37,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "scripts"))
 from generate import console_runs, prepared  # noqa: E402
 
-RULEBOOK = ROOT / "rules"
+RULEBOOK = ROOT / "rulebook"
 REGISTRY = registry()
 CODES = [rule.code for rule in REGISTRY.sorted()]
 FOLDERS = rule_folders()

@@ -193,7 +193,7 @@ def test_rules_are_the_enabled_rules_with_their_rule_book_pages(tmp_path):
     assert [r["id"] for r in rules] == expected
     sl106 = next(r for r in rules if r["id"] == "SL106")
     assert sl106["help"]["markdown"] == rule_page("SL106").strip()
-    assert sl106["helpUri"].endswith(f"/rules/{rule_folders()['SL106'].name}/README.md")
+    assert sl106["helpUri"].endswith(f"/rulebook/{rule_folders()['SL106'].name}/README.md")
     assert sl106["fullDescription"]["text"].startswith("`name` differs") or "folder" in sl106["fullDescription"]["text"]
     assert sl106["fullDescription"]["text"] != sl106["shortDescription"]["text"]
     assert log["runs"][0]["results"] == []
@@ -290,7 +290,7 @@ def test_fingerprint_changes_when_the_flagged_text_changes(tmp_path):
 
 
 def test_duplicate_names_carry_the_partner_as_a_linked_related_location(validator):
-    cwd = ROOT / "rules" / "SL511-duplicate-name"
+    cwd = ROOT / "rulebook" / "SL511-duplicate-name"
     log = sarif("fail", "--select", "SL511", cwd=cwd)
     assert_valid(validator, log)
     check_code_scanning_shape(log)
@@ -300,7 +300,7 @@ def test_duplicate_names_carry_the_partner_as_a_linked_related_location(validato
         (related,) = result["relatedLocations"]
         assert related["id"] == 1
         artifact = related["physicalLocation"]["artifactLocation"]
-        assert artifact == {"uri": f"rules/SL511-duplicate-name/fail/skills/{partner}/SKILL.md", "uriBaseId": "%SRCROOT%"}
+        assert artifact == {"uri": f"rulebook/SL511-duplicate-name/fail/skills/{partner}/SKILL.md", "uriBaseId": "%SRCROOT%"}
         assert related["physicalLocation"]["region"]["startLine"] == 2
         assert result["message"]["text"].endswith(f"[{related['message']['text']}](1)")
 
@@ -383,7 +383,7 @@ def test_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory, valida
     assert "Traceback" not in err and "internal error" not in err, err
     from skilllint.rulebook import rulebook_dir
 
-    book = str(rulebook_dir())  # skilllint's own rule book (in a checkout: rules/), read for SARIF help
+    book = str(rulebook_dir())  # skilllint's own rule book (in a checkout: rulebook/), read for SARIF help
     events = [(event, path) for event, path in events if not (path == book or path.startswith(book + "/"))]
     assert _check_reads(events, tree, hostile["canary"]) == []
     canary = hostile["canary"].read_text().strip()  # (the rule book itself says `CANARY=10` somewhere)

@@ -88,7 +88,7 @@ def test_what_it_does_not_model_it_says_so(schema):
 
 CONFIGS = [
     {},
-    {"exclude": ["rules/", "tests/"]},
+    {"exclude": ["rulebook/", "tests/"]},
     {"targets": ["codex", "claude-code"], "select": ["SL1", "SL2"], "ignore": ["SL512"]},
     {"rules": {"SL201": {"max-lines": 400}, "body-too-many-tokens": {"max-tokens": 3000, "encoding": "cl100k_base"}}},
     {"rules": {"SL201": {"max-lines": 0}}},  # below the minimum

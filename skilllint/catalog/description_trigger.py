@@ -3,7 +3,7 @@
 An agent picks a skill from its catalog entry alone, so the description should
 say in which situation to load the skill ("Use when …"). The cue list below was
 derived from the 527 descriptions of the real corpus (``../shared/corpus``);
-see ``rules/SL512-description-without-trigger/README.md`` for the measurements.
+see ``rulebook/SL512-description-without-trigger/README.md`` for the measurements.
 """
 
 from __future__ import annotations

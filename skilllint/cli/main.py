@@ -529,6 +529,7 @@ def _rule(args: argparse.Namespace) -> int:
                 "defaults": r.defaults,
                 "documentation": rule_page(r.code),
                 "source": {"module": r.source()[0], "class": r.source()[1]},
+                "analysis": r.analysis(),
             }
             for r in rules
         ]
@@ -539,7 +540,10 @@ def _rule(args: argparse.Namespace) -> int:
         page = rule_page(r.code)
         module, name = r.source()
         text = page.rstrip() if page else f"# {r.code} {r.name}\n\n{r.summary}\n\n(no rule-book page found)"
-        pages.append(f"{text}\n\nSource: {module}, class {name}")
+        analysis = r.analysis()
+        folders = sorted({path.rpartition("/")[0] + "/" for path in analysis})
+        shown = f"\nAnalysis: {', '.join(folders)} ({', '.join(analysis)})" if analysis else ""
+        pages.append(f"{text}\n\nSource: {module}, class {name}{shown}")
     print("\n\n---\n\n".join(pages))
     return EXIT_OK
 

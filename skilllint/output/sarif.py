@@ -40,7 +40,7 @@ AUTOMATION_ID = "skilllint/"
 # replaced by its rule-book folder (SL511-duplicate-name); change the base here
 # if the project moves.
 REPOSITORY_URL = "https://github.com/skilllint/skilllint"
-RULEBOOK_URL = REPOSITORY_URL + "/blob/main/rules/{folder}/README.md"
+RULEBOOK_URL = REPOSITORY_URL + "/blob/main/rulebook/{folder}/README.md"
 FINGERPRINT_KEY = "skilllint/v1"
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -87,7 +87,7 @@ class Conversions:
 @functools.lru_cache(maxsize=None)
 def _rule_page_uri(code: str) -> str | None:
     """The rule-book page as a file URI (the codeDescription link): the copy
-    shipped in the wheel, or the checkout's ``rules/`` folder."""
+    shipped in the wheel, or the checkout's ``rulebook/`` folder."""
     from ..rulebook import rule_folders
 
     folder = rule_folders().get(code)

@@ -9,7 +9,7 @@ from ... import lazyre
 from ..text.markdown import CODE_SPAN as _CODE_SPAN
 from ..text.markdown import NextFind, fenced_lines, table_cells
 
-# Cues settled on the corpus (rules/SL310-*/README.md lists them with examples).
+# Cues settled on the corpus (rulebook/SL310-*/README.md lists them with examples).
 # A mention passes when its context says more than the file's own name:
 #   1. a condition: when, if, before, after, while, during, unless, only, once,
 #      in case, whenever, until, whether, depending on, always, first, now, …
