@@ -1,10 +1,17 @@
-"""Every section of docs/surfaces.md that the rule book or the code cites exists.
+"""Every section of docs/surfaces.md that the rule book or the code cites exists, and the rule book
+cites nothing its readers do not have.
 
 Rule pages (rulebook/*/README.md) and modules (skilllint/) cite the evidence a rule rests on as
-`docs/surfaces.md §2b`, `§1b item 9`, `§6 items 32-33`. The older form `docs/surfaces.md §2b` named a team file
+`docs/surfaces.md §2b`, `§1b item 9`, `§6 items 32-33`. The older form `SURFACES.md §2b` named a team file
 users never had; its sections were kept, number for number, in docs/surfaces.md, so both forms are checked
 against that one document. A `§` after some other document (`SARIF 2.1.0 §3.11.5`, `DESIGN.md §4`) is not
 a citation of it.
+
+The rule pages are shipped (`skilllint rule CODE`, SARIF help, editor hovers), so they cite public sources
+only: no path into the developers' own material beside the repository (`../shared/corpus`,
+`../shared/SURFACES.md`, `../shared/security/`, `RULES.md`) and no folder name of the corpus copy
+(`github__awesome-copilot/...`); a public skill is named by its repository and path
+(github/awesome-copilot `skills/create-readme/SKILL.md`).
 """
 
 from __future__ import annotations
@@ -120,3 +127,48 @@ def test_citation_parser():
     )
     found = [(section, items) for section, items, _ in citations(text)]
     assert found == [("1", []), ("1b", [3, 4, 7]), ("2a", [8]), ("6", [32, 33]), ("3d", [])]
+
+
+# Paths and names of the developers' own material, which users of the rule book do not have. A folder
+# called `shared/` inside an example tree (`fail/shared/style-guide.md`) or a public skill
+# (`skills/claude-api/shared/error-codes.md`) is not one of them.
+PRIVATE_MATERIAL = re.compile(
+    r"(?:\.\./|/work/)shared/"  # any path into the folder beside the repository ...
+    r"(?:corpus|security|hooks|SURFACES\.md|RULES\.md|DESIGN\.md)"
+    r"|\bshared/(?:corpus|security)\b"  # ... or into its corpus and fixtures, however reached
+    r"|(?<![\w./-])(?:SURFACES|RULES)\.md\b"  # the team's documents, by name
+    r"|\b[A-Za-z0-9][\w.-]*__[\w.-]+/"  # a corpus folder (`owner__repo/`) in place of owner/repo
+)
+
+
+def test_private_material_pattern():
+    for private in (
+        "On `../shared/corpus` (1,021 skills)",
+        "see ../shared/SURFACES.md §2b",
+        "`../shared/security/cisco-skill-scanner-evals`",
+        "the team's RULES.md",
+        "`github__awesome-copilot/skills/create-readme/SKILL.md`",
+        "/work/shared/corpus/anthropics__skills",
+    ):
+        assert PRIVATE_MATERIAL.search(private), private
+    for public in (
+        "github/awesome-copilot `skills/create-readme/SKILL.md`",
+        "[the style guide](../shared/style-guide.md)",
+        "`fail/shared/changelog`",
+        "anthropics/skills `skills/claude-api/shared/error-codes.md`",
+        "docs/surfaces.md §2b",
+        "`__init__.py`, `Path(__file__).parent`",
+    ):
+        assert not PRIVATE_MATERIAL.search(public), public
+
+
+def test_rule_pages_cite_no_private_material():
+    found = []
+    for page in sorted((ROOT / "rulebook").glob("*/README.md")):
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if match := PRIVATE_MATERIAL.search(line):
+                found.append(f"{page.relative_to(ROOT)}:{number}: {match.group(0)!r} in {line.strip()[:100]}")
+    assert not found, (
+        "rule pages cite material users do not have; cite docs/surfaces.md, the public source, or the public\n"
+        "repository and path of a skill instead:\n" + "\n".join(found)
+    )
