@@ -1,5 +1,5 @@
 """Every file skilllint writes (a fixed file, a report, the baseline, the result cache) is
-replaced the one way :meth:`skilllint.fsafe.SafeFolder.write_atomic` does it: a new temporary
+replaced the one way :meth:`skilllint.safewrite.SafeFolder.write_atomic` does it: a new temporary
 file beside it, the mode and owner of the file it replaces, flushed to disk, renamed, the
 rename flushed, the temporary file removed on failure."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_skill
-from skilllint.fsafe import SafeFolder
+from skilllint.safewrite import SafeFolder
 
 
 def _flushes(monkeypatch) -> list[str]:

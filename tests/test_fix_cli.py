@@ -181,7 +181,7 @@ def test_the_most_common_line_ending_of_a_file():
 
 def _refuse_temporary_files_in(monkeypatch, folder: Path) -> None:
     """The folder is read-only: creating the temporary file of an atomic write fails there."""
-    from skilllint.fsafe import SafeFolder
+    from skilllint.safewrite import SafeFolder
 
     real_write = SafeFolder.write_atomic
 

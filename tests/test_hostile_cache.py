@@ -426,7 +426,8 @@ def test_nothing_is_stat_ed_through_a_link_that_leads_out_of_the_tree(tmp_path, 
 
 
 def test_safe_folder_refuses_links_and_special_files_at_every_level(tmp_path):
-    from skilllint.fsafe import SafeFolder, UnsafeFile
+    from skilllint.fsafe import UnsafeFile
+    from skilllint.safewrite import SafeFolder
 
     outside = tmp_path / "outside"
     outside.mkdir()

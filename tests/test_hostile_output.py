@@ -387,7 +387,7 @@ def test_a_fix_killed_while_writing_is_reported_then_cleaned(tree):
 def test_the_temporary_file_of_a_fix_is_held_while_it_is_written(tmp_path, monkeypatch):
     """While ``write_atomic`` writes, another process finds its temporary file in use."""
     from skilllint.app import fixes
-    from skilllint.fsafe import is_abandoned_fix_temp, remove_abandoned_fix_temp
+    from skilllint.safewrite import is_abandoned_fix_temp, remove_abandoned_fix_temp
 
     target = tmp_path / "SKILL.md"
     target.write_text("old")

@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "skilllint.fsafe",
             "skilllint.lazyre",
             "skilllint.rulebook",
+            "skilllint.safewrite",
         ),
     ),
 )

@@ -186,7 +186,8 @@ def write(location: Location, diagnostics: list[Diagnostic], scope: Scope | None
     entries kept). With ``scope`` (what the run judged), the entries of an earlier baseline
     that it did not judge are kept: a run on some skills, or with some rules, rewrites
     theirs only."""
-    from ..fsafe import SafeFolder, UnsafeFile
+    from ..fsafe import UnsafeFile
+    from ..safewrite import SafeFolder
 
     kept: list[dict] = []
     if scope is not None and os.path.lexists(location.path):
@@ -210,7 +211,8 @@ def write(location: Location, diagnostics: list[Diagnostic], scope: Scope | None
 
 
 def _read_bytes(location: Location) -> bytes:
-    from ..fsafe import SafeFolder, UnsafeFile, read_capped, real_path
+    from ..fsafe import UnsafeFile, read_capped, real_path
+    from ..safewrite import SafeFolder
 
     try:
         if location.project is None:  # the user's own choice: links and all

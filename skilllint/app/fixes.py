@@ -241,7 +241,7 @@ def fix_paths(
 def _remove_abandoned_temps(result, run: FixRun) -> None:
     """Remove the temporary files earlier runs left (``result.abandoned_fix_temps``);
     ``run`` records which went and why the others stay."""
-    from ..fsafe import remove_abandoned_fix_temp
+    from ..safewrite import remove_abandoned_fix_temp
 
     for path in result.abandoned_fix_temps:
         why = remove_abandoned_fix_temp(path)
@@ -323,18 +323,19 @@ def _one_pass(todo: list[Diagnostic], files: _Files, run: FixRun) -> bool:
 
 
 def write_atomic(path: Path, data: bytes, expected: bytes, roots: list[Path]) -> None:
-    """Replace ``path``'s content with ``data`` (:meth:`skilllint.fsafe.SafeFolder.write_atomic`:
+    """Replace ``path``'s content with ``data`` (:meth:`skilllint.safewrite.SafeFolder.write_atomic`:
     a temporary file in the same folder, flushed to disk, then ``os.replace``). The file keeps
     its mode (and its owner where the process may set it; extended attributes and hard links
     to the old file are not carried over). It
     must still be a regular file inside ``roots``, not a symbolic link, and
     hold ``expected`` (what was fixed), else :class:`FixError`.
 
-    The temporary file is locked (:func:`skilllint.fsafe.hold_fix_temp`) from its
+    The temporary file is locked (:func:`skilllint.safewrite.hold_fix_temp`) from its
     creation until it is renamed: one left by a run that was killed meanwhile is
     recognisable by its name and by the lock nobody holds, and the next run reports
     it (``check``) or removes it (``check --fix``)."""
-    from ..fsafe import FIX_TEMP_SUFFIX, SafeFolder, UnsafeFile, read_capped, real_path
+    from ..fsafe import UnsafeFile, read_capped, real_path
+    from ..safewrite import FIX_TEMP_SUFFIX, SafeFolder
 
     why = refusal(path, roots)
     if why is not None:

@@ -355,13 +355,13 @@ def _check(args: argparse.Namespace) -> int:
 def write_report(path: Path, text: str) -> None:
     """Write a report to a file the user named (``-o``, ``--report``): the folders it names
     are made when missing, since the path is the user's choice, and a regular file is
-    replaced atomically (:meth:`skilllint.fsafe.SafeFolder.write_atomic`; an existing file
+    replaced atomically (:meth:`skilllint.safewrite.SafeFolder.write_atomic`; an existing file
     keeps its mode), so that a reader, such as an upload step, never sees half a report.
     A link (``-o /dev/stdout`` is one) is written through and a device or pipe written
     in place, as a plain open() would: neither is ever replaced."""
     import stat
 
-    from ..fsafe import SafeFolder
+    from ..safewrite import SafeFolder
 
     data = text.encode("utf-8", errors="surrogateescape")  # a non-UTF-8 file name keeps its bytes, as on stdout
     try:

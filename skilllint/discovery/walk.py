@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..fsafe import FIX_TEMP_SUFFIX, MAX_LINK_HOPS, added_entry, is_fix_temp_name, is_within, list_folder, real_path, real_path_or_given
+from ..fsafe import MAX_LINK_HOPS, added_entry, is_within, list_folder, real_path, real_path_or_given
+from ..safewrite import FIX_TEMP_SUFFIX, is_fix_temp_name
 from ..skill.inventory import is_skill_md_name
 
 ALWAYS_SKIPPED = frozenset({".git", "node_modules"})

@@ -86,7 +86,7 @@ def _lint(paths, settings: Settings, cwd: Path, force_exclude: bool, cache, jobs
         )
     result = LintResult(warnings=list(found.warnings))
     if found.fix_temps:
-        from ..fsafe import is_abandoned_fix_temp
+        from ..safewrite import is_abandoned_fix_temp
 
         result.abandoned_fix_temps = [path for path in found.fix_temps if is_abandoned_fix_temp(path)]
     rules = [rule() for rule in settings.enabled_rules()]

@@ -8,7 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from ...fsafe import SafeFolder, UnsafeFile
+from ...fsafe import UnsafeFile
+from ...safewrite import SafeFolder
 
 FORMAT = "2"  # the layout version: results live in ``v2`` (1: a file per result)
 # A file changed within this many seconds is "racily clean" (as git says): two writes of the
@@ -21,7 +22,7 @@ class CacheFolder:
     """A folder of the cache: ``anchor`` is trusted (the user's choice, or the root of the
     repository), and each of ``parts`` below it must be a real folder, never a link.
 
-    :meth:`open` walks down with :class:`skilllint.fsafe.SafeFolder` (``O_NOFOLLOW``
+    :meth:`open` walks down with :class:`skilllint.safewrite.SafeFolder` (``O_NOFOLLOW``
     at each level) and keeps the last level open for the run, so a link planted
     anywhere below the anchor is never followed. ``problem`` says why the folder
     cannot be used (a link or a file in the place of a folder). The folder at
@@ -78,7 +79,7 @@ class CacheFolder:
             return None
 
     def append(self, name: str, data: bytes) -> bool:
-        """Add ``data`` to the end of the file ``name`` (:meth:`skilllint.fsafe.SafeFolder.append`:
+        """Add ``data`` to the end of the file ``name`` (:meth:`skilllint.safewrite.SafeFolder.append`:
         False, nothing written, unless it is a regular file of this user's with no other link)."""
         folder = self.open()
         return folder is not None and folder.append(name, data)
