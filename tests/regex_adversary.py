@@ -245,7 +245,7 @@ class _Recorder:
 
 
 def _discovery_globs() -> None:
-    from skilllint.discovery import walk as discovery
+    from skilllint.discovery import gitignore as discovery
 
     # as .gitignore lines reach it: tamed (a line of many stars is dropped), then matched by skilllint
     lines = ["*.pyc", "/build/", "dist/", "*.egg-info/", "a*b*c*d", "?x?y*", ".venv*/", "*a*a", "*a*a*a*a", "a*a/*b*b", "x/*a*a/y*y*/"]
@@ -309,7 +309,7 @@ def _schema_keywords() -> None:
 # out: what they compile is kept on the module (module_patterns). lazyre.compiled compiles
 # the patterns handed to lazyre.compile, found as such.
 BUILT_AT_RUN_TIME = {
-    "skilllint.discovery.walk:__init__": (_discovery_globs, {"search"}),  # _GitignoreLines.match_file
+    "skilllint.discovery.gitignore:__init__": (_discovery_globs, {"search"}),  # _GitignoreLines.match_file
     "skilllint.skill.references.disclosure_graph:_pattern": (_disclosure_globs, {"fullmatch"}),  # _NamedBy.names
     "skilllint.skill.references.graph:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
     "skilllint.skill.scripts.prompts:_js_imports": (_js_imports, {"search"}),

@@ -355,7 +355,7 @@ def test_default_excludes_match_as_pathspec_matches_them():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.discovery.walk import DEFAULT_EXCLUDE, _FolderNames
+    from skilllint.discovery.gitignore import DEFAULT_EXCLUDE, _FolderNames
 
     names = [p.rstrip("/") for p in DEFAULT_EXCLUDE] + ["a", "skills", ".agents", "SKILL.md", ".git.bak", "x.venv", "node_modules2", "VENV"]
     reference = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
@@ -375,7 +375,7 @@ def test_gitignore_files_of_folder_names_or_nothing_match_as_pathspec_matches_th
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from skilllint.discovery.walk import _FolderNames, _spec_of_lines
+    from skilllint.discovery.gitignore import _FolderNames, _spec_of_lines
 
     names = ["build", "dist", "a", "x.y", "__pycache__", "SKILL.md", "node_modules", "Build", ".git", ".venv", "-x"]
     lines = st.sampled_from(["", "   ", "# build/", "#", *[f"{n}/" for n in names]])
@@ -416,7 +416,7 @@ def test_own_gitignore_lines_match_as_pathspec_matches_them():
     from hypothesis import example, given
     from hypothesis import strategies as st
 
-    from skilllint.discovery.walk import _FolderNames, _GitignoreLines, _own_line, _spec_of_lines
+    from skilllint.discovery.gitignore import _FolderNames, _GitignoreLines, _own_line, _spec_of_lines
 
     name = st.one_of(
         st.text(alphabet="ab.*?-_é #!", min_size=1, max_size=4),
@@ -486,7 +486,7 @@ def test_lines_pathspec_must_read_use_its_simple_backend_even_after_hyperscan_wa
     pytest.importorskip("hyperscan")
     code = (
         "import hyperscan\n"
-        "from skilllint.discovery.walk import gitignore_spec, unreadable_pattern\n"
+        "from skilllint.discovery.gitignore import gitignore_spec, unreadable_pattern\n"
         "print(unreadable_pattern('[z-a]'), unreadable_pattern('a\\\\'), unreadable_pattern('x[[:alpha:]]'))\n"
         "spec = gitignore_spec(['[z-a]', 'x[[:alpha:]]', 'b/'])\n"
         "print(spec.match_file('b/'), spec.match_file('z'))\n"

@@ -44,7 +44,7 @@ LIMIT = 0.5  # seconds per call; a linear pattern needs milliseconds
 # cue's (?=.*\b(?:user|you|…)\b) looks to the end of the description from each "asks to".)
 # Globs are matched against paths: at most 4,096 characters (PATH_MAX) and 255 a segment,
 # where the two stars a segment may hold (discovery.tame_glob) cost its length squared.
-CAPPED = {"skilllint.catalog.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery.walk:__init__ (built)": 4096}
+CAPPED = {"skilllint.catalog.description_trigger.CUES": catalog_trigger.SCAN_CHARS, "skilllint.discovery.gitignore:__init__ (built)": 4096}
 
 
 # -- every pattern, found --------------------------------------------------------------------

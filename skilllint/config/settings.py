@@ -369,7 +369,7 @@ class Settings:
         if not self.per_file_ignores:
             return False
         if self._per_file_specs is None:
-            from ..discovery.walk import gitignore_spec, tame_glob
+            from ..discovery.gitignore import gitignore_spec, tame_glob
 
             self._per_file_specs = [(gitignore_spec([tame_glob(pattern)]), codes) for pattern, codes in self.per_file_ignores.items()]
         try:
@@ -509,7 +509,7 @@ def _check_patterns(data: dict, key: str, source: str) -> None:
     left to match nothing."""
     if key not in data:
         return
-    from ..discovery.walk import tame_glob, unreadable_pattern
+    from ..discovery.gitignore import tame_glob, unreadable_pattern
 
     for pattern in data[key]:
         if isinstance(pattern, str) and unreadable_pattern(tame_glob(pattern)):
