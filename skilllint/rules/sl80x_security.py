@@ -148,7 +148,8 @@ class DownloadAndExecute(Rule):
     security_severity = 7.5
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.fetch_and_run import MAX_PER_FILE, package_script_fetch_runs, skill_md_fetch_runs
+        from ..skill.security.fetch_and_run import MAX_PER_FILE
+        from ..skill.security.fetch_sites import package_script_fetch_runs, skill_md_fetch_runs
         from ..skill.security.fetch_commands import describe
 
         for item in skill_md_fetch_runs(package, ctx.memo)[:MAX_PER_FILE]:

@@ -21,9 +21,9 @@ between that a reviewer or a checksum could stop:
   which changes the user's environment from inside a script run for something else. A shell
   script that installs is a setup step a reader sees as one, and is left alone.
 
-Where: shell, PowerShell, Python and JavaScript scripts (shell heredocs fed to an interpreter
-included; strings a program passes to a call that runs a command line), and in SKILL.md the
-fenced shell and PowerShell blocks and the code spans given to the agent to run. Not read:
+Where (:mod:`skilllint.skill.security.fetch_sites` reads them): shell, PowerShell, Python and
+JavaScript scripts (shell heredocs fed to an interpreter included; strings a program passes to a
+call that runs a command line), and in SKILL.md the fenced shell and PowerShell blocks and the code spans given to the agent to run. Not read:
 references (documents the agent consults, where install notes and attack write-ups are quoted),
 text that warns against the pattern ("never run `curl … | sh`", a block under "Bad:"), a
 download whose host names an attacker (an illustration), and a command the text tells the agent
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 from ... import lazyre
 from .fetch_commands import (
@@ -51,13 +50,10 @@ from .fetch_commands import (
     runs_stdin,
     unwrapped,
 )
-from ..text.markdown import CODE_SPAN, FENCE_LINE, is_atx_heading
-from ..text.passages import Passages
-from ..scripts.runner_pins import EXEC_CALL_NAMES, given_to_run, in_exec_call
-from ..scripts.invocations import PROMPTED_FENCES, SHELL_FENCES
-from ..scripts.lexers import HEREDOC, Script, lex_powershell, lex_shell, package_scripts
+from ..scripts.runner_pins import EXEC_CALL_NAMES, in_exec_call
+from ..scripts.lexers import HEREDOC, Script, lex_powershell, lex_shell
 from ..scripts.shell_commands import Command, command_words, shell_commands
-from .text_marks import Marks, kept_in, marks_of
+from .text_marks import Marks
 
 MAX_PER_FILE = 10
 
@@ -167,22 +163,10 @@ def has_candidate(text: str, program: bool = False, marks: Marks | None = None) 
 
 
 # The same, as a pattern for a short text (a line, a code span).
-_HINT = lazyre.compile(
+HINT = lazyre.compile(
     r"(?i)curl|wget|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|\.download(?:string|data)\b"
     r"|://|git\+|github:|gitlab:|bitbucket:|\bpip[0-9.]*\b|\bnpm\b|\bpnpm\b|\byarn\b|\bbun\b|urlopen|requests\.get|fetch\("
 )
-# A host that names an attacker: the text illustrates an attack, it does not give a command.
-_ATTACKER_HOST = lazyre.compile(r"(?i)://[^/\s\"']*(?:attacker|evil|malicious|exfil|hackmolt)")
-
-# Text that warns against what follows, or shows it as an attack.
-_WARNING = lazyre.compile(
-    r"(?i)\b(?:never|don['’]t|do not|avoid|instead of|rather than|anti-?patterns?|dangerous|insecure|unsafe"
-    r"|malicious|attackers?|attacks?|exploits?|vulnerable|vulnerability|payloads?|bad practice|not recommended"
-    r"|discouraged|red flags?|detects?|flags?)\b|❌|🚫|⛔|\bbad\b\s*[:(]"
-)
-# "ask the user to install it with …": the command is for the person, not the agent.
-_FOR_THE_USER = lazyre.compile(r"(?i)\b(?:ask|tell|instruct|advise|have|prompt|direct)\s+(?:the\s+)?user\b")
-
 _PS_EXEC = lazyre.compile(r"(?i)(?<![\w-])(?:iex|invoke-expression)(?![\w-])|\[scriptblock\]::create")
 _PS_FETCH = lazyre.compile(
     r"(?i)(?<![\w-])(?:iwr|irm|curl|wget|invoke-webrequest|invoke-restmethod)(?![\w-])|\.download(?:string|data)\s*\("
@@ -266,7 +250,7 @@ def shell_fetch_runs(text: str, code: str | None = None, program: bool = False, 
             lang = language_of(program_name(argv[0])) if argv else None
             if lang in ("shell", "powershell"):
                 where, program_text = program_source(lang, argv[1:])
-                if where == "string" and program_text and _HINT.search(program_text):
+                if where == "string" and program_text and HINT.search(program_text):
                     inner = (
                         shell_fetch_runs(program_text, None, program, depth + 1)
                         if lang == "shell"
@@ -543,147 +527,3 @@ def _to_close(text: str, start: int, reach: int, line_ends: bool = False) -> str
         elif line_ends and char == "\n" and text[index - 1] != "\\":
             return text[start:index]
     return text[start:limit]
-
-
-def script_fetch_runs(script: Script, marks: Marks | None = None) -> list[FetchRun]:
-    """What a bundled script fetches and runs in one step, by its language (``marks``: what
-    :mod:`skilllint.skill.security.text_marks` found in its text, when the caller has it)."""
-    if not has_candidate(script.text, script.lang in ("python", "js"), marks):
-        return []
-    if script.lang == "shell":
-        runs = shell_fetch_runs(script.text, script.masked.code)
-    elif script.lang == "powershell":
-        runs = powershell_fetch_runs(script.text, script.masked.code)
-    else:
-        runs = program_fetch_runs(script)
-    return [run for run in runs if not _ATTACKER_HOST.search(run.what)]
-
-
-def package_script_fetch_runs(package, memo: dict | None = None) -> list[tuple[Script, list[FetchRun]]]:
-    """The package's scripts that fetch code and run it, each with what it runs (``memo``: the
-    rules' per-package scratch, where the scripts are kept once lexed)."""
-    found = []
-    kept = kept_in(memo)
-    for script in package_scripts(package, memo):
-        runs = script_fetch_runs(script, marks_of(script.text, kept))
-        if runs:
-            found.append((script, runs))
-    return found
-
-
-# -- SKILL.md ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class SkillMdFetchRun:
-    run: FetchRun
-    line: int  # in SKILL.md
-    column: int  # 1-based
-    fenced: bool
-
-
-def skill_md_fetch_runs(package, memo: dict | None = None) -> list[SkillMdFetchRun]:
-    """What the commands SKILL.md's body gives the agent fetch and run in one step: fenced shell and
-    PowerShell blocks (in a transcript, the lines after a ``$ `` prompt) and code spans given to run
-    (``memo``: the rules' per-package scratch, where SKILL.md's marks are shared)."""
-    if not package.readable:
-        return []
-    raw = package.source.text
-    hint_lines = candidate_lines(raw, package.body_start_line, marks=marks_of(raw, kept_in(memo)))
-    if not hint_lines:
-        return []
-    lines = package.source.lines
-    body_start = package.body_start_line
-    found: list[SkillMdFetchRun] = []
-    fenced: set[int] = set()
-    for info, numbers in package.body_fenced_blocks:
-        fenced.update(numbers)
-        shell = info in SHELL_FENCES or info == ""
-        if not shell and info not in PS_FENCES:
-            continue
-        texts = [(number, lines[number - 1]) for number in numbers[1:] if number - 1 < len(lines)]
-        if texts and FENCE_LINE.match(texts[-1][1]):
-            texts = texts[:-1]
-        if not any(number in hint_lines for number, _ in texts):
-            continue
-        prompted = info in PROMPTED_FENCES or any(line.lstrip().startswith("$ ") for _, line in texts)
-        kept = []
-        previous_continued = False
-        for _, line in texts:
-            stripped = line.lstrip()
-            if prompted and stripped.startswith("$ "):
-                at = len(line) - len(stripped)
-                line = " " * (at + 2) + line[at + 2 :]
-            elif prompted and not previous_continued:
-                line = ""
-            previous_continued = line.rstrip().endswith("\\")
-            kept.append(line)
-        block = "\n".join(kept)
-        masked = lex_shell(block) if shell else lex_powershell(block)
-        runs = shell_fetch_runs(block, masked.code) if shell else powershell_fetch_runs(block, masked.code)
-        if not runs or _warned_block(lines, numbers[0], body_start):
-            continue
-        for run in runs:
-            line_index, column = masked.position(run.offset)
-            number = texts[line_index - 1][0]
-            if _ATTACKER_HOST.search(run.what) or _warned_comment(kept, line_index - 1):
-                continue
-            found.append(SkillMdFetchRun(run, number, column, True))
-    passages: Passages | None = None
-    seen = {(item.run.runner, item.run.what) for item in found}
-    for index in sorted(hint_lines):
-        if index in fenced:
-            continue
-        text = lines[index - 1]
-        if "`" not in text:
-            continue
-        table = text.lstrip().startswith("|")
-        for span in CODE_SPAN.finditer(text):
-            content = span.group(2)
-            if not _HINT.search(content):
-                continue
-            if table:
-                content = content.replace("\\|", " |")  # a pipe escaped in a table cell
-            runs = shell_fetch_runs(content)
-            if not runs:
-                continue
-            if passages is None:
-                passages = Passages(lines, 0, fenced)
-            before, _ = passages.sentence_around(index, span.start())
-            if not given_to_run(before, "") or _WARNING.search(before) or _FOR_THE_USER.search(before):
-                continue
-            for run in runs:
-                if _ATTACKER_HOST.search(run.what) or (run.runner, run.what) in seen:
-                    continue
-                seen.add((run.runner, run.what))
-                found.append(SkillMdFetchRun(run, index, span.start(2) + run.offset + 1, False))
-    found.sort(key=lambda item: (item.line, item.column))
-    return found
-
-
-def _warned_block(lines: list[str], fence_line: int, body_start: int) -> bool:
-    """Whether the text right before a fenced block (its lead-in, and the heading of its section)
-    warns against it or shows it as an attack."""
-    lead: list[str] = []
-    index = fence_line - 2
-    while index >= body_start and len(lead) < 2:
-        line = lines[index]
-        if is_atx_heading(line):
-            break
-        if line.strip() and not FENCE_LINE.match(line):
-            lead.append(line)
-        elif lead:
-            break
-        index -= 1
-    while index >= body_start and not is_atx_heading(lines[index]):
-        index -= 1
-    heading = lines[index] if index >= body_start else ""
-    return any(_WARNING.search(text) for text in (*lead, heading))
-
-
-def _warned_comment(kept: list[str], at: int) -> bool:
-    """Whether the comment line right above a command in a block warns against it (``# BAD: …``)."""
-    index = at - 1
-    while index >= 0 and not kept[index].strip():
-        index -= 1
-    return index >= 0 and kept[index].lstrip().startswith("#") and _WARNING.search(kept[index]) is not None
