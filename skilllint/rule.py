@@ -367,7 +367,7 @@ class Rule:
     @classmethod
     def source(cls) -> tuple[str, str]:
         """Where the rule is written: (module, class name). The module is a path relative to
-        the skilllint package for a built-in rule (``rules/sl10x_name.py``), else its dotted
+        the skilllint package for a built-in rule (``rules/fields/sl10x_name.py``), else its dotted
         name (a plugin's)."""
         module = cls.__module__
         if module.startswith("skilllint."):
@@ -392,7 +392,9 @@ class Rule:
         except (OSError, TypeError, SyntaxError):  # no source (a frozen build): nothing to show
             return []
         package = module.split(".")[:-1]
-        root = os.path.dirname(os.path.dirname(os.path.abspath(inspect.getfile(cls))))  # skilllint/
+        root = os.path.abspath(inspect.getfile(cls))
+        for _ in range(module.count(".")):  # up to skilllint/ from skilllint/rules/<family>/<module>.py
+            root = os.path.dirname(root)
         found: set[str] = set()
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom):

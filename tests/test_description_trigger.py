@@ -128,7 +128,7 @@ def test_when_to_use_spares_claude_code_only(tmp_path: Path) -> None:
 
 
 def test_applies_to_every_target() -> None:
-    from skilllint.rules.sl51x_selection import DescriptionWithoutTrigger
+    from skilllint.rules.catalog.sl51x_selection import DescriptionWithoutTrigger
     from skilllint.targets import TARGETS
 
     for target_id in TARGETS:

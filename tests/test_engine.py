@@ -113,7 +113,7 @@ def test_plugin_with_wrong_prefix_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_crashing_rule_is_an_internal_error_not_a_silent_pass(tmp_path, monkeypatch):
-    from skilllint.rules.sl10x_name import NameMissing
+    from skilllint.rules.fields.sl10x_name import NameMissing
 
     def boom(self, package, ctx):
         raise RuntimeError("kaboom")

@@ -380,7 +380,7 @@ def test_a_fix_outside_the_linted_tree_is_refused(tmp_path):
 
 
 def test_a_fix_on_a_file_read_only_in_part_is_refused(tmp_path):
-    from skilllint.rules.sl01x_parsing import FileTooLarge
+    from skilllint.rules.fields.sl01x_parsing import FileTooLarge
 
     skill = write_skill(tmp_path, "s", "---\nname: s\n---\n" + "x" * 3000)
     (tmp_path / "skilllint.toml").write_text("[rules.SL011]\nmax-bytes = 1024\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Bundled scripts (SL701-SL703, skilllint/rules/sl70x_scripts.py and the script_* analysis modules).
+"""Bundled scripts (SL701-SL703, skilllint/rules/scripts/sl70x_scripts.py and the script_* analysis modules).
 
 Scripts are read as text only. The lexers blank comments and strings so that a
 prompt or a runner named in a docstring, a help text or a heredoc is not taken

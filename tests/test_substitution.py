@@ -1,4 +1,4 @@
-"""SL704: Claude Code's argument substitution in SKILL.md's code (skilllint/rules/sl70x_scripts.py, skilllint/argument_substitution.py).
+"""SL704: Claude Code's argument substitution in SKILL.md's code (skilllint/rules/scripts/sl70x_scripts.py, skilllint/argument_substitution.py).
 
 Claude Code replaces `$N` (``/\\$(\\d+)(?!\\w)/g``) in SKILL.md's body with the skill's
 arguments, code blocks included. The rule reports a `$N` in code written for another

@@ -27,7 +27,7 @@ TARGET_IDS = frozenset(TARGETS) | {"claude-ai"}
 
 # (module, source of the flagged expression) -> why that use of an id is the right one.
 ALLOWED = {
-    ("skilllint/rules/sl01x_parsing.py", "self._HOW[target.splitter]"): (
+    ("skilllint/rules/fields/sl01x_parsing.py", "self._HOW[target.splitter]"): (
         "keyed by splitter (Target.splitter), whose names coincide with two target ids"
     ),
     ("skilllint/skill/package.py", "frontmatter.SPLITTERS[splitter]"): (

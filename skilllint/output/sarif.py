@@ -160,7 +160,7 @@ def rule_descriptor(rule, settings=None, folders: dict[str, Path] | None = None)
     full = (_section(page, "What it checks") if page else None) or rule.summary
     help_markdown = page.strip() if page else f"# {rule.code} {rule.name}\n\n{rule.summary}"
     module = getattr(rule, "__module__", "") or ""
-    # the rule family: the subject of its code decade's module (``rules/sl10x_name.py``: name)
+    # the rule family: the subject of its code decade's module (``rules/fields/sl10x_name.py``: name)
     family = module.rsplit(".", 1)[-1].partition("_")[2] if module.startswith("skilllint.rules.") else "plugin"
     descriptor = {
         "id": rule.code,

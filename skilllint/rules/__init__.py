@@ -1,4 +1,6 @@
-"""The built-in rules, one module per code decade: ``SLabx`` lives in ``sl{a}{b}x_*.py``.
+"""The built-in rules, one module per code decade in a folder per family, named as the folder of
+its analysis is: ``SLabx`` lives in ``<family>/sl{a}{b}x_*.py`` (SL301 in
+``references/sl30x_references.py``, its analysis in ``skilllint/skill/references/``).
 
 These modules hold rule classes only; what the rules read (lexers, the reference graph,
 prose heuristics) lives in the analysis modules they import. A rule imports its analysis in the
@@ -8,26 +10,30 @@ none, and should not pay for loading the analysis of the others."""
 
 from types import ModuleType
 
-from . import (
+from .fields import (
     sl00x_package,
     sl01x_parsing,
     sl10x_name,
     sl11x_description,
     sl12x_fields,
     sl13x_invocation,
-    sl20x_size,
+)
+from .size import sl20x_size
+from .references import (
     sl30x_references,
     sl31x_disclosure,
-    sl40x_safety,
+)
+from .safety import sl40x_safety
+from .catalog import (
     sl50x_budget,
     sl51x_selection,
     sl52x_discovery,
     sl53x_evals,
-    sl60x_openai_yaml,
-    sl70x_scripts,
-    sl80x_security,
-    sl90x_suppressions,
 )
+from .openai_yaml import sl60x_openai_yaml
+from .scripts import sl70x_scripts
+from .security import sl80x_security
+from .suppressions import sl90x_suppressions
 
 # The modules imported above, in code order: each is named once, in the import.
 RULE_MODULES = tuple(module for name, module in sorted(globals().items()) if name.startswith("sl") and isinstance(module, ModuleType))

@@ -27,7 +27,7 @@ not apply ``<<`` merge keys (``<<`` is just an unknown key).
 
 The file is found through the package inventory (a link is followed only while
 it stays inside the skill) and read with :func:`skilllint.fsafe.read_capped`.
-This module only models; ``skilllint/rules/sl60x_openai_yaml.py`` turns the model
+This module only models; ``skilllint/rules/openai_yaml/sl60x_openai_yaml.py`` turns the model
 into findings (SL601-SL606), and :func:`implicit_invocation_allowed` tells the
 Codex catalog whether the skill is listed to the model.
 """

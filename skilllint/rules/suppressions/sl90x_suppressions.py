@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..diagnostics import Diagnostic, Finding, Span
-from ..skill.package import SkillPackage
-from ..rule import Rule, RuleContext, severities
-from ..skill.suppressions.comments import UNUSED_SUPPRESSION
+from ...diagnostics import Diagnostic, Finding, Span
+from ...skill.package import SkillPackage
+from ...rule import Rule, RuleContext, severities
+from ...skill.suppressions.comments import UNUSED_SUPPRESSION
 
 
 class UnusedSuppression(Rule):
@@ -20,8 +20,8 @@ class UnusedSuppression(Rule):
     reads_suppressions = True  # the engine runs it after the others, with ctx.suppressions
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.suppressions.comments import Hits, Prefixes
-        from ..skill.suppressions.usage import code_tokens, message
+        from ...skill.suppressions.comments import Hits, Prefixes
+        from ...skill.suppressions.usage import code_tokens, message
 
         run = ctx.suppressions
         parsed = run.parsed if run is not None else None
@@ -62,8 +62,8 @@ class UnusedSuppression(Rule):
         return out
 
     def _settle_file(self, package: SkillPackage, found: list[Diagnostic], usage, ran: set[str]) -> list[Diagnostic]:
-        from ..skill.suppressions.comments import Hits, Prefixes, parse
-        from ..skill.suppressions.usage import Fixes, code_tokens
+        from ...skill.suppressions.comments import Hits, Prefixes, parse
+        from ...skill.suppressions.usage import Fixes, code_tokens
 
         other_hits, other_ran = usage
         judged = ran | set(other_ran)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
-from ..skill.package import FrontmatterView, SkillPackage, nfkc
-from ..rule import FieldRule, Outcome, RuleContext, severities
-from ..targets import Target
-from ..targets.codex import plugin_namespace as codex_plugin_namespace
+from ...diagnostics import Severity
+from ...skill.package import FrontmatterView, SkillPackage, nfkc
+from ...rule import FieldRule, Outcome, RuleContext, severities
+from ...targets import Target
+from ...targets.codex import plugin_namespace as codex_plugin_namespace
 
 # -- name -------------------------------------------------------------------
 
@@ -20,7 +20,7 @@ class NameMissing(FieldRule):
     )
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import frontmatter_start
+        from ...skill.fields.field_checks import frontmatter_start
 
         if "name" in mapping:
             return None
@@ -46,7 +46,7 @@ class NameNotString(FieldRule):
     )
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import describe_type, is_blank, python_type, value_span
+        from ...skill.fields.field_checks import describe_type, is_blank, python_type, value_span
 
         if "name" not in mapping:
             return None
@@ -83,7 +83,7 @@ class NameTooLong(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api codex codex-validator copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import collapse_whitespace, is_blank, string_name, value_span
+        from ...skill.fields.field_checks import collapse_whitespace, is_blank, string_name, value_span
 
         name = string_name(target, mapping)
         limit = target.name_max or 64
@@ -114,13 +114,13 @@ class NameInvalidChars(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields.field_checks import name_fix
+        from ...skill.fields.field_checks import name_fix
 
         fix = name_fix(package)
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields.field_checks import KEBAB, distinct, name_characters, string_name, value_span
+        from ...skill.fields.field_checks import KEBAB, distinct, name_characters, string_name, value_span
 
         name = string_name(target, mapping)
         if name is None:
@@ -174,7 +174,7 @@ class NameHyphenPlacement(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api codex-validator copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import string_name, value_span
+        from ...skill.fields.field_checks import string_name, value_span
 
         name = string_name(target, mapping)
         if name is None:
@@ -204,13 +204,13 @@ class NameFolderMismatch(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields.field_checks import name_fix
+        from ...skill.fields.field_checks import name_fix
 
         fix = name_fix(package)
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields.field_checks import loosely, string_name, value_span
+        from ...skill.fields.field_checks import loosely, string_name, value_span
 
         folder = package.folder_name
         name = string_name(target, mapping)
@@ -233,7 +233,7 @@ class NameReserved(FieldRule):
     severity = severities("error: claude-code; warning: claude-api")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import frontmatter_start, value_span
+        from ...skill.fields.field_checks import frontmatter_start, value_span
 
         folder = package.folder_name
         name = mapping.get("name") if isinstance(mapping.get("name"), str) else None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from ..diagnostics import Finding, Severity
-from ..skill.package import FrontmatterView, SkillPackage
-from ..rule import FieldRule, Outcome, Rule, RuleContext, emit, severities
-from ..targets import Target
-from ..targets.base import CLAUDE_CODE_KEYS
-from ..targets.claude_code import read_bool as _cc_bool
+from ...diagnostics import Finding, Severity
+from ...skill.package import FrontmatterView, SkillPackage
+from ...rule import FieldRule, Outcome, Rule, RuleContext, emit, severities
+from ...targets import Target
+from ...targets.base import CLAUDE_CODE_KEYS
+from ...targets.claude_code import read_bool as _cc_bool
 
 
 class UnknownKey(Rule):
@@ -22,7 +22,7 @@ class UnknownKey(Rule):
     )
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import MAX_SUGGESTIONS, SPECIFIC_KEYS, UNKNOWN_EFFECT, key_policy, keys_by_target, suggest, unexpected_fields, unknown_key_message
+        from ...skill.fields.field_checks import MAX_SUGGESTIONS, SPECIFIC_KEYS, UNKNOWN_EFFECT, key_policy, keys_by_target, suggest, unexpected_fields, unknown_key_message
 
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
@@ -65,13 +65,13 @@ class TopLevelVersion(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
         fix = functools.cache(lambda: frontmatter_fixes.move_version(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields.field_checks import key_span, unexpected_fields
+        from ...skill.fields.field_checks import key_span, unexpected_fields
 
         if "version" not in mapping:
             return None
@@ -94,7 +94,7 @@ class CompatibilityInvalid(FieldRule):
     severity = severities("error: agentskills skills-ref claude-api; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import describe_type, value_span
+        from ...skill.fields.field_checks import describe_type, value_span
 
         if "compatibility" not in mapping:
             return None
@@ -132,13 +132,13 @@ class MetadataInvalid(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
         fix = functools.cache(lambda: frontmatter_fixes.quote_metadata_values(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields.field_checks import describe_type, value_span
+        from ...skill.fields.field_checks import describe_type, value_span
 
         if "metadata" not in mapping:
             return None
@@ -182,14 +182,14 @@ class AllowedToolsFormat(FieldRule):
     fixable = "safe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
         fix = functools.cache(lambda: frontmatter_fixes.allowed_tools_string(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields import frontmatter_fixes
-        from ..skill.fields.field_checks import describe_type, value_span
+        from ...skill.fields import frontmatter_fixes
+        from ...skill.fields.field_checks import describe_type, value_span
 
         if "allowed-tools" not in mapping:
             return None
@@ -227,7 +227,7 @@ class ClaudeCodeFieldValue(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import describe_type, key_span, value_span
+        from ...skill.fields.field_checks import describe_type, key_span, value_span
 
         for target in ctx.targets:
             view = package.view(target)
@@ -292,7 +292,7 @@ class ClientSpecificKey(Rule):
     )
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import POLICY_EFFECT, SPECIFIC_KEYS, key_policy, keys_by_target
+        from ...skill.fields.field_checks import POLICY_EFFECT, SPECIFIC_KEYS, key_policy, keys_by_target
 
         all_selected = ctx.settings.targets_for(package) if ctx.settings else ctx.targets
         by_id = {t.id: t for t in ctx.targets}
@@ -330,7 +330,7 @@ class ShortDescriptionInvalid(FieldRule):
     severity = severities("error: codex")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import collapse_whitespace, describe_type, nested_value_span
+        from ...skill.fields.field_checks import collapse_whitespace, describe_type, nested_value_span
 
         metadata = mapping.get("metadata")
         if not isinstance(metadata, dict) or "short-description" not in metadata:
@@ -361,7 +361,7 @@ class MetadataShadowsField(FieldRule):
     severity = severities("warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import nested_key_span
+        from ...skill.fields.field_checks import nested_key_span
 
         metadata = mapping.get("metadata")
         if not isinstance(metadata, dict):

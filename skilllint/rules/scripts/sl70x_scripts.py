@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Related, Span
-from ..rule import Rule, RuleContext, severities
+from ...diagnostics import Finding, Related, Span
+from ...rule import Rule, RuleContext, severities
 
 if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
-    from ..skill.scripts.invocations import ScriptRun
-    from ..skill.scripts.lexers import Script
+    from ...skill.scripts.invocations import ScriptRun
+    from ...skill.scripts.lexers import Script
 
 
 class ScriptInteractive(Rule):
@@ -23,9 +23,9 @@ class ScriptInteractive(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.scripts.invocations import ScriptRun, python_runs
-        from ..skill.scripts.lexers import MAX_FINDINGS_PER_FILE, package_scripts
-        from ..skill.scripts.prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY
+        from ...skill.scripts.invocations import ScriptRun, python_runs
+        from ...skill.scripts.lexers import MAX_FINDINGS_PER_FILE, package_scripts
+        from ...skill.scripts.prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY
 
         body = package.body if package.readable else ""
         runs: dict[str, list[ScriptRun]] | None = None
@@ -36,7 +36,7 @@ class ScriptInteractive(Rule):
                 note = f" (the script knows {', '.join(f'`{b}`' for b in bypass)}, but SKILL.md never passes it)"
             model = None
             if script.lang == "python":
-                from ..skill.scripts.python import (
+                from ...skill.scripts.python import (
                     prompt_reach as pyscript,
                 )
 
@@ -68,8 +68,8 @@ class ScriptInteractive(Rule):
     def _python_findings(self, package, script: Script, model, runs: list[ScriptRun], bypass: list[str], note: str) -> Iterator[Finding]:
         """A Python prompt is reported when a command line of SKILL.md that runs the script gets to it, or,
         when SKILL.md never runs the script, when a run with no arguments does."""
-        from ..skill.scripts.lexers import MAX_FINDINGS_PER_FILE
-        from ..skill.scripts.prompts import INSTEAD, WHY, shorten
+        from ...skill.scripts.lexers import MAX_FINDINGS_PER_FILE
+        from ...skill.scripts.prompts import INSTEAD, WHY, shorten
 
         reported = 0
         for index, (prompt, _site) in sorted(enumerate(model.prompt_sites), key=lambda item: (item[1][0].line, item[1][0].column)):
@@ -103,8 +103,8 @@ class ScriptNotRunnable(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.scripts.invocations import NOT_COMMANDS, interpreter_for, invocations, looks_runnable, shebang_problems
-        from ..skill.scripts.lexers import language_of, read_bytes
+        from ...skill.scripts.invocations import NOT_COMMANDS, interpreter_for, invocations, looks_runnable, shebang_problems
+        from ...skill.scripts.lexers import language_of, read_bytes
 
         if not any(looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
             return
@@ -139,8 +139,8 @@ class ScriptUnpinnedRunner(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.scripts.runner_pins import pin_example, runner_uses, skill_md_runner_uses, unpinned_what
-        from ..skill.scripts.lexers import MAX_FINDINGS_PER_FILE, package_scripts
+        from ...skill.scripts.runner_pins import pin_example, runner_uses, skill_md_runner_uses, unpinned_what
+        from ...skill.scripts.lexers import MAX_FINDINGS_PER_FILE, package_scripts
 
         for command, verdict in skill_md_runner_uses(package, ctx.memo)[:MAX_FINDINGS_PER_FILE]:
             yield Finding(
@@ -169,9 +169,9 @@ class ArgumentSubstitutionInCode(Rule):
     severity = severities("warning: claude-code")
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.scripts.argument_substitution import POSITIONAL, SHELL_LANGUAGES, SHELL_SCRIPT, foreign_contexts, is_amount, takes_arguments
-        from ..skill.text.markdown import CODE_SPAN
-        from ..skill.text.markdown import FENCE_LINE
+        from ...skill.scripts.argument_substitution import POSITIONAL, SHELL_LANGUAGES, SHELL_SCRIPT, foreign_contexts, is_amount, takes_arguments
+        from ...skill.text.markdown import CODE_SPAN
+        from ...skill.text.markdown import FENCE_LINE
 
         if not package.readable or "$" not in package.body:
             return
@@ -225,7 +225,7 @@ class ArgumentSubstitutionInCode(Rule):
 
     @staticmethod
     def _message(tokens: list[str], index: int, context: str | None, language: str | None) -> str:
-        from ..skill.scripts.argument_substitution import REWRITES, ordinal
+        from ...skill.scripts.argument_substitution import REWRITES, ordinal
 
         named = " and ".join(f"`{t}`" for t in dict.fromkeys(tokens))
         what, rewrite = REWRITES[context]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import posixpath
 from typing import Iterator
 
-from ..diagnostics import Finding, Related, Severity, Span
-from ..skill.package import SkillPackage
-from ..rule import Rule, RuleContext, severities
+from ...diagnostics import Finding, Related, Severity, Span
+from ...skill.package import SkillPackage
+from ...rule import Rule, RuleContext, severities
 
 # -- SL301 / SL305 ----------------------------------------------------------------
 
@@ -22,8 +22,8 @@ class ReferenceMissing(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
 
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
@@ -87,8 +87,8 @@ class ReferenceOutsidePackage(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.checks import NOUN, Places, climbed_to_existing, fate_in_whole, outside_message, reached_from, rooted_kind, span, whole_folders
 
         where = Places(package)
         rooted: dict[str, list] = {}  # source -> its root-relative web links, reported once per file
@@ -144,10 +144,10 @@ class ReferenceTooDeep(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
-        from ..skill.inventory import is_script
-        from ..skill.references.resource_reach import SUPPORT_FILE
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
+        from ...skill.inventory import is_script
+        from ...skill.references.resource_reach import SUPPORT_FILE
 
         graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
@@ -211,10 +211,10 @@ class ResourceUnreferenced(Rule):
     # graph does not hold those links, so the claim "the agent will not know it exists" is unfounded.
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.disclosure_graph import is_document
-        from ..skill.inventory import is_script
-        from ..skill.references.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.disclosure_graph import is_document
+        from ...skill.inventory import is_script
+        from ...skill.references.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
 
         inventory = package.inventory
         if inventory.truncated:
@@ -298,8 +298,8 @@ class ReferenceCaseMismatch(Rule):
     fixable = "unsafe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.checks import NOUN, Places, case_fixed_path, reached_from, retarget, span
 
         where = Places(package)
         for ref in reference_graph(package).references:
@@ -337,9 +337,9 @@ class ReferenceIsDirectory(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.generic_pointers import called_a_folder, generic_pointers, names_files_around
-        from ..skill.references.checks import NOUN, Places, files_below, reached_from, span, written_target
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.generic_pointers import called_a_folder, generic_pointers, names_files_around
+        from ...skill.references.checks import NOUN, Places, files_below, reached_from, span, written_target
 
         generic = {(f.source, f.line, f.column) for f in generic_pointers(package, ctx.memo)}
         where = Places(package)
@@ -378,10 +378,10 @@ class AnchorMissing(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.text import markdown
-        from ..skill.references.anchors import LINE_ANCHOR, anchors_of, closest_anchor
-        from ..skill.references.checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
+        from ...skill.references.graph import reference_graph
+        from ...skill.text import markdown
+        from ...skill.references.anchors import LINE_ANCHOR, anchors_of, closest_anchor
+        from ...skill.references.checks import MARKDOWN_DOCUMENTS, MOST_CANDIDATES, Places, reached_from, span
 
         anchors: dict[str, tuple[dict[str, markdown.Heading], set[str], set[str]] | None] = {}
         place = Places(package)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..diagnostics import Finding, Span
-from ..skill.package import SkillPackage
-from ..rule import Option, Rule, RuleContext, severities
+from ...diagnostics import Finding, Span
+from ...skill.package import SkillPackage
+from ...rule import Option, Rule, RuleContext, severities
 
 
 class EvalFileInvalid(Rule):
@@ -16,7 +16,7 @@ class EvalFileInvalid(Rule):
     severity = severities("warning: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.evals.files import package_evals
+        from ...skill.evals.files import package_evals
 
         evals = package_evals(package)
         files = [*evals.trigger_sets, *([evals.task_evals] if evals.task_evals else [])]
@@ -43,8 +43,8 @@ class EvalSetWeak(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..catalog.overlap import content_words
-        from ..skill.evals.files import package_evals, shorten
+        from ...catalog.overlap import content_words
+        from ...skill.evals.files import package_evals, shorten
 
         wanted = ctx.options["min-cases"]
         mapping = package.canonical.mapping

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Severity, Span, counted
-from ..rule import CatalogRule, RuleContext, severities
+from ...diagnostics import Finding, Severity, Span, counted
+from ...rule import CatalogRule, RuleContext, severities
 
 if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
-    from ..catalog.model import Catalog
+    from ...catalog.model import Catalog
 
 
 class CatalogDescriptionTruncated(CatalogRule):
@@ -18,9 +18,9 @@ class CatalogDescriptionTruncated(CatalogRule):
     severity = severities("warning: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.render import budget_words, catalog_options, codex_render, description_span
+        from ...catalog.render import budget_words, catalog_options, codex_render, description_span
 
-        from ..catalog import codex
+        from ...catalog import codex
 
         render, by_path = codex_render(catalog, catalog_options(ctx.settings))
         receipt = render.receipt
@@ -41,7 +41,7 @@ class CatalogDescriptionTruncated(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        from ..catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
+        from ...catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
 
         receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         level = Severity.WARNING if receipt.warning else Severity.INFO
@@ -61,7 +61,7 @@ class CatalogSkillOmitted(CatalogRule):
     severity = severities("error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.render import budget_words, catalog_options, codex_render
+        from ...catalog.render import budget_words, catalog_options, codex_render
 
         render, by_path = codex_render(catalog, catalog_options(ctx.settings))
         receipt = render.receipt
@@ -77,7 +77,7 @@ class CatalogSkillOmitted(CatalogRule):
             )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext) -> Finding | None:
-        from ..catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
+        from ...catalog.render import budget_words, catalog_options, codex_render, count, description_span, some_names
 
         receipt = codex_render(catalog, catalog_options(ctx.settings))[0].receipt
         return Finding(
@@ -95,7 +95,7 @@ class ListingOverBudget(CatalogRule):
     severity = severities("warning: claude-code copilot")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.render import catalog_options, description_span, listing_for
+        from ...catalog.render import catalog_options, description_span, listing_for
 
         if catalog.surface.catalog_model == "cli-listing":
             yield from self._copilot(catalog, ctx)
@@ -128,9 +128,9 @@ class ListingOverBudget(CatalogRule):
 
 
     def _copilot(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.render import catalog_options, copilot_listing_for, description_span
+        from ...catalog.render import catalog_options, copilot_listing_for, description_span
 
-        from ..catalog import copilot
+        from ...catalog import copilot
 
         shown = copilot_listing_for(catalog, catalog_options(ctx.settings))
         for skill in shown.skills:
@@ -143,11 +143,11 @@ class ListingOverBudget(CatalogRule):
                 )
 
     def context_finding(self, catalog: Catalog, package, others, ctx: RuleContext):
-        from ..catalog.render import catalog_options, copilot_listing_for, count, description_span, some_names
+        from ...catalog.render import catalog_options, copilot_listing_for, count, description_span, some_names
 
         if catalog.surface.catalog_model != "cli-listing":
             return None  # Claude Code's finding goes to every listed skill, linted ones included
-        from ..catalog import copilot
+        from ...catalog import copilot
 
         shown = copilot_listing_for(catalog, catalog_options(ctx.settings))
         return Finding(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..diagnostics import Finding, Severity, Span
-from ..skill.package import SkillPackage
-from ..rule import Outcome, Rule, RuleContext, emit, severities
+from ...diagnostics import Finding, Severity, Span
+from ...skill.package import SkillPackage
+from ...rule import Outcome, Rule, RuleContext, emit, severities
 
 # Rules in this family judge the file itself; field rules (SL1xx) only run when
 # the frontmatter parsed, so a broken file yields one clear finding.
@@ -20,7 +20,7 @@ class SkillMdMissing(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.skill_md_checks import stand_in_file
+        from ...skill.fields.skill_md_checks import stand_in_file
 
         if package.skill_md_name is not None:
             return
@@ -75,9 +75,9 @@ class FrontmatterMissing(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
-        from ..skill.text.frontmatter import leading_junk
+        from ...skill.text.frontmatter import leading_junk
 
         junk = leading_junk(package.source)
         per_target: dict[str, Outcome | None] = {}
@@ -108,7 +108,7 @@ class FrontmatterUnclosed(Rule):
     severity = severities("error: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import frontmatter_start
+        from ...skill.fields.field_checks import frontmatter_start
 
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
@@ -143,8 +143,8 @@ class YamlInvalid(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields import frontmatter_fixes
-        from ..skill.text.yamltree import AliasBombError, TooManyNodesError
+        from ...skill.fields import frontmatter_fixes
+        from ...skill.text.yamltree import AliasBombError, TooManyNodesError
 
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
@@ -179,7 +179,7 @@ class FrontmatterNotMapping(Rule):
     severity = severities("error: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import frontmatter_start
+        from ...skill.fields.field_checks import frontmatter_start
 
         per_target: dict[str, Outcome | None] = {}
         for target in ctx.targets:
@@ -231,7 +231,7 @@ class LineEndingHazard(Rule):
     fixable = "safe"
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
         source = package.source
         if not source.crlf_lines:

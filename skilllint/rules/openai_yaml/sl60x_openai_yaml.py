@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Severity
-from ..rule import Rule, RuleContext, severities
+from ...diagnostics import Finding, Severity
+from ...rule import Rule, RuleContext, severities
 
 if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
-    from ..skill.openai_yaml.reader import Issue, OpenAIYaml
+    from ...skill.openai_yaml.reader import Issue, OpenAIYaml
 
 
 class _OpenAIYamlRule(Rule):
     kinds: frozenset[str] = frozenset()
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.openai_yaml.reader import load
+        from ...skill.openai_yaml.reader import load
 
         model = load(package)
         for issue in model.issues:
@@ -38,8 +38,8 @@ class OpenAIYamlInvalid(_OpenAIYamlRule):
     kinds = frozenset({"syntax", "not-utf8", "not-mapping", "duplicate", "unreadable", "too-large", "misnamed", "not-a-file"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
-        from ..skill.openai_yaml.reader import RELPATH
-        from ..skill.openai_yaml.wording import FILE, whole_file
+        from ...skill.openai_yaml.reader import RELPATH
+        from ...skill.openai_yaml.wording import FILE, whole_file
 
         facts = issue.facts
         if issue.kind == "syntax":
@@ -91,8 +91,8 @@ class OpenAIYamlField(_OpenAIYamlRule):
     kinds = frozenset({"type", "unknown-key", "empty", "too-long"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
-        from ..skill.openai_yaml.reader import RELPATH
-        from ..skill.openai_yaml.wording import FILE, generic, whole_file
+        from ...skill.openai_yaml.reader import RELPATH
+        from ...skill.openai_yaml.wording import FILE, generic, whole_file
 
         facts = issue.facts
         field = issue.field
@@ -140,7 +140,7 @@ class OpenAIYamlBrandColor(_OpenAIYamlRule):
     kinds = frozenset({"color"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
-        from ..skill.openai_yaml.wording import color_hint
+        from ...skill.openai_yaml.wording import color_hint
 
         facts = issue.facts
         value = facts.get("value", "")
@@ -252,7 +252,7 @@ class OpenAIYamlPolicy(_OpenAIYamlRule):
     kinds = frozenset({"policy-type"})
 
     def finding(self, issue: Issue, model: OpenAIYaml, package) -> Finding | None:
-        from ..skill.openai_yaml.wording import FILE, mention
+        from ...skill.openai_yaml.wording import FILE, mention
 
         facts = issue.facts
         value = (facts.get("value") or "").strip().casefold()

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Edit, Finding, Fix, Span, clipped
-from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
+from ...diagnostics import Edit, Finding, Fix, Span, clipped
+from ...rule import FieldRule, Outcome, Rule, RuleContext, severities
 
 if TYPE_CHECKING:
-    from ..skill.package import FrontmatterView, SkillPackage
-    from ..targets import Target
+    from ...skill.package import FrontmatterView, SkillPackage
+    from ...targets import Target
 
 _ERROR = severities("error: all")
 
@@ -30,8 +30,8 @@ class HiddenUnicode(Rule):
     security_severity = 7.0
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.hidden_text import escape_of, find_hidden
-        from ..skill.security.package_texts import OTHER, SKILL_MD, package_texts
+        from ...skill.security.hidden_text import escape_of, find_hidden
+        from ...skill.security.package_texts import OTHER, SKILL_MD, package_texts
 
         for text in package_texts(package, ctx.memo):
             if text.kind == OTHER or text.text.isascii():
@@ -73,8 +73,8 @@ class HiddenInstructions(Rule):
     security_severity = 7.5
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.hidden_instructions import html_comments, instruction
-        from ..skill.security.package_texts import SKILL_MD, package_texts
+        from ...skill.security.hidden_instructions import html_comments, instruction
+        from ...skill.security.package_texts import SKILL_MD, package_texts
 
         for text in package_texts(package, ctx.memo):
             if not text.is_markdown or "<!--" not in text.marks:
@@ -117,8 +117,8 @@ class SecretInPackage(Rule):
     secret_span = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.package_texts import SKILL_MD, package_texts
-        from ..skill.security.secrets import find_secrets
+        from ...skill.security.package_texts import SKILL_MD, package_texts
+        from ...skill.security.secrets import find_secrets
 
         for text in package_texts(package, ctx.memo):
             if text.kind == SKILL_MD and package.truncated:
@@ -148,9 +148,9 @@ class DownloadAndExecute(Rule):
     security_severity = 7.5
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.fetch_and_run import MAX_PER_FILE
-        from ..skill.security.fetch_sites import package_script_fetch_runs, skill_md_fetch_runs
-        from ..skill.security.fetch_commands import describe
+        from ...skill.security.fetch_and_run import MAX_PER_FILE
+        from ...skill.security.fetch_sites import package_script_fetch_runs, skill_md_fetch_runs
+        from ...skill.security.fetch_commands import describe
 
         for item in skill_md_fetch_runs(package, ctx.memo)[:MAX_PER_FILE]:
             yield Finding(
@@ -176,7 +176,7 @@ class UnrestrictedToolGrant(FieldRule):
     security_severity = 7.0
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> list[Outcome] | None:
-        from ..skill.fields.tool_grants import entries, entry_span, too_broad
+        from ...skill.fields.tool_grants import entries, entry_span, too_broad
 
         value = mapping.get("allowed-tools")
         outcomes = []
@@ -206,9 +206,9 @@ class InstructionOverride(Rule):
     security_severity = 6.0
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.security.hidden_instructions import html_comments
-        from ..skill.security.instruction_override import KINDS, Quotes, WriteUps, find_phrases
-        from ..skill.security.package_texts import DOCUMENT, SKILL_MD, package_texts
+        from ...skill.security.hidden_instructions import html_comments
+        from ...skill.security.instruction_override import KINDS, Quotes, WriteUps, find_phrases
+        from ...skill.security.package_texts import DOCUMENT, SKILL_MD, package_texts
 
         for text in package_texts(package, ctx.memo):
             if text.kind not in (SKILL_MD, DOCUMENT):

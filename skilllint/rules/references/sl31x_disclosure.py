@@ -5,9 +5,9 @@ from __future__ import annotations
 import posixpath
 from typing import Iterator
 
-from ..diagnostics import Finding, Span
-from ..skill.package import SkillPackage
-from ..rule import Option, Rule, RuleContext, severities
+from ...diagnostics import Finding, Span
+from ...skill.package import SkillPackage
+from ...rule import Option, Rule, RuleContext, severities
 
 # =============================================================================
 # SL310 reference-without-load-condition
@@ -22,9 +22,9 @@ class ReferenceWithoutLoadCondition(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.disclosure_graph import mention_span
-        from ..skill.inventory import is_script
-        from ..skill.references.load_conditions import load_conditions
+        from ...skill.references.disclosure_graph import mention_span
+        from ...skill.inventory import is_script
+        from ...skill.references.load_conditions import load_conditions
 
         for condition in load_conditions(package):
             if condition.cue is not None:
@@ -47,8 +47,8 @@ class GenericReferencePointer(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.generic_pointers import generic_pointers
-        from ..skill.references.checks import Places, reached_from
+        from ...skill.references.generic_pointers import generic_pointers
+        from ...skill.references.checks import Places, reached_from
 
         where = Places(package)
         for pointer in generic_pointers(package, ctx.memo):
@@ -75,9 +75,9 @@ class LongReferenceWithoutToc(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.references.disclosure_graph import is_document, suffix_of
-        from ..skill.references.document_toc import has_toc
+        from ...skill.references.graph import reference_graph
+        from ...skill.references.disclosure_graph import is_document, suffix_of
+        from ...skill.references.document_toc import has_toc
 
         graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import functools
 
-from ..skill.package import FrontmatterView, SkillPackage
-from ..rule import (
+from ...skill.package import FrontmatterView, SkillPackage
+from ...rule import (
     FieldRule,
     Option,
     Outcome,
     RuleContext,
     severities,
 )
-from ..targets import Target
+from ...targets import Target
 
 # -- description --------------------------------------------------------------
 
@@ -24,7 +24,7 @@ class DescriptionMissing(FieldRule):
     severity = severities("error: all; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import frontmatter_start
+        from ...skill.fields.field_checks import frontmatter_start
 
         if "description" in mapping:
             return None
@@ -48,7 +48,7 @@ class DescriptionNotString(FieldRule):
     severity = severities("error: all; warning: claude-code")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import describe_type, value_span
+        from ...skill.fields.field_checks import describe_type, value_span
 
         if "description" not in mapping:
             return None
@@ -80,13 +80,13 @@ class DescriptionTooLong(FieldRule):
     fixable = "unsafe"
 
     def prepare(self, package: SkillPackage, ctx: RuleContext) -> tuple:
-        from ..skill.fields import frontmatter_fixes
+        from ...skill.fields import frontmatter_fixes
 
         fix = functools.cache(lambda: frontmatter_fixes.trim_description(package))
         return (fix,)
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext, fix) -> Outcome | None:
-        from ..skill.fields.field_checks import measure, value_span
+        from ...skill.fields.field_checks import measure, value_span
 
         value = mapping.get("description")
         if not isinstance(value, str) or not value.strip():
@@ -112,7 +112,7 @@ class DescriptionAngleBrackets(FieldRule):
     severity = severities("error: claude-api codex-validator")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import value_span
+        from ...skill.fields.field_checks import value_span
 
         value = mapping.get("description")
         if not isinstance(value, str) or not value.strip():
@@ -133,7 +133,7 @@ class DescriptionListingCap(FieldRule):
     options = {"max-chars": Option(int, 1536, "skillListingMaxDescChars", minimum=1, maximum=1_000_000)}
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import value_span
+        from ...skill.fields.field_checks import value_span
 
         limit = ctx.options["max-chars"]
         present = [(k, mapping.get(k)) for k in ("description", "when_to_use")]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..diagnostics import Finding, Related, Severity
-from ..skill.package import SkillPackage
-from ..rule import CatalogRule, Option, Rule, RuleContext, severities
+from ...diagnostics import Finding, Related, Severity
+from ...skill.package import SkillPackage
+from ...rule import CatalogRule, Option, Rule, RuleContext, severities
 
 if TYPE_CHECKING:  # types only: the analysis is imported by the rule that runs it
-    from ..catalog.model import Catalog
+    from ...catalog.model import Catalog
 
 
 class DescriptionOverlap(CatalogRule):
@@ -27,13 +27,13 @@ class DescriptionOverlap(CatalogRule):
     }
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.render import LISTED_CHARS, description_span, shown_path
+        from ...catalog.render import LISTED_CHARS, description_span, shown_path
 
         skills = [s for s in catalog.visible if s.description.strip()]
         # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
         # what the model compares is the start.
         texts = [s.description[:LISTED_CHARS] for s in skills]
-        from ..catalog import overlap
+        from ...catalog import overlap
 
         for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept):
             skill, partner = skills[found.index], skills[found.partner]
@@ -64,8 +64,8 @@ class DuplicateName(CatalogRule):
     severity = severities("warning: all; error: codex")
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.model import name_key
-        from ..catalog.render import MAX_PARTNERS, NameGroup, duplicate_effect, name_span, shown_path
+        from ...catalog.model import name_key
+        from ...catalog.render import MAX_PARTNERS, NameGroup, duplicate_effect, name_span, shown_path
 
         groups: dict[str, list] = {}
         for skill in catalog.skills:
@@ -108,10 +108,10 @@ class RoutingConfusion(CatalogRule):
     # so it points at pairs worth a look; opt-in until its precision on real collections is known.
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
-        from ..catalog.lexical_router import DEFAULT_FLOOR, LexicalIndex
-        from ..catalog.render import catalog_options, description_span, rendered_skills, shown_path
-        from ..catalog.routing import SkillView
-        from ..catalog.own_words import own_words
+        from ...catalog.lexical_router import DEFAULT_FLOOR, LexicalIndex
+        from ...catalog.render import catalog_options, description_span, rendered_skills, shown_path
+        from ...catalog.routing import SkillView
+        from ...catalog.own_words import own_words
 
         rendered = [r for r in rendered_skills(catalog, catalog_options(ctx.settings)) if not r.skill.hidden]
         if len(rendered) < 2:
@@ -155,8 +155,8 @@ class DescriptionWithoutTrigger(Rule):
     severity = severities("info: all")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..catalog.description_trigger import find_trigger
-        from ..skill.fields.field_checks import value_span
+        from ...catalog.description_trigger import find_trigger
+        from ...skill.fields.field_checks import value_span
 
         view = package.canonical
         mapping = view.mapping

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 from typing import Iterator
 
-from ..diagnostics import Finding
-from ..skill.package import SkillPackage
-from ..rule import Rule, RuleContext, severities
-from ..targets import claude_code
-from ..targets.base import Target
+from ...diagnostics import Finding
+from ...skill.package import SkillPackage
+from ...rule import Rule, RuleContext, severities
+from ...targets import claude_code
+from ...targets.base import Target
 
 
 class NotDiscoverable(Rule):
@@ -24,7 +24,7 @@ class NotDiscoverable(Rule):
     cacheable = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..discovery.reach import LINE_ONE
+        from ...discovery.reach import LINE_ONE
 
         if package.skill_md_name != "SKILL.md":
             return  # SL002 reports a misnamed SKILL.md; no surface loads it either way
@@ -43,7 +43,7 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _codex(folder: Path) -> str | None:
-        from ..discovery.reach import CODEX_MAX_DEPTH, CODEX_MAX_DIRS, CODEX_ROOTS, codex_reached, placement
+        from ...discovery.reach import CODEX_MAX_DEPTH, CODEX_MAX_DIRS, CODEX_ROOTS, codex_reached, placement
 
         placed = placement(folder, CODEX_ROOTS)
         if placed is None:
@@ -70,7 +70,7 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _opencode(folder: Path) -> str | None:
-        from ..discovery.reach import OPENCODE_ROOTS, placement
+        from ...discovery.reach import OPENCODE_ROOTS, placement
 
         placed = placement(folder, OPENCODE_ROOTS)
         if placed is None:
@@ -99,7 +99,7 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext, target: Target) -> str | None:
-        from ..discovery import claude_code_links
+        from ...discovery import claude_code_links
 
         settings = ctx.settings
         if settings is not None:

@@ -7,10 +7,10 @@ import posixpath
 from pathlib import Path
 from typing import Iterator
 
-from ..diagnostics import Finding, Related, Severity, Span, clipped
-from ..fsafe import is_within, real_path, real_path_or_given
-from ..skill.package import SkillPackage
-from ..rule import Rule, RuleContext, severities
+from ...diagnostics import Finding, Related, Severity, Span, clipped
+from ...fsafe import is_within, real_path, real_path_or_given
+from ...skill.package import SkillPackage
+from ...rule import Rule, RuleContext, severities
 
 
 class SymlinkEscapesPackage(Rule):
@@ -21,7 +21,7 @@ class SymlinkEscapesPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, hop_notes, link_chain, own_entries, trace
+        from ...skill.safety.containment import LINE_ONE, hop_notes, link_chain, own_entries, trace
 
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "escapes":
@@ -52,7 +52,7 @@ class SymlinkInPackage(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, is_ancestor_cycle, own_entries
+        from ...skill.safety.containment import LINE_ONE, is_ancestor_cycle, own_entries
 
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "inside" or is_ancestor_cycle(entry, package):
@@ -86,7 +86,7 @@ class SymlinkBroken(Rule):
     tree_links = ("dangling",)  # and the links to nothing where surfaces look for skill folders
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, hop_notes, link_chain, own_entries, skill_md_leads_nowhere, trace
+        from ...skill.safety.containment import LINE_ONE, hop_notes, link_chain, own_entries, skill_md_leads_nowhere, trace
 
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None or entry.link.status != "broken":
@@ -114,7 +114,7 @@ class SymlinkBroken(Rule):
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.discovery.walk.TreeLink` to nothing in a folder where surfaces look for skills."""
-        from ..skill.safety.containment import LINE_ONE, tree_relative
+        from ...skill.safety.containment import LINE_ONE, tree_relative
 
         shown = tree_relative(link.path, link.lint_root)
         top = Path(os.path.realpath(link.lint_root))
@@ -138,7 +138,7 @@ class SymlinkLoop(Rule):
     tree_links = ("ancestor", "cycle", "chain")  # and the endless links outside every skill folder
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, hop_notes, is_ancestor_cycle, link_chain, own_entries, skill_md_leads_nowhere, trace
+        from ...skill.safety.containment import LINE_ONE, hop_notes, is_ancestor_cycle, link_chain, own_entries, skill_md_leads_nowhere, trace
 
         for entry in own_entries(package, ctx.memo, "links"):
             if entry.link is None:
@@ -168,8 +168,8 @@ class SymlinkLoop(Rule):
 
     def check_tree_link(self, link) -> Finding:
         """A :class:`~skilllint.discovery.walk.TreeLink`: an endless link outside every skill folder."""
-        from ..skill.inventory import MAX_LINK_HOPS
-        from ..skill.safety.containment import LINE_ONE, tree_relative
+        from ...skill.inventory import MAX_LINK_HOPS
+        from ...skill.safety.containment import LINE_ONE, tree_relative
 
         shown = tree_relative(link.path, link.lint_root)
         if link.kind == "chain":
@@ -208,7 +208,7 @@ class SkillIsSymlink(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, shown_location
+        from ...skill.safety.containment import LINE_ONE, shown_location
 
         lint_real = real_path_or_given(package.lint_root)
         root = package.root
@@ -273,7 +273,7 @@ class SpecialFile(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.safety.containment import LINE_ONE, SPECIAL_NAMES, own_entries
+        from ...skill.safety.containment import LINE_ONE, SPECIAL_NAMES, own_entries
 
         for entry in own_entries(package, ctx.memo, "specials"):
             what = SPECIAL_NAMES.get(entry.kind, SPECIAL_NAMES["other"])
@@ -293,8 +293,8 @@ class HardcodedUserPath(Rule):
     content_rule = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.references.graph import reference_graph
-        from ..skill.safety.containment import HomePath, advice, find_home_paths, loaded_from
+        from ...skill.references.graph import reference_graph
+        from ...skill.safety.containment import HomePath, advice, find_home_paths, loaded_from
 
         graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..diagnostics import Finding, Span
-from ..fsafe import MAX_READ_BYTES
-from ..skill.package import SkillPackage
-from ..rule import Option, Outcome, Rule, RuleContext, emit, severities
+from ...diagnostics import Finding, Span
+from ...fsafe import MAX_READ_BYTES
+from ...skill.package import SkillPackage
+from ...rule import Option, Outcome, Rule, RuleContext, emit, severities
 
 
 class FenceInsideFrontmatter(Rule):
@@ -52,7 +52,7 @@ class FileTooLarge(Rule):
     read_cap_option = "max-bytes"  # every file is read under it, not SKILL.md alone
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.text.yamltree import MAX_NODES, TooManyNodesError
+        from ...skill.text.yamltree import MAX_NODES, TooManyNodesError
 
         if package.truncated:
             size = package.read_result.size  # type: ignore[union-attr]
@@ -109,7 +109,7 @@ class SkillMdUnreadable(Rule):
     needs_skill_md = False
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.skill_md_checks import unreadable_references
+        from ...skill.fields.skill_md_checks import unreadable_references
 
         if package.skill_md_name is None:
             return

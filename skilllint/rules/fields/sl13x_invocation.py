@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..diagnostics import Finding
-from ..skill.package import FrontmatterView, SkillPackage
-from ..rule import FieldRule, Outcome, Rule, RuleContext, severities
-from ..targets import Target
-from ..targets.claude_code import read_bool as _cc_bool
+from ...diagnostics import Finding
+from ...skill.package import FrontmatterView, SkillPackage
+from ...rule import FieldRule, Outcome, Rule, RuleContext, severities
+from ...targets import Target
+from ...targets.claude_code import read_bool as _cc_bool
 
 
 class NeverInvocable(FieldRule):
@@ -18,7 +18,7 @@ class NeverInvocable(FieldRule):
     severity = severities("warning: claude-code copilot")
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> Outcome | None:
-        from ..skill.fields.field_checks import key_span
+        from ...skill.fields.field_checks import key_span
 
         if _cc_bool(mapping.get("disable-model-invocation", False)) is True and _cc_bool(
             mapping.get("user-invocable", True)
@@ -37,7 +37,7 @@ class WhitespaceCollapsed(Rule):
     severity = severities("info: codex")
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import collapse_whitespace, lost_layout, value_span
+        from ...skill.fields.field_checks import collapse_whitespace, lost_layout, value_span
 
         for target in ctx.targets:
             view = package.view(target)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..diagnostics import Finding, Span
-from ..skill.package import SkillPackage
-from ..rule import Option, Rule, RuleContext, severities
-from ..skill.size.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS
+from ...diagnostics import Finding, Span
+from ...skill.package import SkillPackage
+from ...rule import Option, Rule, RuleContext, severities
+from ...skill.size.tokens import DEFAULT_ENCODING, SUPPORTED_ENCODINGS
 
 _ENCODING_OPTION = {
     "encoding": Option(str, DEFAULT_ENCODING, "tiktoken encoding used to count", choices=tuple(SUPPORTED_ENCODINGS))
@@ -42,7 +42,7 @@ class BodyTooManyTokens(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.size.tokens import count_tokens_over
+        from ...skill.size.tokens import count_tokens_over
 
         if package.truncated:
             return  # SL011 reports it; a partial count would mislead
@@ -69,8 +69,8 @@ class CatalogEntryTooCostly(Rule):
     }
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.fields.field_checks import frontmatter_start, value_span
-        from ..skill.size.tokens import count_tokens_over
+        from ...skill.fields.field_checks import frontmatter_start, value_span
+        from ...skill.size.tokens import count_tokens_over
 
         view = package.canonical
         mapping = view.mapping
@@ -97,7 +97,7 @@ class UploadTooLarge(Rule):
     options = {"max-bytes": Option(int, 30 * 1024 * 1024, "largest package size in bytes", minimum=1, maximum=2**40)}
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
-        from ..skill.size.package_size import package_bytes, readable_size
+        from ...skill.size.package_size import package_bytes, readable_size
 
         limit = ctx.options["max-bytes"]
         total = package_bytes(package, stop_after=limit)

@@ -1,0 +1,1 @@
+"""`agents/openai.yaml` (SL60x). Their analysis: :mod:`skilllint.skill.openai_yaml`."""

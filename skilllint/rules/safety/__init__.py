@@ -1,0 +1,1 @@
+"""Containment and filesystem safety (SL40x). Their analysis: :mod:`skilllint.skill.safety`."""

@@ -1,0 +1,1 @@
+"""Bundled scripts (SL70x). Their analysis: :mod:`skilllint.skill.scripts`."""

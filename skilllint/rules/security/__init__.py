@@ -1,0 +1,1 @@
+"""Security content (SL80x). Their analysis: :mod:`skilllint.skill.security`."""

@@ -1,0 +1,1 @@
+"""Suppression comments (SL90x). Their analysis: :mod:`skilllint.skill.suppressions`."""
