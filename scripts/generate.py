@@ -5,7 +5,7 @@
 
 What it generates:
 
-- README.md, between ``<!-- rules:start -->`` and ``<!-- rules:end -->``: the rule table.
+- docs/rules.md, between ``<!-- rules:start -->`` and ``<!-- rules:end -->``: the rule table.
 - skilllint/schemas/config.schema.json: what ``skilllint config --schema`` prints for the
   built-in rules, so editors can complete ``.skilllint.toml`` without running skilllint.
 - rulebook/SLnnn-name/README.md, the rule book's pages: the first line (``# CODE name``), the
@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-README = ROOT / "README.md"
+RULE_TABLE = ROOT / "docs" / "rules.md"
 CONFIG_SCHEMA = ROOT / "skilllint" / "schemas" / "config.schema.json"
 RULE_TABLE_START, RULE_TABLE_END = "<!-- rules:start -->", "<!-- rules:end -->"
 
@@ -48,7 +48,7 @@ def builtin_registry():
     return registry
 
 
-# -- README.md: the rule table --------------------------------------------------------------
+# -- docs/rules.md: the rule table ------------------------------------------------------------
 
 
 def rule_table(registry) -> str:
@@ -60,11 +60,11 @@ def rule_table(registry) -> str:
     return "\n".join(rows)
 
 
-def readme(registry) -> str:
-    text = README.read_text(encoding="utf-8")
+def rule_table_page(registry) -> str:
+    text = RULE_TABLE.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(RULE_TABLE_START) + r"\n.*?\n" + re.escape(RULE_TABLE_END), re.DOTALL)
     if not pattern.search(text):
-        raise SystemExit(f"{README.name} lacks the {RULE_TABLE_START} … {RULE_TABLE_END} markers")
+        raise SystemExit(f"{RULE_TABLE.relative_to(ROOT)} lacks the {RULE_TABLE_START} … {RULE_TABLE_END} markers")
     return pattern.sub(lambda _: f"{RULE_TABLE_START}\n{rule_table(registry)}\n{RULE_TABLE_END}", text)
 
 
@@ -196,7 +196,7 @@ def rulebook_pages(registry) -> dict[Path, str]:
 def generated() -> dict[Path, str]:
     """Every generated file's path and the text it should hold."""
     registry = builtin_registry()
-    files = {README: readme(registry), CONFIG_SCHEMA: config_schema(registry)}
+    files = {RULE_TABLE: rule_table_page(registry), CONFIG_SCHEMA: config_schema(registry)}
     files.update(rulebook_pages(registry))
     return files
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import ROOT
 
 GENERATOR = Path("scripts") / "generate.py"
+RULE_TABLE = Path("docs") / "rules.md"  # the rule table, between its markers
 
 
 def _generate(root: Path, *args: str) -> subprocess.CompletedProcess:
@@ -30,7 +31,8 @@ def _copy_of_the_checkout(dest: Path) -> Path:
     shutil.copytree(ROOT / "rulebook", dest / "rulebook", symlinks=True)
     (dest / "scripts").mkdir()
     shutil.copy2(ROOT / GENERATOR, dest / GENERATOR)
-    shutil.copy2(ROOT / "README.md", dest / "README.md")
+    (dest / "docs").mkdir()
+    shutil.copy2(ROOT / RULE_TABLE, dest / RULE_TABLE)
     return dest
 
 
@@ -45,7 +47,7 @@ def test_check_names_each_stale_file_and_a_run_rewrites_it(tmp_path):
     schema = Path("skilllint") / "schemas" / "config.schema.json"
     title = Path("rulebook") / "SL003-frontmatter-missing" / "README.md"  # a safe fix
     output = Path("rulebook") / "SL106-name-folder-mismatch" / "README.md"
-    _edit(copy / "README.md", "| SL003 | `frontmatter-missing` |", "| SL003 | `frontmatter-lost` |")
+    _edit(copy / RULE_TABLE, "| SL003 | `frontmatter-missing` |", "| SL003 | `frontmatter-lost` |")
     _edit(copy / schema, "\n", "\n\n")
     _edit(copy / title, "# SL003 frontmatter-missing\n", "# SL003 frontmatter-gone\n")
     _edit(copy / title, "Fix: safe — ", "Fix: unsafe — ")
@@ -55,13 +57,13 @@ def test_check_names_each_stale_file_and_a_run_rewrites_it(tmp_path):
 
     check = _generate(copy, "--check")
     assert check.returncode == 1, check.stdout + check.stderr
-    for path in ("README.md", str(schema), str(title), str(output)):
+    for path in (str(RULE_TABLE), str(schema), str(title), str(output)):
         assert f"{path} is stale" in check.stdout, check.stdout
     assert "frontmatter-lost" in check.stdout and "(edited)" in check.stdout  # the diff summary
     assert "4 generated file(s) stale" in check.stdout
 
     assert _generate(copy).returncode == 0
-    for path in ("README.md", schema, title, output):
+    for path in (RULE_TABLE, schema, title, output):
         assert (copy / path).read_bytes() == (ROOT / path).read_bytes(), path
     assert _generate(copy, "--check").returncode == 0
 
