@@ -698,18 +698,26 @@ def test_the_step_outputs_cannot_be_forged_by_a_value(tmp_path):
     assert parse_outputs(out) == {"sarif-file": "x\nexit-code=0"}
 
 
-def test_the_readme_workflow_uses_the_action_as_it_is():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## GitHub Actions\n", 1)[1].split("\n## ", 1)[0]
+def _section(document: str, heading: str) -> str:
+    text = (ROOT / document).read_text(encoding="utf-8")
+    return text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/integrations.md"])
+def test_the_documented_workflow_uses_the_action_as_it_is(document):
+    section = _section(document, "GitHub Actions")
     workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1))
     assert workflow["permissions"] == {"contents": "read", "security-events": "write"}
     (job,) = workflow["jobs"].values()
     checkout, lint = job["steps"]
     assert checkout["uses"].startswith("actions/checkout@")
-    assert re.fullmatch(r"OWNER/skilllint@COMMIT_SHA", lint["uses"])  # placeholders the README explains
+    assert re.fullmatch(r"OWNER/skilllint@COMMIT_SHA", lint["uses"])  # placeholders the document explains
+    assert set(lint.get("with", {})) <= set(load_action()["inputs"])
+
+
+def test_the_integrations_table_documents_every_input_with_its_default():
+    section = _section("docs/integrations.md", "GitHub Actions")
     inputs = load_action()["inputs"]
-    assert set(lint.get("with", {})) <= set(inputs)
-    # the README's table documents every input with its real default
     rows = dict(re.findall(r"^\| `([\w-]+)` \| ([^|]*) \|", section, re.MULTILINE))
     assert set(rows) == set(inputs)
     for name in ("paths", "upload-sarif", "working-directory"):

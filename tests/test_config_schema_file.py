@@ -76,6 +76,7 @@ def test_schema_file_uses_keywords_taplo_reads_alike():
     assert used <= SHARED_KEYWORDS, sorted(used - SHARED_KEYWORDS)
 
 
-def test_readme_shows_how_to_associate_the_schema():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "skilllint/schemas/config.schema.json" in readme and ".taplo.toml" in readme and "#:schema" in readme
+def test_the_configuration_page_shows_how_to_associate_the_schema():
+    page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert "skilllint/schemas/config.schema.json" in page and ".taplo.toml" in page and "#:schema" in page
+    assert "skilllint config --schema >" in page

@@ -1,4 +1,4 @@
-"""The README's editor snippets: each says the oldest editor version it runs on, and each
+"""The editor snippets of docs/integrations.md: each says the oldest editor version it runs on, and each
 Neovim snippet really starts `skilllint server` and shows its findings, in the Neovim this
 machine has (headless), when that Neovim is at least the version the snippet asks for."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT
 
-README = ROOT / "README.md"
+INTEGRATIONS = ROOT / "docs" / "integrations.md"
 NVIM = shutil.which("nvim")
 
 # What the test runs after the snippet: wait for the server's findings on the SKILL.md given on
@@ -50,7 +50,7 @@ vim.cmd('qa!')
 
 
 def _section() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = INTEGRATIONS.read_text(encoding="utf-8")
     return text.split("\n## Editors\n", 1)[1].split("\n## ", 1)[0]
 
 
