@@ -227,3 +227,18 @@ def test_the_checks_catch_an_upward_edge_and_a_cycle():
     graph = {"skilllint.fsafe": {"skilllint.cli.main": 1}, "skilllint.cli.main": {"skilllint.fsafe": 1}}
     assert upward_edges(graph) == ["skilllint.fsafe -> skilllint.cli.main (line 1): leaves imports front ends"]
     assert cycles(graph) == [["skilllint.cli.main", "skilllint.fsafe"]]
+
+
+def test_the_architecture_page_names_every_folder_and_module():
+    """docs/architecture.md has a line for each folder of the package (as `skill/text/`) and each
+    top-level module (as `fsafe.py`), and names none that is gone."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package_part = text.split("## Beside the package", 1)[0]
+    named = set(re.findall(r"^\| `([^`]+)` \|", package_part, re.MULTILINE))
+    folders = {
+        f"{path.relative_to(PACKAGE).as_posix()}/"
+        for path in PACKAGE.rglob("*")
+        if path.is_dir() and path.name != "__pycache__" and not any(part == "__pycache__" for part in path.parts)
+    }
+    modules = {path.name for path in PACKAGE.glob("*.py") if path.name != "__init__.py"}
+    assert named == folders | modules, (sorted((folders | modules) - named), sorted(named - folders - modules))
