@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
 
 try:
@@ -203,3 +205,79 @@ def test_the_source_distribution_holds_the_documents_the_repository_cites():
     included = set(config["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
     wanted = {path.name for path in ROOT.glob("*.md")} | {"docs"}
     assert wanted <= included, sorted(wanted - included)
+
+
+# -- ready to publish ------------------------------------------------------------------------
+
+
+def test_the_license_is_the_one_the_metadata_names():
+    assert PROJECT["license"] == "MIT" and PROJECT["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+
+
+def test_the_classifiers_name_each_python_from_the_oldest_claimed():
+    """requires-python's oldest version is the first version classifier, and no version is
+    skipped between it and the newest one named."""
+    oldest = tuple(int(part) for part in re.fullmatch(r">=(\d+)\.(\d+)", PROJECT["requires-python"]).groups())
+    versions = sorted(
+        tuple(int(part) for part in match.groups())
+        for classifier in PROJECT["classifiers"]
+        if (match := re.fullmatch(r"Programming Language :: Python :: (\d+)\.(\d+)", classifier))
+    )
+    assert versions[0] == oldest
+    assert versions == [(3, minor) for minor in range(oldest[1], versions[-1][1] + 1)]
+
+
+def test_the_project_links_only_to_a_home_it_has():
+    """skilllint.HOMEPAGE is the one place the project's address is written; pyproject.toml names
+    it, or nothing while there is none."""
+    from skilllint import HOMEPAGE
+
+    urls = PROJECT.get("urls", {})
+    assert (urls == {}) if HOMEPAGE is None else (HOMEPAGE in urls.values())
+    written = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("skilllint", "scripts", "docs")
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in (".py", ".md", ".json", ".toml") and "github.com/skilllint" in path.read_text(encoding="utf-8")
+    ]
+    assert written == []
+
+
+def test_sarif_and_init_follow_the_homepage(monkeypatch, tmp_path):
+    from skilllint.cli import init_file
+    from skilllint.output import sarif
+
+    monkeypatch.setattr(sarif, "HOMEPAGE", "https://example.org/skilllint")
+    monkeypatch.setattr(init_file, "HOMEPAGE", "https://example.org/skilllint")
+    assert init_file.schema_line() == "#:schema https://example.org/skilllint/raw/main/skilllint/schemas/config.schema.json"
+    from skilllint.registry import registry
+    from skilllint.rulebook import rule_folders
+
+    rule = registry().rules["SL106"]
+    descriptor = sarif.rule_descriptor(rule, None, rule_folders())
+    assert descriptor["helpUri"] == f"https://example.org/skilllint/blob/main/rulebook/{rule_folders()['SL106'].name}/README.md"
+
+
+@pytest.mark.slow
+def test_the_release_builds_and_passes_twine_check(tmp_path):
+    """The sdist and the wheel a release uploads: built by `python -m build` (its isolated build
+    environment fetches the build requirements), checked by `twine check` as PyPI would; both
+    carry the LICENSE, and the wheel the rule book."""
+    import tarfile
+    import zipfile
+
+    proc = subprocess.run([sys.executable, "-m", "build", "--outdir", str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    if proc.returncode != 0 and "Could not find a version" in proc.stdout + proc.stderr:
+        pytest.skip("the build requirements cannot be fetched here")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    check = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    assert any(name.startswith("skilllint/rulebook/SL101-") and name.endswith("/README.md") for name in names)
+    with tarfile.open(sdist) as archive:
+        assert any(name.endswith("/LICENSE") for name in archive.getnames())

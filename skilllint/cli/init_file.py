@@ -15,9 +15,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .. import HOMEPAGE
 from ..output import display_path, printable, tell
 
-SCHEMA_LINE = "#:schema https://raw.githubusercontent.com/skilllint/skilllint/main/skilllint/schemas/config.schema.json"
+SCHEMA_PATH = "skilllint/schemas/config.schema.json"  # in the repository and in the installed package
+
+
+def schema_line() -> str:
+    """The first line of a new configuration: a ``#:schema`` line editors (taplo, Even Better TOML)
+    complete and check the keys with, where the project has a public home; else how to make one
+    that works offline."""
+    if HOMEPAGE:
+        return f"#:schema {HOMEPAGE}/raw/main/{SCHEMA_PATH}"
+    return "# For completion in an editor: `skilllint config --schema > .skilllint.schema.json`, then a first line `#:schema ./.skilllint.schema.json`."
+
 CONFIG_NAME = "skilllint.toml"
 
 _REST = """
@@ -59,7 +70,7 @@ def starting_config(folder: Path) -> tuple[str, tuple[str, ...] | None, int]:
         ids = tuple(target.id for target in settings.targets_for(package))
         inferred.setdefault(ids, []).append(display_path(item.root, folder))
     lines = [
-        SCHEMA_LINE,
+        schema_line(),
         "# skilllint configuration (README, \"Configuration\"); `skilllint config --show` prints what applies.",
         "",
         "# The surfaces each skill is checked against (`skilllint check --show-files` lists them per skill).",

@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import __version__
+from .. import HOMEPAGE, __version__
 from ..diagnostics import Diagnostic, Severity, Span, counted
 from ..fsafe import real_path_or_given
 from . import root_relative, source_root, valid_unicode
@@ -36,11 +36,10 @@ SRCROOT = "%SRCROOT%"
 # match the upload's (`category: skilllint` in the Action). upload-sarif keeps
 # an id the file already has.
 AUTOMATION_ID = "skilllint/"
-# Where the rule book lives. A rule's helpUri is RULEBOOK_URL with {folder}
-# replaced by its rule-book folder (SL511-duplicate-name); change the base here
-# if the project moves.
-REPOSITORY_URL = "https://github.com/skilllint/skilllint"
-RULEBOOK_URL = REPOSITORY_URL + "/blob/main/rulebook/{folder}/README.md"
+# A rule's helpUri: its rule-book page in the project's repository (skilllint.HOMEPAGE), with
+# {folder} its rule-book folder (SL511-duplicate-name). Without a home there is none: the help
+# text is the page itself, and `skilllint rule CODE` prints it offline.
+RULEBOOK_PATH = "/blob/main/rulebook/{folder}/README.md"
 FINGERPRINT_KEY = "skilllint/v1"
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -170,13 +169,14 @@ def rule_descriptor(rule, settings=None, folders: dict[str, Path] | None = None)
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": full},
         "help": {"text": help_markdown, "markdown": help_markdown},
-        "helpUri": RULEBOOK_URL.format(folder=folder.name if folder else f"{rule.code}-{rule.name}"),
         "defaultConfiguration": {"level": _LEVELS[level]},
         "properties": {
             "tags": ["agent-skills", family],
             "severity-by-target": {target: str(sev) for target, sev in sorted(rule.severity.items())},
         },
     }
+    if HOMEPAGE:
+        descriptor["helpUri"] = HOMEPAGE + RULEBOOK_PATH.format(folder=folder.name if folder else f"{rule.code}-{rule.name}")
     if rule.fixable:
         descriptor["properties"]["fix"] = rule.fixable
     if rule.security_severity is not None:
@@ -313,7 +313,7 @@ def sarif_log(result, cwd: Path, settings=None, root: Path | None = None) -> dic
                 "name": "skilllint",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "informationUri": REPOSITORY_URL,
+                **({"informationUri": HOMEPAGE} if HOMEPAGE else {}),
                 "rules": [rule_descriptor(rule, settings, folders) for rule in rules],
             }
         },
