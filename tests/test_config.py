@@ -236,3 +236,24 @@ def test_command_line_overrides_config(tmp_path):
     assert {d["code"] for d in report["diagnostics"]} == set()  # folder matches: SL106 silent, SL104 deselected
     report = lint_json(str(tmp_path), cwd=tmp_path)
     assert {d["code"] for d in report["diagnostics"]} == {"SL104"}
+
+
+def test_each_setting_is_declared_once_in_the_table_of_keys(tmp_path):
+    """The schema, the defaults, the loader and `config --show` all come from config/keys.py's KEYS:
+    the schema's keys are the table's; a fresh Settings holds each key's default; `config --show`
+    prints a line for each key that is a value of its own."""
+    from skilllint.config.keys import KEYS
+    from skilllint.config.settings import config_schema, settings_from
+    from skilllint.cli.config_show import settings_lines
+
+    assert list(config_schema(REG)["properties"]) == [key.name for key in KEYS]
+    settings = settings_from(REG, None, tmp_path)
+    for key in KEYS:
+        if key.attr is not None:
+            assert getattr(settings, key.attr) == key.default, key.name
+    shown = {line.split(" = ", 1)[0] for line in settings_lines(settings, tmp_path) if not line.startswith("#")}
+    assert shown == {key.name for key in KEYS if key.attr is not None and not key.table and key.name != "rules"}
+    # a default is a fresh copy: one run's settings never share a list with another's
+    other = settings_from(REG, None, tmp_path)
+    other.exclude.append("x/")
+    assert settings.exclude == []

@@ -212,7 +212,7 @@ def test_the_config_accepts_the_new_formats(tmp_path, value, monkeypatch):
 
 
 def test_config_and_cli_accept_the_same_formats():
-    from skilllint.config.settings import OUTPUT_FORMATS
+    from skilllint.config.keys import OUTPUT_FORMATS
     from skilllint.output import CHOICES
 
     assert OUTPUT_FORMATS == CHOICES

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
+from enum import Enum
 from pathlib import Path
 
 from ..output import display_path, printable, tell
@@ -99,52 +99,41 @@ class _Where:
 
 
 def _value(value) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(str(value) if isinstance(value, Enum) else list(value) if isinstance(value, tuple) else value, ensure_ascii=False)
 
 
 def settings_lines(settings, cwd: Path) -> list[str]:
-    """``key = value  # source`` for each setting; source ``default``, ``FILE:LINE`` (or
-    ``FILE``) or ``command line``, joined with `` + `` where both add to it."""
+    """``key = value  # source`` for each setting, in the order of the table of keys
+    (:data:`skilllint.config.keys.KEYS`); source ``default``, ``FILE:LINE`` (or ``FILE``) or
+    ``command line``, joined with `` + `` where both add to it. A table's keys (``catalog``,
+    ``eval``) are a line each, and the rules' options last, one line each."""
+    from ..config.keys import KEYS
+
     where = _Where(settings, cwd)
     loaded, given = settings.loaded, settings.given
-
-    def source(*keys: str, adds: bool = False) -> str:
-        """``keys``: the configuration keys that set it; ``adds``: the command line adds to them."""
-        parts = [where(key) for key in keys if key in loaded]
-        if keys[0] in given:
-            parts = parts + ["command line"] if adds else ["command line"]
-        return " + ".join(parts) or "default"
-
     out = []
 
     def line(key: str, value: str, src: str) -> None:
         out.append(f"{key} = {value}  # {src}")
 
-    targets = settings.targets
-    line("targets", _value(list(targets)) if targets is not None else "(inferred from each skill's location)", source("targets"))
-    line("select", _value(settings.select) if settings.select is not None else "(every rule but the opt-in ones)", source("select"))
-    line("extend-select", _value(settings.extend_select), source("extend-select", adds=True))
-    line("ignore", _value(settings.ignore), source("ignore"))
-    line("per-file-ignores", _value(settings.per_file_ignores), source("per-file-ignores"))
-    line("exclude", _value(settings.exclude), source("exclude", "extend-exclude"))
-    line("respect-gitignore", _value(settings.respect_gitignore), source("respect-gitignore"))
-    line("fail-on", _value(str(settings.fail_on)), source("fail-on"))
-    line("output-format", _value(settings.output_format), source("output-format"))
-    line("max-findings-per-rule-per-file", _value(settings.max_findings_per_rule_per_file), source("max-findings-per-rule-per-file"))
-    line("cache", _value(settings.cache), source("cache"))
-    line("cache-dir", _value(settings.cache_dir) if settings.cache_dir else "(.skilllint_cache at the root of the working folder's git repository)", source("cache-dir"))
-    catalog, loaded_catalog = settings.catalog, loaded.get("catalog", {})
-    for key in ("context-window", "budget-chars", "budget-tokens", "context"):
-        if key in catalog:
-            line(f"catalog.{key}", _value(catalog[key]), where("catalog", key) if key in loaded_catalog else "default")
-    roots = catalog.get("roots")
-    if roots:
-        parts = [where("catalog", "roots")] if loaded_catalog.get("roots") else []
-        parts += ["command line"] if "catalog-roots" in given else []
-        line("catalog.roots", _value(roots), " + ".join(parts))
-    for key in ("min-recall", "min-precision"):
-        if key in settings.eval:
-            line(f"eval.{key}", _value(settings.eval[key]), where("eval", key))
+    for key in KEYS:
+        if key.attr is None or key.name == "rules":
+            continue  # it adds to another key's value (extend-exclude); the rules' options: below
+        value = getattr(settings, key.attr)
+        if key.table:
+            written = loaded.get(key.name, {})
+            for sub in key.schema["properties"]:
+                if sub not in value or value[sub] in ([], {}):
+                    continue
+                parts = [where(key.name, sub)] if sub in written else []
+                parts += ["command line"] if f"{key.name}-{sub}" in given else []  # --catalog-root
+                line(f"{key.name}.{sub}", _value(value[sub]), " + ".join(parts) or "default")
+            continue
+        parts = [where(name) for name in key.sources or (key.name,) if name in loaded]
+        if key.name in given:
+            parts = parts + ["command line"] if key.adds else ["command line"]
+        shown = key.unset if value in (None, "") and key.unset else _value(value)
+        line(key.name, shown, " + ".join(parts) or "default")
     written = {}  # code -> the name the configuration gave its table (a code or a rule name)
     for name in loaded.get("rules", {}):
         rule = settings.registry.rules.get(name) or settings.registry.by_name(name)

@@ -26,20 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Severity
-from ..findingcap import DEFAULT_LIMIT, HARD_LIMIT
 from ..fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within
 from ..registry import Registry, Rule
 from ..discovery import claude_code_links
-from ..targets import TARGET_IDS, TARGETS, Target, claude_code, infer_targets, not_listing, resolve_target_names
+from ..targets import TARGETS, Target, claude_code, infer_targets, not_listing
+from .keys import KEYS, ConfigError, apply_keys
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
-OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "auto")  # = output.CHOICES (tested)
-
-
-class ConfigError(Exception):
-    """The configuration cannot be used (exit 2)."""
-
-
 MAX_CONFIG_BYTES = 1024 * 1024
 
 
@@ -144,9 +137,10 @@ def _config_in(folder: str) -> tuple[Path, dict] | None:
 
 
 def config_schema(registry: Registry) -> dict:
-    """The JSON Schema of skilllint's configuration (``skilllint config --schema``)."""
+    """The JSON Schema of skilllint's configuration (``skilllint config --schema``): each key's own
+    (:data:`skilllint.config.keys.KEYS`), and under ``rules`` a table per rule, by code and by name,
+    of its severity and its options' schemas."""
     codes = [rule.code for rule in registry.sorted()]
-    selector = {"type": "string", "pattern": r"^(ALL|[A-Z]{1,5}[0-9]{0,4})$"}
     rule_tables: dict[str, Any] = {}
     for rule in registry.sorted():
         table = {
@@ -160,99 +154,15 @@ def config_schema(registry: Registry) -> dict:
         }
         rule_tables[rule.code] = table
         rule_tables[rule.name] = table
+    properties = {key.name: dict(key.schema) for key in KEYS}
+    properties["rules"] = {"type": "object", "properties": rule_tables, "additionalProperties": False, "description": properties["rules"]["description"]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://skilllint.dev/schemas/config.json",
         "title": "skilllint configuration",
         "description": "Keys of .skilllint.toml, skilllint.toml or [tool.skilllint] in pyproject.toml.",
         "type": "object",
-        "properties": {
-            "targets": {
-                "type": "array",
-                "items": {"enum": ["all", *TARGET_IDS]},
-                "description": "surface profiles to check against; default: inferred from each skill's location",
-            },
-            "select": {"type": "array", "items": selector, "description": "rule codes or prefixes to enable"},
-            "extend-select": {"type": "array", "items": selector, "description": "add to the selection"},
-            "ignore": {"type": "array", "items": selector, "description": "rule codes or prefixes to disable"},
-            "per-file-ignores": {
-                "type": "object",
-                "additionalProperties": {"type": "array", "items": selector},
-                "description": "glob (relative to the config file) -> codes ignored there",
-            },
-            "exclude": {"type": "array", "items": {"type": "string"}, "description": "gitignore-style patterns"},
-            "extend-exclude": {"type": "array", "items": {"type": "string"}},
-            "respect-gitignore": {"type": "boolean"},
-            "fail-on": {"enum": ["error", "warning", "info"], "description": "lowest severity that fails (exit 1)"},
-            "output-format": {"enum": list(OUTPUT_FORMATS)},
-            "max-findings-per-rule-per-file": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": HARD_LIMIT,
-                "description": f"report at most this many findings of one rule in one file (default {DEFAULT_LIMIT}, "
-                f"at most {HARD_LIMIT}); the rest are counted, and the last reported finding and the summary say how many",
-            },
-            "cache": {"type": "boolean", "description": "keep results of unchanged skills between runs (default true)"},
-            "cache-dir": {
-                "type": "string",
-                "description": "where the result cache lives, relative to this file and inside its repository (or its folder outside one; its own folder when it came with a tree linted from elsewhere); elsewhere only with --cache-dir or SKILLLINT_CACHE_DIR (default: .skilllint_cache at the root of the git repository; none outside one)",
-            },
-            "baseline": {
-                "type": "string",
-                "minLength": 1,
-                "description": "a baseline file written by `skilllint check --write-baseline`: only findings not in it are reported; relative to this file and inside its repository (or its folder outside one); elsewhere only with --baseline",
-            },
-            "rules": {
-                "type": "object",
-                "properties": rule_tables,
-                "additionalProperties": False,
-                "description": "per-rule severity and options, by code or name",
-            },
-            "catalog": {
-                "type": "object",
-                "description": "catalog settings for the SL5xx rules (default: context window unknown)",
-                "properties": {
-                    "context-window": {"type": "integer", "minimum": 1, "maximum": 100_000_000, "description": "the model's context window in tokens"},
-                    "budget-chars": {"type": "integer", "minimum": 1, "maximum": 1_000_000_000, "description": "a fixed catalog budget in characters"},
-                    "budget-tokens": {"type": "integer", "minimum": 1, "maximum": 100_000_000, "description": "Codex's skills.max_context_tokens"},
-                    "context": {
-                        "type": "boolean",
-                        "description": "load the other skills of a linted skill's catalog (inside the repository) so "
-                        "catalog rules see it whole when only some files are linted, as pre-commit does (default true)",
-                    },
-                    "roots": {
-                        "type": "array",
-                        "description": "folders of installed skills that join the catalogs, with the scope a surface "
-                        "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on; from a configuration that "
-                        "came with a tree linted from elsewhere, only folders inside its own folder",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "path": {"type": "string", "minLength": 1, "description": "relative to this file; ~ expands"},
-                                "scope": {"enum": ["user", "admin", "system"]},
-                                "targets": {
-                                    "type": "array",
-                                    "items": {"enum": sorted(TARGETS)},
-                                    "description": "the surfaces that load this root (default: as its location implies)",
-                                },
-                            },
-                            "required": ["path", "scope"],
-                            "additionalProperties": False,
-                        },
-                    },
-                },
-                "additionalProperties": False,
-            },
-            "eval": {
-                "type": "object",
-                "description": "thresholds of `skilllint eval`: below either, it exits 1 (the command line's --min-recall and --min-precision replace them)",
-                "properties": {
-                    "min-recall": {"type": "number", "minimum": 0, "maximum": 1, "description": "the least share of a skill's positive queries that must load it"},
-                    "min-precision": {"type": "number", "minimum": 0, "maximum": 1, "description": "the least share of the queries loading a skill that must be its positives"},
-                },
-                "additionalProperties": False,
-            },
-        },
+        "properties": properties,
         "additionalProperties": False,
         "x-rule-codes": codes,
     }
@@ -279,27 +189,17 @@ def validate_config(data: dict, registry: Registry, source: str) -> None:
 
 @dataclass(eq=False, repr=False)
 class Settings:
-    """Configuration merged with the command line."""
+    """Configuration merged with the command line. Each key of the configuration sets the attribute
+    its :class:`~skilllint.config.keys.Key` names (``fail-on``: ``fail_on``), made from the key's
+    default here: ``targets`` (None: inferred per skill), ``select`` (None: every rule but the
+    opt-in ones), ``extend_select``, ``ignore``, ``per_file_ignores``, ``exclude``,
+    ``respect_gitignore``, ``fail_on``, ``output_format``, ``max_findings_per_rule_per_file``,
+    ``cache``, ``cache_dir``, ``baseline`` (as written: relative to its file,
+    :mod:`skilllint.app.baseline`), ``rule_config`` (by code), ``catalog``, ``eval``."""
 
     registry: Registry
     base: Path  # folder of the config file, or the working directory
     config_path: Path | None = None
-    targets: tuple[str, ...] | None = None  # None: infer per skill
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    exclude: list[str] = field(default_factory=list)
-    respect_gitignore: bool = True
-    fail_on: Severity = Severity.ERROR
-    output_format: str = "full"
-    rule_config: dict[str, dict[str, Any]] = field(default_factory=dict)  # by code
-    catalog: dict[str, Any] = field(default_factory=dict)
-    eval: dict[str, float] = field(default_factory=dict)  # `skilllint eval` thresholds: min-recall, min-precision
-    cache: bool = True
-    cache_dir: str | None = None
-    baseline: str | None = None  # as written in the configuration: relative to its file (skilllint.app.baseline)
-    max_findings_per_rule_per_file: int = DEFAULT_LIMIT
     # Found from a linted path, not from the working folder nor given with --config: it came
     # with the linted tree, and the folders it names must lie in it (``project``).
     from_tree: bool = False
@@ -313,6 +213,11 @@ class Settings:
     _not_listing_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: package_lint._plan
     _rule_plans: dict[tuple, list] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for key in KEYS:
+            if key.attr is not None:
+                setattr(self, key.attr, key.fresh_default())
 
     @property
     def project(self) -> Path:
@@ -496,75 +401,11 @@ def settings_from(
     settings = Settings(registry=registry, base=found[0].parent if found else cwd, config_path=found[0] if found else None)
     settings.from_tree = from_tree and found is not None
     settings.loaded = data
-    _apply(settings, data, source)
+    apply_keys(settings, data, source)
     if overrides:
         settings.given = {k: v for k, v in overrides.items() if v is not None}
-        _apply(settings, settings.given, "command line")
+        apply_keys(settings, settings.given, "command line")
     return settings
-
-
-def _check_patterns(data: dict, key: str, source: str) -> None:
-    """A gitignore pattern of ``key`` that matches nothing because it cannot be read (a lone ``!``,
-    a trailing backslash, a range that runs backwards) is a mistake in the configuration: said, not
-    left to match nothing."""
-    if key not in data:
-        return
-    from ..discovery.gitignore import tame_glob, unreadable_pattern
-
-    for pattern in data[key]:
-        if isinstance(pattern, str) and unreadable_pattern(tame_glob(pattern)):
-            raise ConfigError(f"{source}: {key}: {pattern!r} is not a gitignore pattern git can read (it would match nothing)")
-
-
-def _apply(settings: Settings, data: dict, source: str) -> None:
-    registry = settings.registry
-    if "targets" in data:
-        try:
-            settings.targets = resolve_target_names(list(data["targets"]))
-        except ValueError as exc:
-            raise ConfigError(f"{source}: {exc}") from None
-    known = [rule.code for rule in registry.sorted()]
-    for key, attr in (("select", "select"), ("extend-select", "extend_select"), ("ignore", "ignore")):
-        if key in data:
-            values = [v.strip().upper() for v in data[key] if v.strip()]
-            for value in values:
-                if value != "ALL" and not any(code.startswith(value) for code in known):
-                    raise ConfigError(f"{source}: {key}: {value!r} matches no rule")
-            if key == "extend-select":
-                settings.extend_select = settings.extend_select + values
-            else:
-                setattr(settings, attr, values)
-    for key in ("per-file-ignores", "exclude", "extend-exclude"):
-        _check_patterns(data, key, source)
-    if "per-file-ignores" in data:
-        settings.per_file_ignores = {**settings.per_file_ignores, **data["per-file-ignores"]}
-    if "exclude" in data:
-        settings.exclude = list(data["exclude"])
-    if "extend-exclude" in data:
-        settings.exclude = settings.exclude + list(data["extend-exclude"])
-    if "respect-gitignore" in data:
-        settings.respect_gitignore = bool(data["respect-gitignore"])
-    if "fail-on" in data:
-        settings.fail_on = Severity.parse(data["fail-on"])
-    if "output-format" in data:
-        settings.output_format = data["output-format"]
-    if "catalog" in data:
-        settings.catalog = dict(data["catalog"])
-    if "eval" in data:
-        settings.eval = dict(data["eval"])
-    if "cache" in data:
-        settings.cache = bool(data["cache"])
-    if "max-findings-per-rule-per-file" in data:
-        settings.max_findings_per_rule_per_file = int(data["max-findings-per-rule-per-file"])
-    if "cache-dir" in data:
-        settings.cache_dir = data["cache-dir"]
-    if "baseline" in data:
-        settings.baseline = data["baseline"]
-    for key, table in data.get("rules", {}).items():
-        rule = registry.rules.get(key) or registry.by_name(key)
-        if rule is None:  # the schema already refuses this; belt and braces
-            raise ConfigError(f"{source}: rules.{key}: no such rule")
-        settings.rule_config.setdefault(rule.code, {}).update(table)
 
 
 def cwd() -> Path:
