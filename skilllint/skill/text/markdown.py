@@ -197,7 +197,7 @@ def fenced_blocks(lines: list[str], start: int) -> list[tuple[str, list[int]]]:
     after it closes that one, not the template. CommonMark would end the template there and read
     the rest of it as the skill's text and commands, which is not what its author wrote."""
     body = "\n".join(lines[start:])
-    found = _fences(body, start, _indented_candidates(body, start), _INDENTED_FENCE, TEMPLATE_FENCES)
+    found = _fences(body, start, _indented_candidates(body, start), indented=True, nesting=TEMPLATE_FENCES)
     return [(info, list(range(first, last + 1))) for first, last, info in found]
 
 
@@ -205,23 +205,21 @@ def _fences(
     text: str,
     line_offset: int,
     candidates: list[tuple[int, int]] | None,
-    marker: lazyre.LazyPattern | None = None,
+    indented: bool = False,
     nesting: frozenset[str] = frozenset(),
 ) -> list[tuple[int, int, str]]:
     """The one fence scanner: (first, last, info word in lower case) of each fenced block. A block
-    opens at a run of three or more backticks or tildes (``marker`` says how far it may be
-    indented; for backticks with no backtick after them), and closes at a bare run of its character
+    opens at a run of three or more backticks or tildes (after at most three spaces, or any blanks
+    when ``indented``; for backticks with no backtick after them), and closes at a bare run of its character
     at least as long. In a block whose info word is in ``nesting``, a fence of its character at
     least as long with an info word opens a nested block that the next bare fence closes."""
     if candidates is None:
         candidates = fence_candidates(text, line_offset)
-    if marker is None:
-        marker = _FENCE_MARKER
     blocks: list[tuple[int, int, str]] = []
     fence: tuple[str, int] | None = None  # (marker character, run length) of the open block
     opened, info, nested = 0, "", 0
     for number, start in candidates:
-        match = marker.match(text, start)
+        match = _INDENTED_FENCE.match(text, start) if indented else _FENCE_MARKER.match(text, start)
         if match is None:
             continue
         run, rest = match.group(2), match.group(3)
