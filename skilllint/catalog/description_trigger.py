@@ -2,8 +2,8 @@
 
 An agent picks a skill from its catalog entry alone, so the description should
 say in which situation to load the skill ("Use when …"). The cue list below was
-derived from the 527 descriptions of the real corpus (``../shared/corpus``);
-see ``rulebook/SL512-description-without-trigger/README.md`` for the measurements.
+derived from 527 descriptions of public skills (anthropics/skills, obra/superpowers,
+github/awesome-copilot, trailofbits/skills); ``skilllint rule SL512`` gives the measurements.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ Why this score and not TF-IDF cosine or word-bigram shingles:
   ``t*|x| <= |y| <= |x|/t``, yields every pair at or above the threshold while
   touching only rare words, whose postings are short.
 
-On the real corpus (527 skills, ``/work/shared/corpus``) the cosine and
+On 527 public skills (anthropics/skills, obra/superpowers, github/awesome-copilot,
+trailofbits/skills) the cosine and
 bigram variants rank the same template families at the top (checked by
 scoring every pair all three ways); the default threshold is justified on the corpus
 at :data:`DEFAULT_THRESHOLD`.

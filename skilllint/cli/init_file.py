@@ -71,7 +71,7 @@ def starting_config(folder: Path) -> tuple[str, tuple[str, ...] | None, int]:
         inferred.setdefault(ids, []).append(display_path(item.root, folder))
     lines = [
         schema_line(),
-        "# skilllint configuration (README, \"Configuration\"); `skilllint config --show` prints what applies.",
+        "# skilllint configuration: `skilllint config --schema` lists every key; `skilllint config --show` prints what applies.",
         "",
         "# The surfaces each skill is checked against (`skilllint check --show-files` lists them per skill).",
     ]

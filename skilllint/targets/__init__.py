@@ -1,4 +1,4 @@
-"""Surface profiles and target inference (README, "Targets")."""
+"""Surface profiles and target inference (docs/configuration.md, "Targets")."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ _TARGETS_BY_LOCATION = dict(_LOCATION_TARGETS)
 
 
 def infer_targets(skill_dir: Path, stop_at: Path | None = None, manifests: dict | None = None) -> tuple[str, ...]:
-    """The targets a skill's location implies (README, "Targets").
+    """The targets a skill's location implies (docs/configuration.md, "Targets").
 
     ``skill_dir`` must be absolute. ``stop_at`` bounds the ancestor search for
     ``.claude-plugin/plugin.json`` (the linted root's filesystem top by default),
@@ -75,7 +75,7 @@ def not_listing(
     skill_dir: Path, target_ids, stop_at: Path | None = None, manifests: dict | None = None, declared: dict | None = None
 ) -> tuple[str, ...]:
     """Those of ``target_ids`` whose discovery never lists the skill where it lies, though it
-    lies in a folder the surface scans (README, "Targets"): for them the skill is no skill,
+    lies in a folder the surface scans (docs/configuration.md, "Targets"): for them the skill is no skill,
     so the engine runs only the rules about the folder itself (SL520 tells why).
 
     Claude Code lists ``<skills folder>/<name>/SKILL.md`` alone (:func:`claude_code.unlisted`).
