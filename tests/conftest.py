@@ -69,13 +69,22 @@ class Hung(Exception):
     """skilllint did not finish in time (raised by :func:`deadline`)."""
 
 
+# A hang guard, not a speed claim: the time after which a run that should end counts as stuck
+# (a FIFO opened blocking, /dev/zero read without a cap, a cycle followed). No test judges speed
+# by a number of seconds (a busy machine is slow for every test alike); a bound is proved by
+# counting work (calls, bytes read, opens) or by comparing two sizes in one run (:func:`growth`),
+# and speed is benchmarks/' business. tests/test_tiers.py holds the suite to that.
+HANG_GUARD = 300.0
+
+
 @contextlib.contextmanager
-def deadline(seconds: float = 20):
+def deadline(seconds: float = HANG_GUARD):
     """Raise :class:`Hung` in the main thread after ``seconds``: turns a hang
-    (a blocking open or read) into a test failure instead of a stuck run."""
+    (a blocking open or read) into a test failure instead of a stuck run. A hang guard only:
+    generous, and never the test's only assertion."""
 
     def _fire(signum, frame):
-        raise Hung(f"skilllint did not finish within {seconds} s")
+        raise Hung(f"skilllint did not finish within {seconds} s (a hang guard)")
 
     previous = signal.signal(signal.SIGALRM, _fire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -84,6 +93,63 @@ def deadline(seconds: float = 20):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# -- work, counted or compared between two sizes ------------------------------------------
+
+
+def count_calls(function, *args, **kwargs):
+    """``(function(*args, **kwargs), the number of function calls it made)``: Python functions and
+    built-ins alike, counted by :mod:`cProfile` (deterministic: a busy machine counts the same)."""
+    import cProfile
+
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        result = function(*args, **kwargs)
+    finally:
+        profile.disable()
+    return result, sum(entry.callcount for entry in profile.getstats())
+
+
+def _cpu(function, argument) -> float:
+    import gc
+    import time
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.process_time()
+        function(argument)
+        return time.process_time() - start
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def growth(function, small, large, *, measure: str = "cpu", repeat: int = 3) -> float:
+    """How much more work ``function(large)`` takes than ``function(small)``: a ratio of two sizes
+    measured in one run, never a number of seconds.
+
+    ``measure="calls"`` counts function calls (:func:`count_calls`: exact, for work done in Python);
+    ``measure="cpu"`` compares this process's CPU time, the best of ``repeat`` interleaved runs of
+    each with the garbage collector off (for work done inside C: a regex, ``str.find``). A busy
+    machine slows both sizes alike, so the ratio stands where a bound in seconds fails. With
+    ``large`` four times ``small``, linear work gives about 4 and quadratic work 16."""
+    if measure == "calls":
+        function(small)  # first-use costs (lazy imports, compiled patterns, caches) outside the count
+        return count_calls(function, large)[1] / max(1, count_calls(function, small)[1])
+    assert measure == "cpu", measure
+    function(small)
+    best_small = best_large = float("inf")
+    for _ in range(repeat):
+        best_small = min(best_small, _cpu(function, small))
+        best_large = min(best_large, _cpu(function, large))
+    return best_large / max(best_small, 1e-4)
+
+
+# Linear work at four times the size: about 4 (less where a constant part dominates); quadratic: 16.
+LINEAR_AT_4X = 8.0
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

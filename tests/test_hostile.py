@@ -7,8 +7,12 @@ unknown rules in `.skilllint.toml`); tests/test_containment.py the link
 traps. This file runs the cases those leave out, and each one as a user meets
 it: ``skilllint`` in a separate process (``sys.executable -c DRIVER``) so that
 
-* a hang is a ``subprocess.TimeoutExpired`` and a slow run a failed bound
-  (``TIME_LIMIT``, interpreter start-up included);
+* a hang is a ``subprocess.TimeoutExpired`` (``HARD_TIMEOUT``: a hang guard, generous; no
+  case is judged by its seconds, which a busy machine stretches): the work is judged instead
+  by the bytes the run reads (``/proc/self/io``'s ``rchar`` while ``main()`` runs: a 200 MB or
+  3 GB file, /dev/zero or a FIFO read past the cap cannot stay under ``READ_LIMIT_MB``), by
+  what it opens (below), and where a case is about scale by two sizes compared in one test
+  (:func:`scales`: the run's function calls, counted by :mod:`cProfile` in the child);
 * memory is the process's own peak RSS, reported by the driver at exit
   (``VmHWM`` of /proc/self/status; ``getrusage(RUSAGE_SELF).ru_maxrss`` where
   there is no /proc, though on Linux it includes the parent's high-water mark
@@ -41,21 +45,20 @@ import os
 import re
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, deadline, run_cli
+from conftest import LINEAR_AT_4X, ROOT, deadline, run_cli
 from test_containment import _check_reads
 
 pytestmark = pytest.mark.e2e
 
 MiB = 1024 * 1024
 BIG = 200 * MiB
-TIME_LIMIT = 10.0  # seconds per run, interpreter start-up included (typical: 0.5-2 s)
-HARD_TIMEOUT = 60  # beyond this a run counts as hung
+HARD_TIMEOUT = 300  # seconds: a hang guard, not a speed claim (a run takes 0.5-2 s on an idle machine)
+READ_LIMIT_MB = 64  # bytes read by main() (rchar): every file is read up to its 1 MiB cap at most
 MEMORY_LIMIT_MB = 192  # peak RSS; a run with every target is ~115 MB, a 200 MB file read whole > 235 MB
 ADDRESS_SPACE_LIMIT = 4 * 1024 * MiB  # RLIMIT_AS for the child: a runaway fails fast instead of swapping
 
@@ -77,6 +80,18 @@ limit = int(os.environ.get("SKILLLINT_TEST_AS_LIMIT", "0"))
 if limit:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 events, recording = [], False
+profile = None
+if os.environ.get("SKILLLINT_TEST_COUNT_CALLS"):
+    import cProfile
+    profile = cProfile.Profile()
+
+def rchar():
+    # bytes this process has read (read(2) and the like, from files, pipes and devices alike)
+    try:
+        with open("/proc/self/io", encoding="ascii") as io:
+            return next(int(line.split()[1]) for line in io if line.startswith("rchar:"))
+    except (OSError, StopIteration, ValueError):
+        return None
 
 def audit(event, hook_args):
     # As tests/test_containment.py's _audit: paths of open, os.listdir and os.scandir.
@@ -101,11 +116,22 @@ sys.addaudithook(audit)
 from skilllint.cli.main import main
 
 code = None
+read_before = rchar()
+cpu_before = resource.getrusage(resource.RUSAGE_SELF)
 recording = True
+if profile is not None:
+    profile.enable()
 try:
     code = main(args)
 finally:
+    if profile is not None:
+        profile.disable()
     recording = False
+    read_after = rchar()
+    cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
+    read = None if read_before is None or read_after is None else read_after - read_before
+    calls = None if profile is None else sum(entry.callcount for entry in profile.getstats())
     sys.stdout.flush()
     # Peak RSS of this process's own memory: VmHWM. (ru_maxrss would not do: Linux folds
     # the parent's high-water mark into it at fork/exec, so it reports pytest's size.)
@@ -116,7 +142,7 @@ finally:
     except (OSError, StopIteration, ValueError):
         pass
     with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump({"code": code, "maxrss_kb": peak, "events": events}, handle)
+        json.dump({"code": code, "maxrss_kb": peak, "events": events, "read": read, "calls": calls, "cpu": cpu}, handle)
 sys.exit(code)
 """
 
@@ -128,9 +154,11 @@ class Run:
     code: int
     out: bytes
     err: str
-    seconds: float
+    read_mb: float | None  # bytes read while main() ran, in MiB (None: no /proc/self/io)
     rss_mb: float
     events: list
+    calls: int | None = None  # function calls main() made (count_calls=True)
+    cpu: float = 0.0  # CPU seconds main() took: only ever compared with another run's (scales)
 
     def doc(self) -> dict:
         return json.loads(self.out)
@@ -148,15 +176,46 @@ class Tree:
     canary: Path  # a file outside it that must never be read
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> Tree:
-    outside = tmp_path / "outside"
-    outside.mkdir()
+def make_tree(base: Path) -> Tree:
+    """A repository root under ``base`` and a canary outside it."""
+    outside = base / "outside"
+    outside.mkdir(parents=True)
     canary = outside / "canary.txt"
     canary.write_text("CANARY: skilllint must never read this\n")
-    root = tmp_path / "tree"
+    root = base / "tree"
     (root / ".git").mkdir(parents=True)
     return Tree(root, canary)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Tree:
+    return make_tree(tmp_path)
+
+
+# Calls at four times the size: linear work counts about 4 (less where a constant part weighs);
+# work that compares every thing with every other, 16.
+LINEAR_CALLS_AT_4X = 6.0
+
+
+def scales(base: Path, build, size: int, *args: str, label: str, measure: str = "calls", **kwargs) -> tuple[Run, float]:
+    """Two sizes compared in one test: ``build(tree, n)`` plants the case at ``size // 4`` and at
+    ``size``; each tree is checked (``check_json``, every invariant). Returns the full size's run
+    and how much more work it took than the quarter size: ``measure="calls"``, the function calls
+    main() made (counted by cProfile in the child: exact, for work done in Python); ``"cpu"``, the
+    CPU time main() took (for work inside a regex or another C loop; a ratio of two runs, which a
+    busy machine slows alike, never a number of seconds)."""
+    runs = []
+    for n in (size // 4, size):
+        tree = make_tree(base / f"size-{n}")
+        build(tree, n)
+        runs.append(check_json(tree, *args, label=f"{label} ({n})", count_calls=measure == "calls", **kwargs))
+    small, large = runs
+    if measure == "calls":
+        ratio = large.calls / small.calls
+    else:
+        ratio = large.cpu / max(small.cpu, 0.01)
+    print(f"\n{label}: {measure} x{ratio:.2f} from {size // 4} to {size}")
+    return large, ratio
 
 
 def skill(base: Path, folder: str, body: str = "Nothing here.", name: str | None = None) -> Path:
@@ -185,15 +244,18 @@ def run(
     *args: str,
     label: str,
     expect: tuple[int, ...] = (0, 1),
-    limit: float = TIME_LIMIT,
+    max_read_mb: float = READ_LIMIT_MB,
     timeout: float = HARD_TIMEOUT,
     preexec=None,
     cwd: Path | None = None,
+    count_calls: bool = False,
 ) -> Run:
-    """``skilllint *args`` in a child process under the tree; check the invariants every case shares."""
+    """``skilllint *args`` in a child process under the tree; check the invariants every case shares
+    (``timeout``: a hang guard; the work is bounded by ``max_read_mb``, the audit and peak RSS)."""
     result_file = tree.root.parent / f"result-{uuid.uuid4().hex}.json"  # outside the tree, written after recording
     env = dict(os.environ, PYTHONPATH=str(ROOT), SKILLLINT_TEST_AS_LIMIT=str(ADDRESS_SPACE_LIMIT))
-    start = time.perf_counter()
+    if count_calls:
+        env["SKILLLINT_TEST_COUNT_CALLS"] = "1"
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, str(result_file), *args],
         cwd=cwd or tree.root,
@@ -203,13 +265,15 @@ def run(
         preexec_fn=preexec,
         check=False,
     )
-    seconds = time.perf_counter() - start
     err = done.stderr.decode("utf-8", "surrogateescape")
     assert "Traceback" not in err and "internal error" not in err, err[-4000:]
     assert done.returncode in expect, (done.returncode, err[-2000:], done.stdout[-2000:])
     info = json.loads(result_file.read_text(encoding="utf-8"))
     rss_mb = info["maxrss_kb"] / 1024
-    TIMES[label] = f"{seconds:.2f} s, {rss_mb:.0f} MB"
+    read_mb = None if info["read"] is None else info["read"] / MiB
+    TIMES[label] = f"read {read_mb if read_mb is None else round(read_mb, 1)} MiB, {rss_mb:.0f} MB" + (
+        f", {info['calls']:,} calls" if info["calls"] else ""
+    )
     print(f"\n{label}: {TIMES[label]}")
     assert info["events"], "the audit hook recorded nothing: is it installed?"
     # skilllint's own rule book (rulebook/ of a development checkout; skilllint/rulebook when
@@ -218,8 +282,8 @@ def run(
     events = [tuple(e) for e in info["events"] if not (e[1] == rulebook or e[1].startswith(rulebook + os.sep))]
     assert _check_reads(_not_plainly_inside(events, tree.root), tree.root, tree.canary) == []
     assert rss_mb < MEMORY_LIMIT_MB, f"{label}: peak RSS {rss_mb:.0f} MB"
-    assert seconds < limit, f"{label}: {seconds:.2f} s (bound {limit} s)"
-    return Run(done.returncode, done.stdout, err, seconds, rss_mb, info["events"])
+    assert read_mb is None or read_mb < max_read_mb, f"{label}: read {read_mb:.1f} MiB (bound {max_read_mb} MiB)"
+    return Run(done.returncode, done.stdout, err, read_mb, rss_mb, info["events"], info["calls"], info["cpu"])
 
 
 def _not_plainly_inside(events: list[tuple[str, str]], root: Path) -> list[tuple[str, str]]:
@@ -403,8 +467,11 @@ def test_folders_nested_1000_levels_deep(tree):
     finally:
         os.close(fd)
     try:
-        result = check_json(tree, "deepdir", label="folders nested 1,000 levels", limit=6.0, timeout=6.0)
+        result = check_json(tree, "deepdir", label="folders nested 1,000 levels")
         assert "SL301" in result.codes()
+        # each level listed a bounded number of times (a walk that restarts from the top at
+        # every level: ~500,000 listings)
+        assert len([e for e in result.events if e[0] != "open"]) < 10 * 1_000
     finally:
         _remove_deep(root)  # shutil.rmtree (pytest's clean-up of old temporary folders) recurses per level
 
@@ -585,7 +652,7 @@ def test_100000_empty_files_in_assets(tree):
             os.close(os.open(f"f{i}.png", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))
     finally:
         os.close(fd)
-    result = check_json(tree, "many", label="100,000 empty files in assets/", limit=20.0)
+    result = check_json(tree, "many", label="100,000 empty files in assets/")
     assert "SL106" in result.codes()  # the package is still linted: `name` differs from the folder
     # ... and the user is told the listing was cut (SKILL.md, assets/ and 99,998 files in it)
     assert (
@@ -833,7 +900,7 @@ def denied(monkeypatch):
 
 
 def _lint_in_process(cwd: Path, *args: str) -> tuple[int, dict | None, str]:
-    with deadline(30):
+    with deadline():
         code, out, err = run_cli("check", "--output-format", "json", *args, cwd=cwd)
     assert "Traceback" not in err and "internal error" not in err, err
     return code, (json.loads(out) if code in (0, 1) else None), err
@@ -930,7 +997,11 @@ def test_gitignore_with_a_catastrophic_pattern(tree):
     (tree.root / ".gitignore").write_text("*" * 30 + "x\n")
     root = skill(tree.root, "ok")
     (root / "references" / "aaaaaaaaaaaaaaaa").mkdir(parents=True)
-    run(tree, "check", "ok", label=".gitignore with 30 stars", limit=4.0, timeout=4.0)
+    # Backtracking on 30 stars is exponential: a hang, which the harness's hang guard catches;
+    # the run must also end as usual, the folder under the pattern listed.
+    result = run(tree, "check", "--output-format", "json", "ok", label=".gitignore with 30 stars")
+    assert result.code == 0 and result.codes() == set()
+    assert ["os.scandir", str(root / "references" / "aaaaaaaaaaaaaaaa")] in result.events
 
 
 REDOS_LINES = {
@@ -943,14 +1014,22 @@ REDOS_LINES = {
 }
 
 
-def test_long_lines_do_not_backtrack(tree):
-    # Seven skills, one hostile 100 KB line each, in one run: linear scanners need ~1 s for all.
+def _hostile_lines(tree: Tree, size: int) -> None:
+    """Seven skills, one hostile line each of ``size`` (100,000: 100 KB), and a long description."""
     for index, line in enumerate(REDOS_LINES.values()):
+        line = line[: len(line) * size // 100_000] if size < 100_000 else line
         skill(tree.root, f"line{index}", "Intro.\n\n" + line + "\n")
     folder = tree.root / "sentences"
     folder.mkdir()
-    (folder / "SKILL.md").write_text("---\nname: sentences\ndescription: " + "Do it. " * 15_000 + "\n---\nbody\n")
-    run(tree, "check", "--output-format", "json", ".", label="seven 100 KB hostile lines", limit=6.0, timeout=6.0)
+    (folder / "SKILL.md").write_text("---\nname: sentences\ndescription: " + "Do it. " * (15_000 * size // 100_000) + "\n---\nbody\n")
+
+
+def test_long_lines_do_not_backtrack(tmp_path):
+    # The work is in regexes and string scans (C): compared by CPU time at 25 KB and 100 KB lines in
+    # one test, linear scanners take at most ~4 times as long; one that backtracks, ~16 times.
+    result, ratio = scales(tmp_path, _hostile_lines, 100_000, ".", label="seven hostile lines", measure="cpu")
+    assert ratio < LINEAR_AT_4X, ratio
+    assert {"line0", "sentences"} <= {d["path"].split("/")[0] for d in result.doc()["diagnostics"]}
 
 
 # ----------------------------------------------------------------------------- modules planted in the working folder

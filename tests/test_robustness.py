@@ -6,15 +6,16 @@ process and asserts that it
 * raises nothing and prints no traceback,
 * exits 0 or 1 (2 only for the usage-error cases at the end),
 * reports the expected diagnostic code, and
-* finishes within one second (the input is generated outside the timed part).
+* does a bounded amount of work: the function calls of the lint (counted by
+  :mod:`cProfile`, the same on a busy machine as on an idle one) are at most
+  ``WORK_LIMIT`` times those of an ordinary 3,000-line skill, linted first by a
+  module fixture (which also pays for imports and first uses). An alias bomb
+  expanded, a nesting walked once per level or a file read past its cap counts
+  far more. Scale cases compare two sizes in one test instead.
 
-Timing: the first lint in a process pays for imports (ruamel.yaml, jsonschema,
-pathspec, tiktoken), so a module fixture warms them up first. Other sessions
-may share the machine, so a case that overruns the bound is re-run (up to three
-runs) and judged by its fastest run: a real slowness is slow every time.
-
-Hangs: a SIGALRM deadline turns a hang (a FIFO opened blocking, /dev/zero read
-without a cap) into a test failure instead of a stuck test run.
+Hangs: a SIGALRM deadline (a hang guard, not a speed claim) turns a hang (a FIFO
+opened blocking, /dev/zero read without a cap) into a test failure instead of a
+stuck test run; opens are audited where a case is about what is never opened.
 """
 
 from __future__ import annotations
@@ -25,17 +26,17 @@ import os
 import re
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import deadline, run_cli, write_skill
+from conftest import HANG_GUARD, count_calls, deadline, run_cli, write_skill
 
-TIME_LIMIT = 1.0  # seconds, per lint
-HARD_DEADLINE = 20  # seconds: beyond this a case counts as hung
+WORK_LIMIT = 5.0  # a case's function calls over those of the warm-up skill (measured: at most ~2)
+HARD_DEADLINE = HANG_GUARD  # seconds: beyond this a case counts as hung (a hang guard only)
 CAP = 1024 * 1024  # SL011's default max-bytes
-TIMES: dict[str, float] = {}  # measured durations, printed with -s
+WORK: dict[str, float] = {}  # measured work (calls over the baseline's), printed with -s
+BASELINE: dict[str, int] = {}  # function calls to lint the warm-up skill (set by _warm_up)
 
 # -- audit hook --------------------------------------------------------------
 # Audit hooks cannot be removed, so one hook is installed for the whole process
@@ -82,20 +83,15 @@ def watch_opens(*paths: Path | str):
 # -- helpers -----------------------------------------------------------------
 
 
-def timed_cli(label: str, *args: str, cwd: Path, limit: float = TIME_LIMIT, tries: int = 3):
-    """Run the CLI under a hard deadline; return (code, out, err, best seconds)."""
-    best = float("inf")
-    for _ in range(tries):
-        with deadline(HARD_DEADLINE):
-            start = time.perf_counter()
-            code, out, err = run_cli(*args, cwd=cwd)
-            elapsed = time.perf_counter() - start
-        best = min(best, elapsed)
-        if elapsed < limit:
-            break
-    TIMES[label] = best
-    print(f"\nTIME {label}: {best:.3f}s")
-    return code, out, err, best
+def counted_cli(label: str, *args: str, cwd: Path):
+    """Run the CLI under the hang guard, counting its function calls; return (code, out, err,
+    the calls over those of the warm-up skill's lint)."""
+    with deadline(HARD_DEADLINE):
+        (code, out, err), calls = count_calls(run_cli, *args, cwd=cwd)
+    work = calls / BASELINE["calls"]
+    WORK[label] = work
+    print(f"\nWORK {label}: {calls:,} calls, x{work:.2f} the warm-up skill's")
+    return code, out, err, work
 
 
 def isolate(tmp_path: Path) -> Path:
@@ -104,22 +100,24 @@ def isolate(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def lint_case(label: str, tmp_path: Path, folder: str, *extra: str, limit: float = TIME_LIMIT):
-    """Lint ``folder`` with JSON output; check the robustness invariants; return (codes, doc, seconds)."""
-    code, out, err, seconds = timed_cli(label, "check", "--output-format", "json", *extra, folder, cwd=tmp_path, limit=limit)
+def lint_case(label: str, tmp_path: Path, folder: str, *extra: str, limit: float | None = WORK_LIMIT):
+    """Lint ``folder`` with JSON output; check the robustness invariants; return (codes, doc, work).
+    ``limit``: the bound on the work (calls over the warm-up skill's); None where a scale case
+    compares two sizes itself."""
+    code, out, err, work = counted_cli(label, "check", "--output-format", "json", *extra, folder, cwd=tmp_path)
     assert "Traceback" not in err, err
     assert "internal error" not in err, err
     assert code in (0, 1), (code, err)
     doc = json.loads(out)
     codes = {d["code"] for d in doc["diagnostics"]}
-    assert seconds < limit, f"{label}: {seconds:.3f}s (limit {limit}s)"
+    assert limit is None or work < limit, f"{label}: x{work:.2f} the calls of an ordinary skill's lint (bound x{limit})"
     # The human formats must not crash on the same input either (not timed).
     for fmt in ("full", "concise"):
         with deadline(HARD_DEADLINE):
             code2, _, err2 = run_cli("check", "--output-format", fmt, *extra, folder, cwd=tmp_path)
         assert code2 == code, (fmt, code2, err2)
         assert "Traceback" not in err2, err2
-    return codes, doc, seconds
+    return codes, doc, work
 
 
 def usage_error(args: list[str], cwd: Path) -> str:
@@ -136,12 +134,14 @@ def usage_error(args: list[str], cwd: Path) -> str:
 
 @pytest.fixture(scope="module", autouse=True)
 def _warm_up(tmp_path_factory):
-    """Pay import and first-use costs outside the timed sections."""
+    """Pay import and first-use costs outside the counted sections; count the calls of an
+    ordinary skill's lint, the unit of every case's bound."""
     base = isolate(tmp_path_factory.mktemp("warm"))
     body = "\n".join(f"Step {i}: do the thing with care and precision." for i in range(3000))
     write_skill(base, "warm", f"---\nname: warm\ndescription: Warm up. Use when warming.\nx: [a, {{b: c}}]\n---\n{body}\n")
     for fmt in ("json", "full", "concise"):
         run_cli("check", "--output-format", fmt, "--target", "all", "warm", cwd=base)
+    _, BASELINE["calls"] = count_calls(run_cli, "check", "--output-format", "json", "--no-cache", "warm", cwd=base)
 
 
 def test_audit_hook_sees_opens(tmp_path):
@@ -244,7 +244,7 @@ def test_100_mb_skill_md_reads_at_most_the_cap(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "read", counting_read)
     monkeypatch.setattr(os, "open", counting_open)
     with watch_opens(big) as opens:
-        code, out, err, seconds = timed_cli("100 MB SKILL.md", "check", "--output-format", "json", "huge", cwd=tmp_path, tries=1)
+        code, out, err, work = counted_cli("100 MB SKILL.md", "check", "--output-format", "json", "huge", cwd=tmp_path)
         audited = list(opens)
     monkeypatch.undo()
 
@@ -252,7 +252,7 @@ def test_100_mb_skill_md_reads_at_most_the_cap(tmp_path, monkeypatch):
     assert code in (0, 1), err
     codes = {d["code"] for d in json.loads(out)["diagnostics"]}
     assert "SL011" in codes
-    assert seconds < TIME_LIMIT, seconds
+    assert work < WORK_LIMIT, work
     # Every open of the file went through os.open (fsafe), none through io.open,
     # and all reads together stay within the cap (+1 byte that detects "over").
     assert audited, "the audit hook saw no open of SKILL.md: the byte count proves nothing"
@@ -260,9 +260,9 @@ def test_100_mb_skill_md_reads_at_most_the_cap(tmp_path, monkeypatch):
     assert 0 < sum(read_bytes) <= CAP + 1, f"read {sum(read_bytes):,} bytes of a 100 MB file"
 
 
-def _alias_bomb() -> str:
+def _alias_bomb(depth: int = 9) -> str:
     lines = ["---", "name: bomb", "description: Billion laughs. Use when testing.", 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for level in range(1, 10):
+    for level in range(1, depth + 1):
         aliases = ", ".join([f"*a{level - 1}"] * 9)
         lines.append(f"a{level}: &a{level} [{aliases}]")
     lines += ["---", "body", ""]
@@ -271,11 +271,18 @@ def _alias_bomb() -> str:
 
 @pytest.mark.parametrize("targets", [(), ("--target", "all")], ids=["inferred", "all-targets"])
 def test_yaml_alias_bomb(tmp_path, targets):
+    # The bomb is walked up to its refusal (~10-20 times an ordinary skill's calls); expanded, its
+    # 9^10 nodes would be billions. Its work is compared with a bomb one level deeper: a level more
+    # is nine times the expansion; walked to the refusal it costs at most about twice (measured 1.9).
     isolate(tmp_path)
-    write_skill(tmp_path, "bomb", _alias_bomb())
-    codes, doc, _ = lint_case(f"alias bomb {' '.join(targets) or 'inferred'}", tmp_path, "bomb", *targets)
-    assert "SL005" in codes
-    assert any("alias" in d["message"] for d in doc["diagnostics"] if d["code"] == "SL005")
+    work = {}
+    for depth in (9, 10):
+        write_skill(tmp_path, f"bomb{depth}", _alias_bomb(depth))
+        label = f"alias bomb of depth {depth} {' '.join(targets) or 'inferred'}"
+        codes, doc, work[depth] = lint_case(label, tmp_path, f"bomb{depth}", *targets, limit=None)
+        assert "SL005" in codes
+        assert any("alias" in d["message"] for d in doc["diagnostics"] if d["code"] == "SL005")
+    assert work[10] / work[9] < 4, work
 
 
 def test_deep_flow_nesting_10000(tmp_path):
@@ -413,26 +420,31 @@ def test_5000_keys_are_reported(tmp_path):
     # The verdict, untimed: a frontmatter with 5,000 keys is linted, not refused.
     isolate(tmp_path)
     write_skill(tmp_path, "manykeys", FIVE_THOUSAND_KEYS)
-    codes, doc, _ = lint_case("5,000 keys (untimed)", tmp_path, "manykeys", limit=30.0)
+    codes, doc, _ = lint_case("5,000 keys (unbounded)", tmp_path, "manykeys", limit=None)
     assert "SL121" in codes
+
+
+def _keys(count: int) -> str:
+    return "---\nname: manykeys\ndescription: Many keys. Use when testing.\n" + "".join(f"key{i}: value {i}\n" for i in range(count)) + "---\nbody\n"
+
+
+# Calls at four times the size: linear work about 4 (less where a constant part weighs), quadratic 16.
+LINEAR_CALLS_AT_4X = 6.0
 
 
 @pytest.mark.slow
-def test_5000_keys_within_a_second(tmp_path):
+@pytest.mark.parametrize("targets", [(), ("--target", "all")], ids=["default targets", "every target"])
+def test_5000_keys_take_work_linear_in_the_keys(tmp_path, targets):
+    # 1,250 keys and 5,000 keys in one test (with every target: 50,000 per-target judgements and
+    # 5,000 findings): four times the keys, about four times the calls; each key judged against
+    # every other, sixteen.
     isolate(tmp_path)
-    write_skill(tmp_path, "manykeys", FIVE_THOUSAND_KEYS)
-    codes, _, _ = lint_case("5,000 keys", tmp_path, "manykeys")
-    assert "SL121" in codes
-
-
-@pytest.mark.slow
-def test_5000_keys_all_targets_within_a_second(tmp_path):
-    isolate(tmp_path)
-    write_skill(tmp_path, "manykeys", FIVE_THOUSAND_KEYS)
-    # 50,000 per-target judgements and 5,000 findings: a looser bound than the
-    # one-second bound of the malformed-input cases, so a loaded machine does not flake.
-    codes, _, _ = lint_case("5,000 keys --target all", tmp_path, "manykeys", "--target", "all", limit=2.5)
-    assert "SL121" in codes
+    work = {}
+    for count in (1250, 5000):
+        write_skill(tmp_path, f"keys{count}", _keys(count))
+        codes, _, work[count] = lint_case(f"{count:,} keys {' '.join(targets)}", tmp_path, f"keys{count}", *targets, limit=None)
+        assert "SL121" in codes
+    assert work[5000] / work[1250] < LINEAR_CALLS_AT_4X, work
 
 
 @pytest.mark.slow
@@ -463,12 +475,12 @@ def test_1mb_single_line_description_is_reported(tmp_path):
     isolate(tmp_path)
     write_skill(tmp_path, "longdesc", LONG_DESCRIPTION)
     assert len(LONG_DESCRIPTION.encode()) < CAP
-    codes, _, _ = lint_case("1 MB description (untimed)", tmp_path, "longdesc", limit=60.0)
+    codes, _, _ = lint_case("1 MB description (unbounded)", tmp_path, "longdesc", limit=None)
     assert "SL113" in codes
     assert "SL011" not in codes
 
 
-def test_1mb_single_line_description_within_a_second(tmp_path):
+def test_1mb_single_line_description_takes_bounded_work(tmp_path):
     isolate(tmp_path)
     write_skill(tmp_path, "longdesc", LONG_DESCRIPTION)
     codes, _, _ = lint_case("1 MB description", tmp_path, "longdesc")
