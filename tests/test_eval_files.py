@@ -7,7 +7,6 @@ and never past the cap; the rules through the command line; hostile input in a s
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from skilllint.skill.evals import files as eval_files, json_positions as eval_js
 from skilllint.skill.evals.files import TriggerCase, read_trigger_set, trigger_sets
 from skilllint.skill.package import SkillPackage
 
-from conftest import lint_json
+from conftest import LINEAR_AT_4X, growth, lint_json
 from test_hostile import MiB, Tree, check_json, skill, sparse, tree  # noqa: F401  (tree: a fixture)
 from skilllint.skill.evals.files import package_evals
 
@@ -436,20 +435,20 @@ def test_a_10_mb_line_is_read_in_linear_time(tree, shape):
         text = '[{"' + "k" * (10 * MiB) + '": 1}]'
     (root / "evals").mkdir()
     (root / "evals" / "trigger_eval.json").write_text(text)
-    result = check_json(tree, "--select", "SL530,SL531", "wide", label=f"trigger set: {shape}", limit=30.0)
+    result = check_json(tree, "--select", "SL530,SL531", "wide", label=f"trigger set: {shape}")  # reads < 64 MiB: read once, capped
     assert len(result.found("SL530")) <= 2
 
 
 def test_the_reader_is_linear_in_the_number_of_cases():
-    """Twenty times the cases, on one line, take far less than 400 times as long (quadratic would)."""
+    """Four times the cases, on one line, take about four times the work (quadratic: sixteen):
+    two sizes compared in one run, by function calls and by CPU time (the JSON parse is in C)."""
 
-    def seconds(count: int) -> float:
-        text = "[" + ", ".join(json.dumps({"query": f"q{i}", "should_trigger": i % 2 == 0}) for i in range(count)) + "]"
-        start = time.perf_counter()
-        found = read_trigger_set(Path("s"), text)
-        assert len(found.cases) == count
-        return time.perf_counter() - start
+    def text(count: int) -> str:
+        return "[" + ", ".join(json.dumps({"query": f"q{i}", "should_trigger": i % 2 == 0}) for i in range(count)) + "]"
 
-    small, large = min(seconds(5_000) for _ in range(3)), min(seconds(100_000) for _ in range(2))
-    assert large < small * 100, (small, large)
+    small, large = text(25_000), text(100_000)
+    assert len(read_trigger_set(Path("s"), large).cases) == 100_000
+    read = lambda text: read_trigger_set(Path("s"), text)  # noqa: E731
+    assert growth(read, small, large, measure="calls") < LINEAR_AT_4X
+    assert growth(read, small, large) < LINEAR_AT_4X
 

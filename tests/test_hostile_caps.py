@@ -239,7 +239,7 @@ def test_twenty_megabytes_of_links_to_missing_files(tree):
     # Written inside the tree (the audit allows no open outside it), after it is linted.
     reports = {fmt: tree.root / f"report.{fmt}" for fmt in ("concise", "json", "sarif", "github")}
     args = [arg for fmt, path in reports.items() for arg in ("--report", f"{fmt}={path}")]
-    result = run(tree, "check", "--no-cache", *args, ".", label="20 x 1 MiB of links to missing files", limit=30.0)
+    result = run(tree, "check", "--no-cache", *args, ".", label="20 x 1 MiB of links to missing files")
     assert result.code == 1
     assert len(result.out) < 200_000, f"{len(result.out):,} bytes of full output"
     for fmt, path in reports.items():
@@ -270,7 +270,7 @@ def test_folder_mentions_pointers_and_anchors_in_large_files(tree):
             size += len(line)
             k += 1
         (folder / "references" / "notes.md").write_text("".join(lines))
-    result = check_json(tree, "--no-cache", ".", label="256 KiB of folder links, pointers and anchors", limit=30.0)
+    result = check_json(tree, "--no-cache", ".", label="256 KiB of folder links, pointers and anchors")
     found = {code: len(result.found(code)) for code in ("SL306", "SL307", "SL311")}
     assert found == {"SL306": 50, "SL307": 50, "SL311": 50}, found
     assert result.doc()["summary"]["left_out"] > 10_000
@@ -337,6 +337,6 @@ def test_a_megabyte_flow_frontmatter_is_bounded(tree):
     folder.mkdir()
     flow = ",".join(["a"] * ((MiB - 200) // 2))
     (folder / "SKILL.md").write_text(f"---\nname: flow\ndescription: Flow. Use when testing.\nmetadata:\n  k: [{flow}]\n---\n# flow\n")
-    result = check_json(tree, "--no-cache", "--target", "all", "flow", label="1 MiB flow-sequence frontmatter", limit=15.0)
+    result = check_json(tree, "--no-cache", "--target", "all", "flow", label="1 MiB flow-sequence frontmatter")
     assert result.rss_mb < 120, f"{result.rss_mb:.0f} MB"
     assert result.found("SL011") and not result.found("SL005")

@@ -148,7 +148,7 @@ def test_long_chains_of_links_are_no_traceback(tree):
     (tree.root / "real").mkdir()
     _chain(tree.root, 3000, "real")  # in the tree, where discovery resolves links
     _chain(root, 1200, ".")  # in a skill, where discovery and its rules do (each link an SL404)
-    result = run(tree, "check", "--output-format", "json", ".", label="chains of 3,000 and 1,200 links", limit=60)
+    result = run(tree, "check", "--output-format", "json", ".", label="chains of 3,000 and 1,200 links")
     assert result.doc()["summary"]["packages"] == 1
     # each link in the skill; in the tree, each of the 3,001 more than 40 links from the end (ELOOP)
     assert len(result.found("SL404")) == 1201 + (3001 - 40)
@@ -169,11 +169,9 @@ def test_resolving_each_link_of_a_chain_costs_a_bounded_number_of_lstat_calls(tr
         return real_lstat(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "lstat", counting)
-    start = time.perf_counter()
     found = discover(["."], tree.root)
-    seconds = time.perf_counter() - start
     monkeypatch.undo()
-    print(f"\n900 chained links: {len(calls):,} lstat calls, {seconds:.2f} s")
+    print(f"\n900 chained links: {len(calls):,} lstat calls")
     assert [f.root.name for f in found.packages] == ["s"]
     components = len(tree.root.parts) + 1
     hops = 40  # the kernel's ELOOP bound, skilllint.fsafe.MAX_LINK_HOPS
