@@ -377,7 +377,7 @@ def test_a_child_that_keeps_the_output_open_cannot_hang_the_run(fake, tmp_path):
     catalog = _catalog(tmp_path)
     router = _router("--agent", "fake-agent", "--runs", "1", "--timeout", "1.5")
     try:
-        with deadline(30):
+        with deadline():
             started = time.monotonic()
             verdict = router.decide(["DETACH"], catalog, catalog.skills[0])[0]
         assert time.monotonic() - started < 20
@@ -674,7 +674,7 @@ def test_a_skill_md_that_is_no_plain_file_is_left_out_and_said(fake, tmp_path):
     beta = catalog.skills[1].skill_md
     beta.unlink()
     os.mkfifo(beta)  # reading it would block for ever
-    with deadline(30):
+    with deadline():
         verdict = _router("--agent", "fake-agent", "--runs", "1").decide(["SKILL:alpha"], catalog, catalog.skills[0])[0]
     assert verdict.triggered == ("alpha",)
     assert "not a regular file" in verdict.detail["left_out"]["beta"]

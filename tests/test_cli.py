@@ -137,7 +137,7 @@ def test_console_script_runs_as_a_module(tree):
         cwd=tree,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
     assert proc.returncode == 1 and "[SL005]" in proc.stdout
 
@@ -147,17 +147,17 @@ def test_the_command_writes_everything_before_it_leaves_without_teardown(tree):
     """cli.run() ends with os._exit (no interpreter teardown): buffered output must be flushed first."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # a pipe is block-buffered then
     command = [sys.executable, "-m", "skilllint", "check"]
-    small = subprocess.run([*command, "--output-format", "concise", "Broken"], cwd=tree, env=env, capture_output=True, timeout=60)
+    small = subprocess.run([*command, "--output-format", "concise", "Broken"], cwd=tree, env=env, capture_output=True, timeout=120)
     assert small.returncode == 1 and b"[SL005]" in small.stdout  # a few lines: all still in the buffer at exit
     for i in range(120):  # a long report, many pipe buffers
         write_skill(tree, f"Bad_{i}", BROKEN.replace("Broken", f"Bad_{i}"))
-    whole = subprocess.run([*command, "--output-format", "json", "."], cwd=tree, env=env, capture_output=True, timeout=60)
+    whole = subprocess.run([*command, "--output-format", "json", "."], cwd=tree, env=env, capture_output=True, timeout=120)
     assert whole.returncode == 1 and json.loads(whole.stdout)["summary"]["packages"] == 123
     # the reader leaves early (`| head`): no traceback, no "Exception ignored" at exit
     reader = subprocess.Popen([*command, "--output-format", "json", "."], cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     reader.stdout.read(10)
     reader.stdout.close()
-    _, err = reader.communicate(timeout=60)
+    _, err = reader.communicate(timeout=120)
     assert reader.returncode in (0, 1) and err == b""
 
 @pytest.mark.e2e
@@ -168,7 +168,7 @@ def test_a_profiler_still_gets_its_data(tree, tmp_path):
         [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "skilllint", "check", "--output-format", "concise", "Broken"],
         cwd=tree,
         capture_output=True,
-        timeout=60,
+        timeout=120,
     )
     assert b"[SL005]" in proc.stdout and out.stat().st_size > 0  # (cProfile swallows the exit code)
 
@@ -179,7 +179,7 @@ def test_version_names_the_distribution(tmp_path):
     from skilllint import DISTRIBUTION, __version__
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's skilllint, whatever is installed
-    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout == f"skilllint {__version__} ({DISTRIBUTION})\n"
     assert DISTRIBUTION == "agent-skilllint" and proc.stderr == ""
 
@@ -197,7 +197,7 @@ def test_version_warns_when_the_other_skilllint_distribution_is_installed_too(tm
         encoding="utf-8",
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
-    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "skilllint", "--version"], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "(agent-skilllint)" in proc.stdout
     assert "the distribution `skilllint` 1.21.4 (Static analysis linter for Claude Code plugins" in proc.stderr
     assert "pip uninstall skilllint agent-skilllint`, then install agent-skilllint again" in proc.stderr

@@ -506,7 +506,7 @@ def test_engine_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory)
     tree = hostile["tree"]
     settings = load_settings(registry(), tree, None)
     start = time.perf_counter()
-    with deadline(20), recording() as events:
+    with deadline(), recording() as events:
         result = lint_paths(["."], settings, tree)
     elapsed = time.perf_counter() - start
     assert not result.internal_errors, result.internal_errors
@@ -545,7 +545,7 @@ def test_engine_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory)
 def test_cli_reads_nothing_outside_the_linted_root(hostile, tmp_path_factory, fmt):
     _warm_up(tmp_path_factory.mktemp("warm"))
     tree = hostile["tree"]
-    with deadline(20), recording() as events:
+    with deadline(), recording() as events:
         code, out, err = run_cli("check", ".", "--target", "all", "--output-format", fmt, cwd=tree)
     assert code == 1, err
     assert "Traceback" not in err and "internal error" not in err, err
@@ -571,9 +571,9 @@ def test_cli_finishes_on_a_link_cycle_and_a_fifo_in_a_subprocess(tmp_path):
     os.symlink("..", root / "plugins" / "x")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     command = [sys.executable, "-m", "skilllint", "check", ".", "--target", "all", "--output-format", "json"]
-    subprocess.run(command, cwd=tree, env=env, capture_output=True, timeout=60)  # imports warmed (pyc)
+    subprocess.run(command, cwd=tree, env=env, capture_output=True, timeout=120)  # imports warmed (pyc)
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=120)
     elapsed = time.perf_counter() - start
     assert done.returncode == 1, done.stderr
     print(f"\nTIME link traps: {elapsed:.2f}s")  # the subprocess timeout catches a hang
@@ -603,7 +603,7 @@ def test_a_linked_config_file_is_not_followed_out_of_the_tree(hostile, tmp_path_
     secret.write_text('targets = ["agentskills"]\n')
     os.symlink(str(secret), tree / "skilllint.toml")
     _warm_up(tmp_path_factory.mktemp("warm"))
-    with deadline(20), recording() as events:
+    with deadline(), recording() as events:
         run_cli("check", ".", "--output-format", "concise", cwd=tree)
     assert all(os.path.realpath(path) != os.path.realpath(secret) for _, path in events)
 

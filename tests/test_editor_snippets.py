@@ -67,7 +67,7 @@ def _snippets() -> list[tuple[str, tuple[int, ...] | None, str]]:
 
 
 def _nvim_version() -> tuple[int, ...]:
-    out = subprocess.run([NVIM, "--version"], capture_output=True, text=True, timeout=60, check=True).stdout
+    out = subprocess.run([NVIM, "--version"], capture_output=True, text=True, timeout=120, check=True).stdout
     return tuple(int(part) for part in re.match(r"NVIM v(\d+)\.(\d+)", out).groups())
 
 
@@ -87,7 +87,7 @@ def test_the_neovim_snippet_shows_skilllint_findings(tmp_path, index):
     if _nvim_version() < version:
         pytest.skip(f"this snippet needs Neovim {'.'.join(map(str, version))}; this machine has {'.'.join(map(str, _nvim_version()))}")
     repo = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=120)
     skill = repo / "skills" / "bad"
     (skill / "references").mkdir(parents=True)
     (skill / "SKILL.md").write_text(

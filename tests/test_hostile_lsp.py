@@ -253,7 +253,7 @@ def test_shutdown_during_a_long_lint_is_answered_and_stops_it(tmp_path, project,
         start = time.perf_counter()
         server.stdin.write(request(2, "shutdown") + notification("exit"))
         server.stdin.close()
-        status = server.wait(timeout=60)
+        status = server.wait(timeout=120)
         took = time.perf_counter() - start
     finally:
         if server.poll() is None:

@@ -444,7 +444,7 @@ def test_server_verb_without_pygls_says_how_to_install(tmp_path):
     (blocker / "pygls" / "__init__.py").write_text("raise ImportError('pygls hidden by the test')\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker), str(ROOT)])}
     done = subprocess.run(
-        [sys.executable, "-m", "skilllint", "server"], input="", capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "skilllint", "server"], input="", capture_output=True, text=True, env=env, timeout=120
     )
     assert done.returncode == 2
     # the hint names the lsp extra's own requirement (PyPI's `skilllint` is another project)
@@ -539,7 +539,7 @@ def test_exit_status_is_the_specification_s(tmp_path, ending, status):
     """LSP: exit ends the process with 0 after a shutdown request, else 1. A client that
     just goes away counts as an exit (with or without the shutdown it sent)."""
     server = start_server(tmp_path)
-    out, err = server.communicate(HELLO + ending, timeout=60)
+    out, err = server.communicate(HELLO + ending, timeout=120)
     assert server.returncode == status, err.decode(errors="replace")
     assert b"Traceback" not in err, err.decode(errors="replace")
     answers = {m.get("id"): m for m in messages_in(out) if "id" in m}

@@ -403,7 +403,7 @@ def test_a_forked_call_ends_with_its_parent(tmp_path):
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     child = int(parent.stdout.readline())
     parent.send_signal(signal.SIGKILL)
-    parent.wait(timeout=30)
+    parent.wait(timeout=120)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
