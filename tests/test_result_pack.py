@@ -214,6 +214,12 @@ def test_only_a_json_or_sarif_report_brings_orjson_and_the_cache_reads_with_it(t
         "main(['check', '-j', '1', '--output-format', sys.argv[1], '.'])\n"
         "print('orjson' in sys.modules, all(seen) and len(seen))\n"
     )
+    # The child must run the skilllint this process filled the cache with: the cache is keyed by the
+    # package's code, and from a checkout over a non-editable install the two differ (the checkout's
+    # skilllint/ shadows the installed one here; the child, run from tmp_path, would import the other).
+    import skilllint
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(os.path.realpath(skilllint.__file__))), os.environ.get("PYTHONPATH", "")]))
     for fmt, imported in (("concise", "False"), ("json", "True")):
-        out = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True, cwd=tmp_path)
+        out = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True, cwd=tmp_path, env=env)
         assert out.stdout.strip().splitlines()[-1] == f"{imported} 2", (fmt, out.stdout, out.stderr)
