@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
-from conftest import ROOT, deadline
+from conftest import ROOT, deadline, growth
 from test_scripts import findings, make, where
 
 from skilllint.skill.scripts.python import prompt_reach as pyscript
+
+# Function calls at four times the size: linear work about 4, quadratic 16.
+LINEAR_CALLS_AT_4X = 6.0
 
 
 def reached(text: str, *args: str) -> list[int]:
@@ -190,23 +193,33 @@ def test_what_python_3_cannot_parse_is_left_to_the_text_scan():
 # -- hostile scripts: bounded work ----------------------------------------------------------
 
 
-def _timed_findings(tmp_path, text: str, body: str = "Nothing to run.") -> tuple[list[dict], float]:
+def _findings(tmp_path, text: str, body: str = "Nothing to run.") -> list[dict]:
     skill = make(tmp_path, {"scripts/x.py": text}, body=body)
-    start = time.perf_counter()
-    with deadline():
-        found = findings(skill, "SL701")
-    return found, time.perf_counter() - start
+    with deadline():  # a hang guard; the work is bounded by the growth checks beside
+        return findings(skill, "SL701")
+
+
+def _analysis_growth(make_text, size: int) -> float:
+    """The function calls of analysing ``make_text(size)`` over those at a quarter of the size."""
+    return growth(pyscript.analyse, make_text(size // 4), make_text(size), measure="calls")
+
+
+def _exits(count: int) -> str:
+    return "import sys\n" + "".join(f"if sys.argv[{i % 5}] == 'x{i}':\n    sys.exit(1)\n" for i in range(count)) + "input('?')\n"
+
+
+def _chain(count: int) -> str:
+    return "import sys\nx = " + " or ".join(f"v{i}" for i in range(count)) + " or input('?')\n"
 
 
 @pytest.mark.slow
 def test_thousands_of_early_exits_and_operands_stay_linear(tmp_path):
     # Each `if …: sys.exit()` is a condition of every statement after it, and each operand of an
     # `or` of every later one: kept whole, 10,000-20,000 of them made 10^8 tuple items or more.
-    exits = "import sys\n" + "".join(f"if sys.argv[{i % 5}] == 'x{i}':\n    sys.exit(1)\n" for i in range(10000)) + "input('?')\n"
-    chain = "import sys\nx = " + " or ".join(f"v{i}" for i in range(20000)) + " or input('?')\n"
-    for text in (exits, chain):
-        found, seconds = _timed_findings(tmp_path / str(len(text)), text)
-        assert len(found) == 1 and seconds < 20
+    for make_text, size in ((_exits, 10000), (_chain, 20000)):
+        text = make_text(size)
+        assert len(_findings(tmp_path / str(len(text)), text)) == 1
+        assert _analysis_growth(make_text, size) < LINEAR_CALLS_AT_4X
 
 
 @pytest.mark.slow
@@ -233,29 +246,42 @@ def test_conditions_kept_per_node_are_bounded_in_memory():
 def test_a_call_graph_of_exponentially_many_chains_is_cut_short(tmp_path):
     # Level k has 12 functions, each calling all 12 of level k+1: 12^8 chains down to the prompt,
     # every one decided against by its test (`if '--never' in sys.argv`) only at the top.
-    lines = ["import sys", "def f9_0():", "    input('?')"]
-    for level in range(8, -1, -1):
-        for index in range(12):
-            lines.append(f"def f{level}_{index}():")
-            lines.extend(f"    f{level + 1}_{callee}()" for callee in range(12 if level < 8 else 1))
-    lines += ["if '--never' in sys.argv:"] + [f"    f0_{i}()" for i in range(12)]
-    found, seconds = _timed_findings(tmp_path, "\n".join(lines) + "\n")
-    assert seconds < 20
+    def graph(depth: int) -> str:
+        lines = ["import sys", f"def f{depth + 1}_0():", "    input('?')"]
+        for level in range(depth, -1, -1):
+            for index in range(12):
+                lines.append(f"def f{level}_{index}():")
+                lines.extend(f"    f{level + 1}_{callee}()" for callee in range(12 if level < depth else 1))
+        lines += ["if '--never' in sys.argv:"] + [f"    f0_{i}()" for i in range(12)]
+        return "\n".join(lines) + "\n"
+
+    found = _findings(tmp_path, graph(8))
     assert where(found) == [("x.py", 3, 5)]  # the search ran out: reachable, as any unknown
+    # Two levels more: 144 times the chains, 1.5 times the functions; cut short, the work grows
+    # with the functions (followed, with the chains).
+    assert growth(pyscript.analyse, graph(3), graph(5), measure="calls") < 2
 
 
 def test_deep_nesting_falls_back_to_the_text_scan(tmp_path):
-    text = "x = " + "(" * 3000 + "input('?')" + ")" * 3000 + "\n"
-    found, seconds = _timed_findings(tmp_path, text)
-    assert where(found) == [("x.py", 1, 3005)] and seconds < 20
+    def text(depth: int) -> str:
+        return "x = " + "(" * depth + "input('?')" + ")" * depth + "\n"
+
+    assert where(_findings(tmp_path, text(3000))) == [("x.py", 1, 3005)]
+    assert _analysis_growth(text, 3000) < LINEAR_CALLS_AT_4X
 
 
 def test_thousands_of_commands_and_options(tmp_path):
-    options = "".join(f"p.add_argument('--o{i}', action='store_true')\n" for i in range(5000))
-    text = "import argparse\np = argparse.ArgumentParser()\n" + options + "a = p.parse_args()\nif a.o4999:\n    input('?')\n"
-    body = "```bash\n" + "python3 scripts/x.py --o1 x.py\n" * 5000 + "```\n"
-    found, seconds = _timed_findings(tmp_path, text, body)
-    assert found == [] and seconds < 20
+    def skill(count: int) -> Path:
+        options = "".join(f"p.add_argument('--o{i}', action='store_true')\n" for i in range(count))
+        text = "import argparse\np = argparse.ArgumentParser()\n" + options + f"a = p.parse_args()\nif a.o{count - 1}:\n    input('?')\n"
+        body = "```bash\n" + "python3 scripts/x.py --o1 x.py\n" * count + "```\n"
+        return make(tmp_path / str(count), {"scripts/x.py": text}, body=body)
+
+    small, large = skill(1250), skill(5000)
+    with deadline():  # a hang guard
+        assert findings(large, "SL701") == []
+    lint = lambda folder: findings(folder, "SL701")  # noqa: E731
+    assert growth(lint, small, large, measure="calls") < LINEAR_CALLS_AT_4X
 
 
 def test_the_python_model_is_imported_only_for_a_python_script(tmp_path):
