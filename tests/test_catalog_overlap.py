@@ -323,18 +323,13 @@ def test_templated_catalog_matches_brute_force(seed):
 
 @pytest.mark.slow
 def test_templated_candidates_stay_linear_at_20000():
-    import time
-
     n = 20_000
     # every description is one word apart from thousands of others: all pairs score >= 0.9
     descs = [_REPORT.format(slot=f"ledger q{i}") if i % 7 else _REPORT.format(slot="ledger") for i in range(n)]
     stats: dict[str, int] = {}
-    start = time.perf_counter()
     found = find_overlaps(descs, threshold=0.9, stats=stats)
-    elapsed = time.perf_counter() - start
     assert len(found) == n
-    assert stats["candidates"] < 5 * n  # pairwise within the template would be n * n / 2
-    assert elapsed < 40  # a few seconds; pairwise scoring takes minutes
+    assert stats["candidates"] < 5 * n  # the work counted: pairwise within the template would be n * n / 2
     for o in found[:50] + found[-50:]:
         assert similarity(descs[o.index], descs[o.partner]) == pytest.approx(o.score) and o.score >= 0.9
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import lint_json, write_skill
+from conftest import LINEAR_AT_4X, growth, lint_json, write_skill
 from skilllint.skill.references.document_toc import has_toc
 from skilllint.skill.references.mention_context import BodyContext
 
@@ -277,10 +276,9 @@ def test_sl303_a_bare_name_several_files_share_names_none_of_them(tmp_path):
 def test_sl303_wildcards_in_one_long_token_are_expanded_once(tmp_path):
     from skilllint.skill.references.disclosure_graph import NamedBy
 
-    text = "`" + "ab*" * 100_000 + "`"
-    start = time.perf_counter()
-    NamedBy(text).patterns
-    assert time.perf_counter() - start < 2.0  # once per token: linear (per marker: ~minutes)
+    # once per token: linear (per marker: ~minutes); two sizes compared in one run, by CPU time
+    text = lambda count: "`" + "ab*" * count + "`"  # noqa: E731
+    assert growth(lambda text: NamedBy(text).patterns, text(25_000), text(100_000)) < LINEAR_AT_4X
 
 
 def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
@@ -573,9 +571,15 @@ def test_sl310_judges_a_reference_definition_where_its_label_is_used(tmp_path):
 def test_sl310_finds_a_mention_s_sentence_without_reading_the_whole_paragraph():
     from skilllint.skill.references.mention_context import SENTINEL, _sentence
 
-    paragraph = "Run it now. " * 20_000 + SENTINEL + "Read `scripts/x.py` when it fails. And more."
-    start = time.perf_counter()
-    for _ in range(1_000):  # as for a paragraph of a thousand mentions
-        sentence = _sentence(paragraph)
-    assert sentence == "Read `scripts/x.py` when it fails."
-    assert time.perf_counter() - start < 10  # reading from the paragraph's start each time: ~40 s
+    def paragraph(sentences: int) -> str:
+        return "Run it now. " * sentences + SENTINEL + "Read `scripts/x.py` when it fails. And more."
+
+    assert _sentence(paragraph(20_000)) == "Read `scripts/x.py` when it fails."
+
+    def thousand(text: str) -> None:
+        for _ in range(1_000):  # as for a paragraph of a thousand mentions
+            _sentence(text)
+
+    # Four times the sentences before the mention: about the same work (CPU time, two sizes in one
+    # run); reading from the paragraph's start each time, four times as much (~40 s in all).
+    assert growth(thousand, paragraph(5_000), paragraph(20_000)) < 2

@@ -10,7 +10,6 @@ property test generates frontmatter with comments and odd quoting.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from skilllint.diagnostics import Edit, Span
 from skilllint.edits import LineIndex, apply_edits, edit, edits_between, offsets
 from skilllint.skill.package import SkillPackage
 
-from conftest import run_cli, write_skill
+from conftest import LINEAR_CALLS_AT_4X, growth, run_cli, write_skill
 
 
 def fixed(tmp_path: Path, folder: str, text: str | bytes, *flags: str) -> tuple[str, str, str]:
@@ -410,11 +409,15 @@ def test_edits_between_turn_any_text_into_any_other(old, new):
 def test_edits_between_compares_only_what_changed():
     # A long file of lines that repeat (blank lines, fences): comparing all of it for a change
     # in the frontmatter took seconds; the lines both texts open and end with are not compared.
-    body = "".join(f"```\nline {i % 7}\n```\n\n" for i in range(20_000))
-    old, new = "---\nname: a\n---\n" + body, "---\nname: b\n---\n" + body
-    start = time.perf_counter()
-    edits = edits_between(Path("f"), old, new)
-    assert [e.text for e in edits] == ["b"] and time.perf_counter() - start < 5
+    def texts(lines: int) -> tuple[str, str]:
+        body = "".join(f"```\nline {i % 7}\n```\n\n" for i in range(lines))
+        return "---\nname: a\n---\n" + body, "---\nname: b\n---\n" + body
+
+    edits = edits_between(Path("f"), *texts(20_000))
+    assert [e.text for e in edits] == ["b"]
+    # The work, counted at 5,000 and 20,000 lines: four times (the lines are split and matched
+    # once: x4.0); difflib comparing the whole texts of repeating lines: sixteen times (x16.0).
+    assert growth(lambda pair: edits_between(Path("f"), *pair), texts(5_000), texts(20_000), measure="calls") < LINEAR_CALLS_AT_4X
 
 
 def test_a_span_only_edit_from_a_plugin_applies_by_its_span():

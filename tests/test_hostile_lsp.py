@@ -11,8 +11,11 @@ kills the process the rule runs in. Each check writes ``start``/``end`` with its
 pid to a record file, so a test knows when the lint began, in which process, and
 whether it ran to the end.
 
-Bounds: a healthy server answers in milliseconds; every bound here is seconds, and
-the slow lint takes far longer than any bound, so a server that waits for it fails.
+Bounds: no answer is judged by its seconds (a busy machine stretches them). The slow lint
+sleeps SLOW_SECONDS and records its ``end``; a request answered "while the lint runs" is one
+answered before that record (and the lint is still there): a server that waits for the
+lint fails that, however fast or slow the machine. Waits for an event are hang guards
+(conftest.HANG_GUARD): they return at the event and only a broken server reaches them.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from conftest import HANG_GUARD
 from test_lsp import ALPHA, BETA, HELLO, Session, codes, make_project, messages_in, notification, request, run, start_server
 
 pytestmark = pytest.mark.e2e
 
-SLOW_SECONDS = 40  # the slow lint; no test waits for it to end
-ANSWER_WITHIN = 5.0  # seconds for a request while it runs (a healthy server: well under 0.1)
+SLOW_SECONDS = 120  # the slow lint; no test waits for it to end (each answer must come before it does)
 
 PLUGIN = '''
 import ctypes, os, re, signal
@@ -100,7 +103,7 @@ def records(record: Path) -> list[tuple[str, int]]:
 
 async def lint_started(record: Path, count: int = 1) -> int:
     """The pid of the ``count``-th check that started (bounded wait)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_GUARD  # a hang guard
     while time.monotonic() < deadline:
         starts = [pid for what, pid in records(record) if what == "start"]
         if len(starts) >= count:
@@ -109,7 +112,7 @@ async def lint_started(record: Path, count: int = 1) -> int:
     raise AssertionError(f"no lint started; record: {records(record)}")
 
 
-async def gone(pid: int, within: float = 10.0) -> bool:
+async def gone(pid: int, within: float = HANG_GUARD) -> bool:
     """Whether process ``pid`` is gone (killed and reaped: a zombie still answers signal 0)."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -121,14 +124,17 @@ async def gone(pid: int, within: float = 10.0) -> bool:
     return False
 
 
-async def timed(awaitable) -> float:
-    """Seconds until ``awaitable`` answers; fails at ANSWER_WITHIN."""
-    start = time.perf_counter()
+async def answered(awaitable, record: Path | None = None, running: int | None = None):
+    """The answer to ``awaitable`` (under the hang guard); with ``running``, the pid of a slow lint,
+    it must come while that lint runs: before the lint records its end, and the lint still there."""
     try:
-        await asyncio.wait_for(awaitable, ANSWER_WITHIN)
+        result = await asyncio.wait_for(awaitable, HANG_GUARD)
     except asyncio.TimeoutError:
-        raise AssertionError(f"no answer within {ANSWER_WITHIN} s while a lint runs") from None
-    return time.perf_counter() - start
+        raise AssertionError(f"no answer within {HANG_GUARD} s (a hang guard)") from None
+    if running is not None:
+        assert ("end", running) not in records(record), "answered only once the slow lint had ended"
+        os.kill(running, 0)  # the lint still runs (ProcessLookupError: it does not)
+    return result
 
 
 def hover(s: Session, uri: str, line: int = 0):
@@ -155,9 +161,8 @@ def test_requests_are_answered_while_a_lint_holds_the_interpreter_lock(project, 
         async with Session(project["alpha"].parents[2], env) as s:
             alpha = s.open(project["alpha"], slow(ALPHA))
             pid = await lint_started(record)
-            latencies = []
             for _ in range(3):
-                latencies.append(await timed(hover(s, alpha)))
+                await answered(hover(s, alpha), record, pid)
                 action = s.client.text_document_code_action_async(
                     lsp.CodeActionParams(
                         text_document=lsp.TextDocumentIdentifier(uri=alpha),
@@ -165,8 +170,7 @@ def test_requests_are_answered_while_a_lint_holds_the_interpreter_lock(project, 
                         context=lsp.CodeActionContext(diagnostics=[]),
                     )
                 )
-                latencies.append(await timed(action))
-            print(f"\nrequest latency while a {SLOW_SECONDS} s lint runs: max {max(latencies) * 1000:.0f} ms")
+                await answered(action, record, pid)
             assert pid != s.client._server.pid  # the lint runs in a process of its own
 
             # A newer text: the slow lint is killed, the new one published, the old never.
@@ -188,13 +192,10 @@ def test_a_burst_of_changes_during_a_lint_is_linted_once(project, load_rules):
         async with Session(project["alpha"].parents[2], env) as s:
             alpha = s.open(project["alpha"], slow(ALPHA))
             slow_pid = await lint_started(record)
-            start = time.perf_counter()
             for body in bodies:
                 version = s.change(alpha, body)
             found = await s.published(alpha, version=version)
-            took = time.perf_counter() - start
-            print(f"\n{len(bodies)} changes during a slow lint: published in {took:.2f} s")
-            assert took < ANSWER_WITHIN
+            assert ("end", slow_pid) not in records(record)  # published without waiting for the slow lint
             assert codes(found) == ["XL001"]  # the last text's finding
             assert [p.version for p in s.diagnostics[alpha]] == [version]  # no stale or intermediate version
             assert await gone(slow_pid)
@@ -229,7 +230,7 @@ def test_closing_a_document_during_its_lint_stops_the_lint(project, load_rules):
             published = len(s.diagnostics[alpha])
             s.close(alpha)
             assert await gone(pid)
-            await timed(hover(s, beta))
+            await answered(hover(s, beta))
             await asyncio.sleep(1.0)
             assert len(s.diagnostics[alpha]) == published + 1 and not s.diagnostics[alpha][-1].diagnostics
             assert codes(await s.published(beta)) == ["SL310"]
@@ -250,17 +251,14 @@ def test_shutdown_during_a_long_lint_is_answered_and_stops_it(tmp_path, project,
         server.stdin.write(HELLO + opened)
         server.stdin.flush()
         pid = asyncio.run(lint_started(record))
-        start = time.perf_counter()
         server.stdin.write(request(2, "shutdown") + notification("exit"))
         server.stdin.close()
-        status = server.wait(timeout=120)
-        took = time.perf_counter() - start
+        status = server.wait(timeout=HANG_GUARD)  # a hang guard; no wait for the lint: its end is never recorded (below)
     finally:
         if server.poll() is None:
             server.kill()
     out, err = server.stdout.read(), server.stderr.read()
-    print(f"\nshutdown + exit during a {SLOW_SECONDS} s lint: exit status {status} after {took:.2f} s")
-    assert status == 0 and took < ANSWER_WITHIN, err.decode(errors="replace")
+    assert status == 0, err.decode(errors="replace")
     assert {"jsonrpc": "2.0", "id": 2, "result": None} in messages_in(out)
     assert asyncio.run(gone(pid))
     assert ("end", pid) not in records(record)
@@ -305,7 +303,7 @@ def test_a_failed_lint_is_logged_and_the_server_goes_on(project, load_rules, com
             beta = s.open(project["beta"], BETA + f"\n{command}\n")
             message = await s.until(lambda: next((m for m in s.logs if said in m.message), None), f"a log line saying {said!r}")
             assert message.type == lsp.MessageType.Error and "please report this bug" in message.message
-            await timed(hover(s, beta))
+            await answered(hover(s, beta))
             version = s.change(beta, BETA)
             assert codes(await s.published(beta, version=version)) == ["SL310"]
 
@@ -330,7 +328,7 @@ class RawServer:
     def messages(self) -> list[dict]:
         return messages_in(self.output)
 
-    def until(self, predicate, what: str, within: float = 30.0):
+    def until(self, predicate, what: str, within: float = HANG_GUARD):
         """Read the server's output until one of its messages satisfies ``predicate``."""
         import select
 
@@ -381,7 +379,7 @@ class RawServer:
         with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
             return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
 
-    def finish(self, within: float = 60) -> tuple[int, str]:
+    def finish(self, within: float = HANG_GUARD) -> tuple[int, str]:
         """Close the input; (exit status, stderr)."""
         try:
             self.process.stdin.close()

@@ -19,12 +19,13 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from conftest import HANG_GUARD
 from skilllint.rulebook import rule_folders, rule_page
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parent.parent
-WAIT = 30.0  # seconds for any one answer; a healthy server needs well under one
+WAIT = HANG_GUARD  # seconds for any one answer: a hang guard (a healthy server needs well under one)
 
 ALPHA = """\
 ---

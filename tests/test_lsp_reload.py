@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -402,9 +401,8 @@ def test_the_checks_of_one_text_read_a_bounded_amount():
     the server's loop answers in time (each check of this text reads 1 MiB)."""
     text = "---\nname: a\n---\n```\n" + "x\n" * 500_000 + "```\n"
     silencer = Silencer(text)
-    start = time.perf_counter()
     proposals = [silencer.disable("SL999", line) for line in range(10, 400_000, 5_000)]
-    took = time.perf_counter() - start
     made = [p for p in proposals if p is not None]
+    # The work counted: checks of the whole text stop at the budget (80 requests, 10 checks;
+    # unbounded, 80 checks: 8 times the reading).
     assert len(made) == CHECK_BUDGET // len(text) and all(p.title == "Disable SL999 for this code block" for p in made)
-    assert took < 20, f"{took:.1f} s"  # about 1 s here; unbounded, the 80 checks take 8 times that

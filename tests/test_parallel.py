@@ -404,7 +404,9 @@ def test_a_forked_call_ends_with_its_parent(tmp_path):
     child = int(parent.stdout.readline())
     parent.send_signal(signal.SIGKILL)
     parent.wait(timeout=120)
-    deadline = time.monotonic() + 10
+    from conftest import HANG_GUARD
+
+    deadline = time.monotonic() + HANG_GUARD  # a hang guard: a child that outlives its parent lives on
     while time.monotonic() < deadline:
         try:
             with open(f"/proc/{child}/status", encoding="ascii") as status:
@@ -454,7 +456,7 @@ def test_forked_processes_end_with_a_killed_parent(kind):
     import signal
     import subprocess
 
-    from conftest import ROOT
+    from conftest import HANG_GUARD, ROOT
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     parent = subprocess.Popen([sys.executable, "-c", _ORPHANS, kind], stdout=subprocess.PIPE, text=True, env=env)
@@ -466,14 +468,14 @@ def test_forked_processes_end_with_a_killed_parent(kind):
         os.kill(parent.pid, signal.SIGKILL)
         killed = time.monotonic()
         parent.wait()
-        while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
+        # A hang guard, not a speed claim: a worker that outlives its parent lives on for good.
+        while any(_alive(pid) for pid in children) and time.monotonic() - killed < HANG_GUARD:
             time.sleep(0.01)
-        outlived = time.monotonic() - killed
+        left = [pid for pid in children if _alive(pid)]
     finally:
         parent.kill()
         parent.wait()
-    print(f"\n{kind} outlived a killed parent by {outlived:.2f} s")
-    assert outlived < 3, f"{kind} outlived the parent by {outlived:.1f} s"
+    assert not left, f"{kind}: workers {left} outlived their killed parent"
 
 
 def held_lock_state(lock):

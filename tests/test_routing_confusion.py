@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from conftest import lint_json, write_skill
+from conftest import LINEAR_AT_4X, growth, lint_json, write_skill
 from skilllint.catalog.own_words import OPENING_WORDS, own_words
 
 CHARTS = "---\nname: chart-maker\ndescription: Draws bar, line and pie charts from CSV data. Use when the user asks for a chart or a plot of tabular data.\n---\n\n# Chart maker\n\nReads a CSV file and draws the chart the user asks for with matplotlib.\n"
@@ -77,7 +76,5 @@ def test_a_skill_the_codex_budget_leaves_out_is_not_this_rules_to_report(tmp_pat
 
 
 def test_a_hostile_body_costs_linear_time():
-    body = "[" * 200_000 + "\n" + "<" * 200_000 + "\n" + "# " + "a" * 200_000 + "\n"
-    start = time.perf_counter()
-    own_words(body)
-    assert time.perf_counter() - start < 2.0
+    body = lambda n: "[" * n + "\n" + "<" * n + "\n" + "# " + "a" * n + "\n"  # noqa: E731
+    assert growth(own_words, body(50_000), body(200_000)) < LINEAR_AT_4X  # two sizes, by CPU time

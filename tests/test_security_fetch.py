@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
-from conftest import lint_json
+from conftest import LINEAR_AT_4X, growth, lint_json
 from test_hostile import check_json, skill, tree  # noqa: F401  (tree: a fixture)
 
 from skilllint.skill.security.fetch_and_run import shell_fetch_runs
@@ -122,16 +122,16 @@ def test_a_download_to_a_file_is_not_run_by_the_pipe():
 def test_shell_commands_look_for_the_close_of_unclosed_braces_once():
     # Every script with a URL is now split into commands: a `${` with no `}` after it must not
     # send a search to the end of the text for each later `${`.
-    import time
-
     from skilllint.skill.scripts.lexers import lex_shell
     from skilllint.skill.scripts.shell_commands import shell_commands
 
-    text = "curl https://x.dev\n" + "a${" * 500_000
-    code = lex_shell(text).code
-    start = time.perf_counter()
-    shell_commands(text, code)
-    assert time.perf_counter() - start < 8.0
+    def case(count: int) -> tuple[str, str]:
+        text = "curl https://x.dev\n" + "a${" * count
+        return text, lex_shell(text).code
+
+    # Two sizes in one run, by CPU time (the searches are str methods, in C): a search to the end of
+    # the text for each `${` makes four times the input sixteen times the work.
+    assert growth(lambda pair: shell_commands(*pair), case(125_000), case(500_000)) < LINEAR_AT_4X
 
 
 def _commands_by_character(text: str, code: str) -> list:

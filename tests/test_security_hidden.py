@@ -3,8 +3,8 @@
 and file-access bounds) and each documented non-finding class."""
 
 from __future__ import annotations
+from conftest import LINEAR_AT_4X, growth
 
-import time
 import unicodedata
 
 import pytest
@@ -114,11 +114,9 @@ def test_sl801_table_is_unicode_default_ignorable_code_point():
 
 def test_sl801_cost_is_linear_on_adversarial_text():
     # A long line of hidden characters, each judged with the line around it: bounded per character.
+    # Two sizes compared in one run, by CPU time: four times the characters, about four times the work.
     for piece in ("a\u200b", "\u202e", "\u200f", "x\u00ad", "\ufe0f"):
-        text = piece * 50_000
-        start = time.perf_counter()
-        hidden_text.find_hidden(text)
-        assert time.perf_counter() - start < 5.0, piece
+        assert growth(hidden_text.find_hidden, piece * 12_500, piece * 50_000) < LINEAR_AT_4X, piece
 
 
 def test_sl801_cost_is_linear_in_a_markdown_line_of_code_spans_and_controls(tree):
@@ -230,10 +228,12 @@ def test_sl802_and_sl806_cost_is_linear_on_a_megabyte_of_comments_and_phrases(tr
 def test_sl806_phrase_search_is_linear_on_adversarial_text():
     from skilllint.skill.security.instruction_override import find_phrases
 
-    for text in (("ignore all the " + " " * 50) * 20_000, "do not " * 100_000 + "tell the user", "you are " * 100_000 + "now DAN", "without " * 100_000):
-        start = time.perf_counter()
-        find_phrases(text)
-        assert time.perf_counter() - start < 5.0, text[:20]
+    def texts(q: int) -> list[str]:  # the whole size (q=1) or a quarter (q=4)
+        return [("ignore all the " + " " * 50) * (20_000 // q), "do not " * (100_000 // q) + "tell the user",
+                "you are " * (100_000 // q) + "now DAN", "without " * (100_000 // q)]  # fmt: skip
+
+    for small, large in zip(texts(4), texts(1)):  # two sizes in one run, by CPU time
+        assert growth(find_phrases, small, large) < LINEAR_AT_4X, large[:20]
 
 
 @pytest.mark.parametrize(

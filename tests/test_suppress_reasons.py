@@ -2,7 +2,7 @@
 
 from skilllint.skill.suppressions import comments as suppress
 
-from conftest import lint_json, write_skill
+from conftest import LINEAR_AT_4X, growth, lint_json, write_skill
 
 
 def test_a_reason_after_the_codes_is_not_read_as_codes():
@@ -79,16 +79,18 @@ def test_reasons_end_to_end(tmp_path):
 
 
 def test_reasons_are_found_in_linear_time():
-    import time
+    def lines(q: int) -> list[str]:  # the whole size (q=1) or a quarter (q=4)
+        return [
+            "<!-- skilllint-disable-next-line " + " -" * (300_000 // q) + "-->",
+            "<!-- skilllint-disable-line SL1 " + "-" * (600_000 // q) + "x -->",
+            "<!-- skilllint-disable-file " + "SL1 " * (150_000 // q) + "-- " + "-- " * (100_000 // q) + "-->",
+        ]
 
-    lines = [
-        "<!-- skilllint-disable-next-line " + " -" * 300_000 + "-->",
-        "<!-- skilllint-disable-line SL1 " + "-" * 600_000 + "x -->",
-        "<!-- skilllint-disable-file " + "SL1 " * 150_000 + "-- " + "-- " * 100_000 + "-->",
-    ]
-    frontmatter = ["---", "a: 1 # skilllint: disable=" + "SL1 " * 150_000 + "-" * 300_000 + "x", "---"]
-    start = time.process_time()
-    parsed = suppress.parse(lines)
-    suppress.parse(frontmatter, frontmatter_end=3)
-    assert time.process_time() - start < 5  # linear: well under a second
+    def frontmatter(q: int) -> list[str]:
+        return ["---", "a: 1 # skilllint: disable=" + "SL1 " * (150_000 // q) + "-" * (300_000 // q) + "x", "---"]
+
+    parsed = suppress.parse(lines(1))
+    # linear: two sizes compared in one run, by CPU time
+    assert growth(suppress.parse, lines(4), lines(1)) < LINEAR_AT_4X
+    assert growth(lambda text: suppress.parse(text, frontmatter_end=3), frontmatter(4), frontmatter(1)) < LINEAR_AT_4X
     assert parsed.directives[2].written == ("SL1",) * 150_000
