@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import lint_json, write_skill
+from conftest import LINEAR_AT_4X, LINEAR_CALLS_AT_4X, growth, lint_json, write_skill
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -719,32 +719,33 @@ def test_a_code_span_holding_a_backtick_is_read_as_one_span(tmp_path):
 
 
 def test_a_line_of_thousands_of_code_spans_is_read_in_linear_time(tmp_path):
-    import time
-
     from skilllint.skill.package import SkillPackage
 
-    skill = make(tmp_path, {"scripts/x.sh": "#!/bin/sh\necho hi\n"})
-    (skill / "SKILL.md").write_text(
-        (skill / "SKILL.md").read_text(encoding="utf-8") + "\n" + "`a/b.md` " * 12_000 + "\n", encoding="utf-8"
-    )
-    start = time.perf_counter()
-    script_invocations.invocations(SkillPackage(skill))
-    assert time.perf_counter() - start < 5  # the look-back before each span was the whole line: ~60 s
+    def package(spans: int) -> SkillPackage:
+        skill = make(tmp_path / str(spans), {"scripts/x.sh": "#!/bin/sh\necho hi\n"})
+        (skill / "SKILL.md").write_text(
+            (skill / "SKILL.md").read_text(encoding="utf-8") + "\n" + "`a/b.md` " * spans + "\n", encoding="utf-8"
+        )
+        return SkillPackage(skill)
+
+    # The look-back before each span was the whole line (~60 s): two sizes compared in one run, by CPU
+    # time (the look-back is a str search, in C). The package is made again for each run (it caches).
+    small, large = package(3_000).root, package(12_000).root
+    assert growth(lambda root: script_invocations.invocations(SkillPackage(root)), small, large) < LINEAR_AT_4X
 
 
 @pytest.mark.slow
 def test_skill_md_commands_are_judged_in_linear_time(tmp_path):
     # Many installs and many npx commands: each npx is one set lookup, not a walk over what is installed.
-    import time
+    def skill(count: int) -> Path:
+        installs = " ".join(f"pkg-{i}-cli" for i in range(count))
+        runs = "\n".join(f"npx tool{i}" for i in range(count))
+        spans = " ".join(f"`npx span{i}`" for i in range(count))
+        body = f"```bash\nnpm install {installs}\n{runs}\n```\n\n{spans}\n"
+        return make(tmp_path / str(count), {}, body=body)
 
-    count = 20_000
-    installs = " ".join(f"pkg-{i}-cli" for i in range(count))
-    runs = "\n".join(f"npx tool{i}" for i in range(count))
-    spans = " ".join(f"`npx span{i}`" for i in range(count))
-    body = f"```bash\nnpm install {installs}\n{runs}\n```\n\n{spans}\n"
-    skill = make(tmp_path, {}, body=body)
-    started = time.perf_counter()
-    found = findings(skill, "SL703")
-    elapsed = time.perf_counter() - started
-    assert len(found) == S.MAX_FINDINGS_PER_FILE
-    assert elapsed < 60, elapsed  # linear: a few seconds
+    small, large = skill(5_000), skill(20_000)
+    assert len(findings(large, "SL703")) == S.MAX_FINDINGS_PER_FILE
+    # linear: four times the commands, about four times the calls (a walk over what is installed for
+    # each npx: sixteen)
+    assert growth(lambda folder: findings(folder, "SL703"), small, large, measure="calls") < LINEAR_CALLS_AT_4X

@@ -9,7 +9,6 @@ belong to its sibling, or share a word with it and mean something else).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import jsonschema
@@ -300,9 +299,8 @@ def test_a_huge_trigger_set_routes_in_bounded_time_and_reads_nothing_outside(tre
     cases.append({"query": " ".join(f"w{i}" for i in range(20_000)), "should_trigger": False})
     (tree.root / "pdf-forms" / "evals").mkdir()
     (tree.root / "pdf-forms" / "evals" / "trigger_eval.json").write_text(json.dumps(cases))
-    start = time.perf_counter()
+    # the harness's hang guard and read bound; the router's linearity: tests/test_lexical_router.py
     result = run(tree, "eval", "--output-format", "json", ".", label="eval: 5,001 cases, one of 20,000 words")
-    assert time.perf_counter() - start < 60
     report = json.loads(result.out)
     assert report["skills"][0]["counts"]["true_positives"] == 2_500
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_skill
+from conftest import LINEAR_CALLS_AT_4X, growth, run_cli, write_skill
 
 DESCRIPTION = "Drafts release notes for the team. Use when the user asks for release notes."
 
@@ -186,10 +185,15 @@ def test_a_comment_on_the_last_line_without_a_line_break_goes_with_the_break_bef
 
 
 def test_many_comments_are_judged_in_bounded_time(root):
-    lines = [f"Line {i} <!-- skilllint-disable-line SL301 SL3{i % 100:02} -->" for i in range(20_000)]
-    lines.append("<!-- skilllint-disable-file " + " ".join(f"SL{i}" for i in range(100_000)) + " -->")
-    write_skill(root, "skills/notes", skill("notes", "\n".join(lines) + "\n"))
-    start = time.process_time()
-    found = unused(root, "--select", "ALL")
-    assert time.process_time() - start < 30  # a few seconds: every comment once, every code once
-    assert len(found) == 50  # at most 50 findings of one rule in one file
+    def tree(comments: int, codes: int) -> Path:
+        lines = [f"Line {i} <!-- skilllint-disable-line SL301 SL3{i % 100:02} -->" for i in range(comments)]
+        lines.append("<!-- skilllint-disable-file " + " ".join(f"SL{i}" for i in range(codes)) + " -->")
+        write_skill(root / str(comments), "skills/notes", skill("notes", "\n".join(lines) + "\n"))
+        ((root / str(comments)) / ".git").mkdir()
+        return root / str(comments)
+
+    small, large = tree(5_000, 25_000), tree(20_000, 100_000)
+    assert len(unused(large, "--select", "ALL")) == 50  # at most 50 findings of one rule in one file
+    # every comment once, every code once: four times of each, about four times the calls (each
+    # comment judged against every other: sixteen)
+    assert growth(lambda folder: unused(folder, "--select", "ALL"), small, large, measure="calls") < LINEAR_CALLS_AT_4X
