@@ -49,10 +49,9 @@ def _notes(base: Path, shape: str, count: int = NOTES) -> None:
     ("shape", "findings"),
     [
         ("plain", NOTES), ("chain", 0), ("folder", 1), ("ring", 1), ("odd names", 1),
-        pytest.param("odd folders", 1, marks=pytest.mark.xfail(strict=True, reason=(
-            "quadratic: resource_reach._odd_folder_keys builds {len(folder) for every odd folder} for "
-            "each file's text; 750 -> 3,000 notes: 0.97 M -> 10.3 M calls (x10.5), 9 M of them len()"
-        ))),
+        # was quadratic: resource_reach._odd_folder_keys made {len(folder) for every odd folder} for
+        # each file's text (750 -> 3,000 notes: 0.97 M -> 10.3 M calls, x10.5)
+        ("odd folders", 1),
     ],
 )
 def test_sl304_with_thousands_of_unreferenced_files_is_linear(tmp_path, shape, findings):

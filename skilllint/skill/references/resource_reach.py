@@ -197,6 +197,7 @@ class Mentions:
                 self._odd_names.setdefault(len(key), set()).add(key)
             elif kind == "folder" and not _PATH_RUN.fullmatch(key):
                 self._odd_folders.add(key)
+        self._odd_folder_lengths = {len(folder) for folder in self._odd_folders}  # asked for each text
         # whether a name opens with a character outside [\w.-]: then it may start past one
         self._odd_openers = any(not _NAME_RUN.match(name) for names in self._odd_names.values() for name in names)
 
@@ -307,7 +308,7 @@ class Mentions:
 
     def _odd_folder_keys(self, text: str) -> Iterator[str]:
         """Folders with other characters (`d (1)/`): a slice per place one may sit and length."""
-        folders, lengths = self._odd_folders, {len(folder) for folder in self._odd_folders}
+        folders, lengths = self._odd_folders, self._odd_folder_lengths
         for slash in _FOLDER_SLASH.finditer(text):  # `folder/`, a name character not before it
             end = slash.start()
             for length in lengths:
