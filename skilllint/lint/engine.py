@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -368,9 +369,10 @@ def _truncation_warnings(package: SkillPackage) -> list[str]:
     inventory = package.__dict__.get("inventory")  # listed by a rule or the cache key; not listed for this
     if inventory is not None and inventory.truncation_warning():
         warnings.append(inventory.truncation_warning())
-    from ..skill.references.graph import build
-
-    graph = package.kept(build)  # built by a rule; not built for this
+    # Built by a rule, or not at all: where no rule imported the graph's module (a run answered from
+    # the cache), none was built, and importing it only to ask would cost every warm run.
+    graph_module = sys.modules.get("skilllint.skill.references.graph")
+    graph = package.kept(graph_module.build) if graph_module is not None else None
     if graph is not None and graph.truncation_warning(package.root):
         warnings.append(graph.truncation_warning(package.root))
     return warnings
