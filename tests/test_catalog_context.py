@@ -142,8 +142,7 @@ def test_client_guidance_lets_the_project_skill_win(tmp_path):
     (repo / ".git").mkdir(parents=True)
     write_skill(repo / "skills", "deploy", skill_text("deploy"))
     home = installed(tmp_path, "home/.agents/skills", ["deploy"])
-    (repo / ".skilllint.toml").write_text(f'[[catalog.roots]]\npath = "{home}"\nscope = "user"\n')
-    (finding,) = lint_json(".", "--target", "agentskills", "--select", "SL511", cwd=repo)["diagnostics"]
+    (finding,) = lint_json(".", "--target", "agentskills", "--select", "SL511", "--catalog-root", f"user={home}", cwd=repo)["diagnostics"]
     assert finding["severity"] == "warning"
     assert "this repo-scope skill wins and the agentskills surface hides the user-scope one" in finding["message"]
 

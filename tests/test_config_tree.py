@@ -159,9 +159,11 @@ def test_cache_dir_of_a_tree_configuration_must_lie_in_its_folder(tmp_path):
 
 
 @pytest.mark.e2e
-def test_a_tree_configuration_never_makes_skilllint_read_outside_the_tree(tmp_path):
-    """Audited in a child process: catalog roots outside the tree are skipped (a warning says
-    so) and never listed; the canary beside them is never read."""
+@pytest.mark.parametrize("where", ["tree", "work"])
+def test_a_configuration_never_makes_skilllint_read_outside_its_repository(tmp_path, where):
+    """Audited in a child process: a configuration's catalog root outside its repository is refused
+    (exit 2, naming --catalog-root) whether the tree is linted from elsewhere or from inside it, as
+    pre-commit and a CI job run it; nothing beside the root is ever read."""
     outside = tmp_path / "outside"
     installed = write_skill(outside, "skills/o", SKILL.format(name="o"))
     canary = installed / "canary.txt"
@@ -169,22 +171,43 @@ def test_a_tree_configuration_never_makes_skilllint_read_outside_the_tree(tmp_pa
     tree = repo(tmp_path / "tree")
     make_skill(tree, "skills/t")
     (tree / "skilllint.toml").write_text(
-        '[[catalog.roots]]\npath = "../outside/skills"\nscope = "user"\n\n[[catalog.roots]]\npath = "skills"\nscope = "user"\n',
+        '[[catalog.roots]]\npath = "skills"\nscope = "user"\n\n[[catalog.roots]]\npath = "../outside/skills"\nscope = "user"\n',
         encoding="utf-8",
     )
     work = tmp_path / "work"
     work.mkdir()
-    done = run_audited(AuditedTree(tree, canary), "check", "--output-format", "json", str(tree), label="tree config roots", cwd=work)
-    assert "../outside/skills' lies outside" in done.err and "skipped" in done.err
+    args = ("check", "--output-format", "json") + ((str(tree),) if where == "tree" else ())
+    done = run_audited(AuditedTree(tree, canary), *args, label="config roots", cwd=work if where == "tree" else tree, expect=(2,))
+    assert "catalog.roots: '../outside/skills' leads outside" in done.err and "--catalog-root" in done.err
     assert not [path for _, path in done.events if path.startswith(str(outside))]
 
 
-def test_the_working_folders_configuration_still_names_folders_outside(two, tmp_path):
-    work, _ = two
-    installed = write_skill(tmp_path / "installed", "o", SKILL.format(name="o"))
-    (work / "skilllint.toml").write_text(f'[[catalog.roots]]\npath = "{installed.parent}"\nscope = "user"\n', encoding="utf-8")
-    code, out, err = run_cli("config", "--show", cwd=work)
-    assert code == 0 and str(installed.parent) in out and "warning" not in out
+def test_a_catalog_root_in_the_users_home_comes_only_from_the_command_line(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    write_skill(home / ".claude" / "skills", "deploy", SKILL.format(name="deploy"))
+    monkeypatch.setenv("HOME", str(home))
+    work = repo(tmp_path / "work", '[[catalog.roots]]\npath = "~/.claude/skills"\nscope = "user"\n')
+    make_skill(work, ".claude/skills/deploy")
+    code, _, err = run_cli("check", ".", cwd=work)
+    assert code == 2 and "'~/.claude/skills' leads outside" in err
+    code, out, _ = run_cli("config", "--show", cwd=work)
+    assert code == 2
+    (work / "skilllint.toml").write_text("")
+    report = lint_json(".", "--select", "SL511", "--catalog-root", "user=~/.claude/skills", cwd=work)
+    assert [d["code"] for d in report["diagnostics"]] == ["SL511"]  # the user's own root: obeyed
+
+
+def test_a_link_inside_the_repository_that_leads_out_is_outside(tmp_path):
+    installed = write_skill(tmp_path / "installed", "o", SKILL.format(name="o")).parent
+    work = repo(tmp_path / "work", '[[catalog.roots]]\npath = "vendor"\nscope = "user"\n')
+    make_skill(work, "skills/w")
+    (work / "vendor").symlink_to(installed, target_is_directory=True)
+    code, _, err = run_cli("check", ".", cwd=work)
+    assert code == 2 and "'vendor' leads outside" in err
+    (work / "vendor").unlink()
+    write_skill(work / "vendor", "v", SKILL.format(name="v"))
+    code, _, err = run_cli("check", ".", cwd=work)
+    assert code == 1 and "leads outside" not in err  # a folder of the repository is fine
 
 
 # -- config --show -------------------------------------------------------------------------------

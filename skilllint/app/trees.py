@@ -12,10 +12,8 @@ skills twice, so that is refused.
 
 A configuration found from a linted path, not from the working folder, came with
 the linted tree: the folders it names must lie in its own folder
-(:attr:`skilllint.config.settings.Settings.project`). ``cache-dir`` elsewhere is an error, as
-it is for every configuration; catalog roots elsewhere are skipped with a warning
-(a configuration of one's own names ``~/.claude/skills``; one that came with a
-tree may not make skilllint read there).
+(:attr:`skilllint.config.settings.Settings.project`), as those of every configuration
+must lie in its repository (an error otherwise: the settings check it).
 """
 
 from __future__ import annotations
@@ -23,11 +21,11 @@ from __future__ import annotations
 import copy
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..config.settings import ConfigError, Settings, find_config, read_config_file, settings_from
-from ..fsafe import is_within, real_path_or_given
+from ..fsafe import is_within
 
 
 @dataclass(eq=False, repr=False)
@@ -36,7 +34,6 @@ class Tree:
 
     settings: Settings
     paths: list[str]  # as given
-    warnings: list[str] = field(default_factory=list)
 
 
 def plan_trees(registry, paths: list[str], cwd: Path, config_path: str | None, overrides: dict, catalog_roots=None) -> list[Tree]:
@@ -57,8 +54,8 @@ def plan_trees(registry, paths: list[str], cwd: Path, config_path: str | None, o
             groups[key][2].append(raw)
     trees = []
     for found, from_tree, members in groups.values():
-        settings, warnings = tree_settings(registry, found, from_tree, cwd, overrides)
-        tree = Tree(settings, members, warnings)
+        settings = settings_from(registry, found, cwd, overrides, from_tree=from_tree)
+        tree = Tree(settings, members)
         add_command_line_roots(settings, catalog_roots, cwd)
         if catalog_roots:
             settings.given["catalog-roots"] = list(catalog_roots)
@@ -79,41 +76,10 @@ def config_for(raw: str, cwd: Path, memo: dict) -> tuple[tuple[Path, dict] | Non
     return found, from_tree
 
 
-def tree_settings(registry, found: tuple[Path, dict] | None, from_tree: bool, cwd: Path, overrides: dict | None = None) -> tuple[Settings, list[str]]:
-    """The settings of a configuration :func:`config_for` chose, and the warnings about what
-    of it was set aside (catalog roots outside a configuration that came with the tree)."""
-    settings = settings_from(registry, found, cwd, overrides, from_tree=from_tree)
-    return settings, _confine_catalog_roots(settings) if from_tree else []
-
-
 def _start(raw: str, cwd: Path) -> str:
     """The folder a path's configuration is looked for from: the path, or a file's folder."""
     path = os.path.normpath(os.path.join(cwd, raw))
     return path if os.path.isdir(path) else os.path.dirname(path)
-
-
-def _confine_catalog_roots(settings: Settings) -> list[str]:
-    """Drop the catalog roots of a configuration that came with a linted tree that lie outside
-    its folder (their real location: a link inside leading out counts as out); the warnings."""
-    from ..lint.catalog_context import make_root
-
-    tables = list(settings.catalog.get("roots", ()))
-    if not tables:
-        return []
-    project = Path(real_path_or_given(settings.project))
-    kept, warnings = [], []
-    for table in tables:
-        root = make_root(table, settings.base)
-        if is_within(project, Path(real_path_or_given(root.path))):
-            kept.append(table)
-        else:
-            warnings.append(
-                f"{settings.config_path}: catalog.roots: {table['path']!r} lies outside {settings.project}; this "
-                "configuration came with a linted tree, so skilllint reads only inside it (name that folder with "
-                "--catalog-root, or lint from that tree); skipped"
-            )
-    settings.catalog = {**settings.catalog, "roots": kept}
-    return warnings
 
 
 def _refuse_overlap(trees: list[Tree], cwd: Path) -> None:
@@ -158,7 +124,6 @@ def lint_trees(
 
             cache = open_cache(tree.settings, cwd, cache_dir)
         result = lint_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, cache=cache, jobs=jobs)
-        result.warnings[:0] = tree.warnings
         results.append(result)
     return merge_results(results)
 
@@ -170,7 +135,6 @@ def fix_trees(trees: list[Tree], cwd: Path, force_exclude: bool, unsafe: bool, w
     runs = []
     for tree in trees:
         run = fix_paths(tree.paths, tree.settings, cwd, force_exclude=force_exclude, unsafe=unsafe, write=write, stdin=stdin)
-        run.result.warnings[:0] = tree.warnings
         runs.append(run)
     if len(runs) == 1:
         return runs[0]

@@ -44,8 +44,6 @@ def _one_configuration(args: argparse.Namespace, cwd: Path, verb: str):
     trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
     if len(trees) > 1:
         raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); {verb} them in separate runs, or choose one with --config")
-    for warning in trees[0].warnings:
-        tell("warning", warning)
     return trees[0].settings
 
 

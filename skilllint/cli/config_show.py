@@ -153,11 +153,10 @@ def show_settings(trees, cwd: Path) -> str:
         settings = tree.settings
         head = [f"# paths: {', '.join(tree.paths)}"]
         if settings.config_path:
-            came = "; it came with the linted tree, so the folders it names must lie in " + display_path(settings.project, cwd) if settings.from_tree else ""
+            came = ("; it came with the linted tree, so" if settings.from_tree else ";") + " the folders it names must lie in " + display_path(settings.project, cwd)
             head.append(f"# configuration: {display_path(settings.config_path, cwd)}{came}")
         else:
             head.append("# configuration: none (the defaults)")
-        head += [f"# warning: {warning}" for warning in tree.warnings]
         blocks.append("\n".join(printable(text) for text in head + settings_lines(settings, cwd)))
     return "\n\n".join(blocks) + "\n"
 
@@ -179,7 +178,7 @@ def show_files(trees, cwd: Path, force_exclude: bool) -> int:
             use_gitignore=settings.respect_gitignore,
             force_exclude=force_exclude,
         )
-        for warning in tree.warnings + found.warnings:
+        for warning in found.warnings:
             tell("warning", warning)
         for item in found.packages:
             package = SkillPackage(item.root, item.lint_root, settings.read_cap(), item.real, item.names)

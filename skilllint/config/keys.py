@@ -111,8 +111,8 @@ def _set(attr: str, convert: Callable[[Any], Any]) -> Callable[[Settings, Any, s
 _CATALOG_ROOTS = {
     "type": "array",
     "description": "folders of installed skills that join the catalogs, with the scope a surface "
-    "gives them (e.g. path = \"~/.claude/skills\", scope = \"user\"); never reported on; from a configuration that "
-    "came with a tree linted from elsewhere, only folders inside its own folder",
+    "gives them (e.g. path = \"vendor/skills\", scope = \"user\"); never reported on; only folders inside this "
+    "file's repository (or its folder outside one): name others, such as ~/.claude/skills, with --catalog-root",
     "items": {
         "type": "object",
         "properties": {

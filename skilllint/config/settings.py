@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Severity
-from ..fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within
+from ..fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within, real_path_or_given
 from ..registry import Registry, Rule
 from ..discovery import claude_code_links
 from ..targets import TARGETS, Target, claude_code, infer_targets, not_listing
@@ -402,10 +402,34 @@ def settings_from(
     settings.from_tree = from_tree and found is not None
     settings.loaded = data
     apply_keys(settings, data, source)
+    _confine_catalog_roots(settings)
     if overrides:
         settings.given = {k: v for k, v in overrides.items() if v is not None}
         apply_keys(settings, settings.given, "command line")
     return settings
+
+
+def _confine_catalog_roots(settings: Settings) -> None:
+    """A ConfigError when the configuration names a catalog root outside its project
+    (:attr:`Settings.project`), judged by where the folder really is (a link inside leading out
+    is out). A configuration file may come with the linted tree, and pre-commit or a CI job runs
+    in the tree a pull request changed: a root such as ``~/.claude/skills`` there would make
+    skilllint read, and print, the runner's own files. The command line's ``--catalog-root`` is
+    the user's own choice and is not judged (it joins after this)."""
+    tables = settings.catalog.get("roots", ()) if isinstance(settings.catalog, dict) else ()
+    if not tables:
+        return
+    project = settings.project
+    real_project = Path(real_path_or_given(project))
+    for table in tables:
+        written = table["path"]
+        path = os.path.normpath(os.path.join(settings.base, os.path.expanduser(written)))
+        if not is_within(real_project, Path(real_path_or_given(Path(path)))):
+            raise ConfigError(
+                f"{settings.config_path or 'configuration'}: catalog.roots: {written!r} leads outside {project}, the "
+                "project of this configuration, which may come with the tree being linted; name a folder of "
+                "installed skills elsewhere with --catalog-root SCOPE=PATH"
+            )
 
 
 def cwd() -> Path:

@@ -70,13 +70,13 @@ from pygls.uris import to_fs_path, uri_scheme
 from pygls.workspace import PositionCodec
 
 from .. import __version__
-from ..config.settings import CONFIG_NAMES, ConfigError
+from ..config.settings import CONFIG_NAMES, ConfigError, settings_from
 from ..diagnostics import Diagnostic
 from ..discovery.walk import DiscoveryError, package_of_file
 from ..fsafe import is_within
 from ..skill.package import SkillPackage
 from ..lint.parallel import ForkFailed, Forked, can_fork, usable_cpus
-from ..app.trees import config_for, tree_settings
+from ..app.trees import config_for
 from .convert import Conversions
 from .features import FIX_ALL, Features
 from .project import Project, norm, split_lines
@@ -187,13 +187,11 @@ class SkillLintServer(Features, Conversions, DiskChanges, LanguageServer):
         if project is None:
             project = self.projects[(str(root), name)] = Project(root, name)
             try:
-                settings, warnings = tree_settings(self.registry, found, from_tree, root)
+                settings = settings_from(self.registry, found, root, from_tree=from_tree)
             except ConfigError as exc:
                 project.error = str(exc)
                 self.log(f"{exc} (fix the configuration and save it)")
                 return project
-            for warning in warnings:
-                self.log(warning, lsp.MessageType.Warning)
             project.settings = settings
             rules = [rule() for rule in settings.enabled_rules()]
             project.package_rules = [r for r in rules if not r.catalog_rule]
