@@ -108,9 +108,9 @@ def test_each_skill_is_placed_once_per_target_in_a_run(tmp_path, monkeypatch):
     placed: Counter = Counter()
     real = model._placement
 
-    def counting(package, target, stop, memo):
+    def counting(package, target, units, stop, memo):
         placed[(str(package.root), target.id)] += 1
-        return real(package, target, stop, memo)
+        return real(package, target, units, stop, memo)
 
     monkeypatch.setattr(model, "_placement", counting)
     lint_json(".agents/skills/skill-000/SKILL.md", "--target", "codex,agentskills", "--select", "SL5", "--no-cache", cwd=repo)

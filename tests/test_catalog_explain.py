@@ -195,7 +195,7 @@ def test_a_plugin_skill_claude_code_never_reaches(tmp_path):
     report = explain_json(str(plugin), "--target", "claude-code")
     (item,) = report["explain"]["rejected"]
     assert Path(item["path"]) == plugin / "skills" / "group" / "deep" / "SKILL.md"
-    assert f"the plugin {plugin} loads" in item["reason"] and "looks no deeper" in item["reason"]
+    assert f"the plugin `plugin` ({plugin}) loads" in item["reason"] and "looks no deeper" in item["reason"]
     (receipt,) = explain_json(str(plugin), "--target", "codex")["catalogs"]  # Codex walks the tree: both listed
     assert {c["name"]: c["fate"] for c in receipt["explain"]["candidates"]} == {"top": "listed", "deep": "listed"}
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SURFACES = ROOT / "docs" / "surfaces.md"
 
 # The numbering citations rely on; renumbering would silently repoint every citation.
-SECTIONS = {"0", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "3a", "3b", "3c", "3d", "4", "5", "6", "7"}
+SECTIONS = {"0", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "3a", "3b", "3c", "3d", "4", "4a", "5", "6", "7"}
 
 HEADING = re.compile(r"^#{2,3} §(\d+[a-z]?)(?: |$)")
 NUMBERED_ITEM = re.compile(r"^(\d+)\. ")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from skilllint.discovery.units import InstallUnits
 from skilllint.registry import registry
 from skilllint.rule import RuleContext
 from skilllint.skill.package import SkillPackage
@@ -278,6 +279,7 @@ class _Only:
 
     def __init__(self, target):
         self.target = target
+        self.units = InstallUnits()
 
     def targets_for(self, package):
         return (self.target,)

@@ -120,7 +120,13 @@ def _unloadable(package: SkillPackage, target) -> str | None:
 
 def _base(catalog: Catalog) -> dict:
     roots = [str(root) for root in catalog_roots(catalog)]
-    return {"root": str(catalog.root), "roots": roots, "kind": catalog.kind, "model": EXACTNESS[catalog.surface.catalog_model]}
+    return {
+        "root": str(catalog.root),
+        "roots": roots,
+        "kind": catalog.kind,
+        "plugin": catalog.plugin or None,
+        "model": EXACTNESS[catalog.surface.catalog_model],
+    }
 
 
 def _skill(skill, *, description_chars, chars_shown, included, minimum_cost, full_cost) -> dict:

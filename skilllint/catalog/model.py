@@ -11,14 +11,14 @@ skills root that surface scans:
 * a plugin (``.claude-plugin/plugin.json``, or for targets other than
   claude-code also ``.codex-plugin/plugin.json``) is its own namespaced catalog
   on every target (plugin skills never collide, docs/surfaces.md §2b), holding only
-  the skills its manifest loads (:mod:`skilllint.targets.plugins`);
+  the skills its manifest or marketplace entry loads (:mod:`skilllint.discovery.plugins`);
 * any other target, and skills outside those roots: the outermost ``skills/``
   collection folder (the set an author installs together), else the folder
   holding the skill.
 
 A skill the surface never loads where it lies is in no catalog of that target:
 for Claude Code one deeper than ``<skills folder>/<name>/`` (it lists
-``<skills folder>/<name>/SKILL.md`` only, :func:`skilllint.targets.claude_code.unlisted`),
+``<skills folder>/<name>/SKILL.md`` only, :meth:`skilllint.discovery.units.InstallUnits.unlisted`),
 for OpenCode one nested inside another skill's folder, one under a dot-folder
 for Codex (its walk skips those).
 
@@ -50,11 +50,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..fsafe import is_within, plain_file
+from ..discovery.units import InstallUnits, claude_skills_folder
+from ..fsafe import is_within
 from ..skill.openai_yaml.reader import implicit_invocation_allowed
 from ..skill.package import SkillPackage
 from ..targets import Target
-from ..targets.claude_code import read_bool, unlisted
+from ..targets.claude_code import read_bool
 
 # Each surface's facts (the folders it scans, its precedence, how it compares names, whether
 # it loads nested skills) are fields of its profile, skilllint.targets.
@@ -90,6 +91,7 @@ class Catalog:
     root: Path  # the folder that names the catalog (a repository, a skills root or a collection)
     kind: str  # "surface-roots" | "plugin" | "collection"
     skills: list[CatalogSkill] = field(default_factory=list)
+    plugin: str = ""  # a plugin's name (several plugins of one marketplace may share a root)
     # What a surface's renderer made of this catalog (by Target.catalog_model), made once per run and
     # shared by the rules that judge it (catalog.render).
     renders: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
@@ -150,11 +152,15 @@ def _collection_root(package: SkillPackage, stop: Path) -> Path:
     return found or package.root.parent
 
 
+CatalogKey = tuple  # (target id, root, kind, plugin name or "")
+
+
 def catalog_key(
-    package: SkillPackage, target: Target, boundary: Path | None = None, memo: dict | None = None
-) -> tuple[str, Path, str] | None:
-    """(target, root, kind): which catalog of ``target`` the skill belongs to;
+    package: SkillPackage, target: Target, units: InstallUnits, boundary: Path | None = None, memo: dict | None = None
+) -> CatalogKey | None:
+    """(target, root, kind, plugin): which catalog of ``target`` the skill belongs to;
     None when that surface never loads it where it lies (see :func:`_unloaded_reason`).
+    ``units``: the run's install units (:class:`skilllint.discovery.units.InstallUnits`).
 
     Searches for the catalog's root stop at ``boundary`` when the skill lies
     inside it (the repository being linted), else at the skill's lint root, so
@@ -162,12 +168,12 @@ def catalog_key(
     ``memo`` (one dict per grouping) shares the answer among the skills of one
     folder: the search looks only above the skill, except for a skill folder
     itself named ``skills``."""
-    return placement(package, target, boundary, memo)[0]
+    return placement(package, target, units, boundary, memo)[0]
 
 
 def placement(
-    package: SkillPackage, target: Target, boundary: Path | None = None, memo: dict | None = None
-) -> tuple[tuple[str, Path, str] | None, str | None]:
+    package: SkillPackage, target: Target, units: InstallUnits, boundary: Path | None = None, memo: dict | None = None
+) -> tuple[CatalogKey | None, str | None]:
     """:func:`catalog_key`, with why the surface does not load the skill where it lies when
     it does not: ``(key, None)`` or ``(None, reason)``."""
     stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
@@ -175,69 +181,49 @@ def placement(
         whole = ("placement", target.id, str(package.root), str(stop))
         found = memo.get(whole)
         if found is None:
-            found = memo[whole] = _placement(package, target, stop, memo)
+            found = memo[whole] = _placement(package, target, units, stop, memo)
         return found
-    return _placement(package, target, stop, None)
+    return _placement(package, target, units, stop, None)
 
 
-def _placement(package: SkillPackage, target: Target, stop: Path, memo: dict | None):
-    if memo is None or package.root.name == "skills":
-        key = _catalog_key(package, target, stop)
-    else:
-        shared = (target.id, str(package.root.parent), str(stop))
-        key = memo.get(shared)
-        if key is None:
-            key = memo[shared] = _catalog_key(package, target, stop)
-    reason = _unloaded_reason(package, target, key, {} if memo is None else memo)
+def _placement(package: SkillPackage, target: Target, units: InstallUnits, stop: Path, memo: dict | None):
+    key = _catalog_key(package, target, units, stop)
+    reason = _unloaded_reason(package, target, units, stop, key, {} if memo is None else memo)
     return (key, None) if reason is None else (None, reason)
 
 
-def _catalog_key(package: SkillPackage, target: Target, stop: Path) -> tuple[str, Path, str]:
+def _catalog_key(package: SkillPackage, target: Target, units: InstallUnits, stop: Path) -> CatalogKey:
     surface = _surface_root(package, target)
     if surface is not None:
-        return target.id, _repo_root(surface.parent.parent, stop), "surface-roots"
+        return target.id, _repo_root(surface.parent.parent, stop), "surface-roots", ""
     # A plugin is installed, and namespaced (`plugin:skill`), as a unit: its skills are
-    # never listed with another plugin's, on any surface.
-    plugin = _plugin_root(package, target, stop)
+    # never listed with another plugin's, on any surface (discovery.units).
+    plugin = units.holding_plugin(package.normal_root, stop, target)
     if plugin is not None:
-        return target.id, plugin, "plugin"
-    return target.id, _collection_root(package, stop), "collection"
+        return target.id, plugin.root, "plugin", plugin.name
+    return target.id, _collection_root(package, stop), "collection", ""
 
 
-def _plugin_root(package: SkillPackage, target: Target, stop: Path) -> Path | None:
-    """The nearest folder above the skill (up to ``stop``) holding a plugin manifest the
-    target knows (Claude Code knows only its own; the others a Claude Code or Codex one)."""
-    manifests = target.catalog_plugin_manifests
-    for folder in package.root.parents:
-        if not is_within(stop, folder):
-            return None
-        if any(plain_file(str(folder), *manifest) is not None for manifest in manifests):
-            return folder
-    return None
-
-
-def _unloaded_reason(package: SkillPackage, target: Target, key: tuple[str, Path, str], memo: dict) -> str | None:
+def _unloaded_reason(package: SkillPackage, target: Target, units: InstallUnits, stop: Path, key: CatalogKey, memo: dict) -> str | None:
     """Why the surface does not load the skill in the catalog ``key`` names, or None when it
     does: a plugin's skills are the ones under the folders its manifest loads
-    (:mod:`skilllint.targets.plugins`), on every surface; a surface that does not load nested
+    (:mod:`skilllint.discovery.plugins`), on every surface; a surface that does not load nested
     skills (Claude Code, OpenCode) never loads a skill nested inside another skill's folder;
     Codex skips dot-folders."""
-    _, root, kind = key
+    _, root, kind, name = key
     surface = target.called
     if kind == "plugin":
-        from ..targets.plugins import plugin_loads
-
         nested = target.loads_nested_skills
-        if not plugin_loads(root, package.root, memo.setdefault("plugin-manifests", {}), nested=nested):
-            where = f"the plugin {root} loads (its `skills/`, or the `skills` paths its manifest names)"
+        if units.plugin_of(package.normal_root, stop, target) is None:
+            where = f"the plugin `{name}` ({root}) loads (its `skills/`, or the `skills` paths its manifest or marketplace entry names)"
             if nested:
                 return f"not below a skills folder {where}"
             return f"not `<skills folder>/<name>/SKILL.md` of a skills folder {where}: {surface} looks no deeper"
     if target.lists_only_direct_children and kind == "surface-roots":
-        where = unlisted(package.normal_root)  # `.claude/skills/<name>/SKILL.md` alone
-        if where is None:
+        folder, below = claude_skills_folder(package.normal_root)  # `.claude/skills/<name>/SKILL.md` alone
+        if folder is None or len(below.parts) < 2:
             return None
-        return f"{where.levels} folders deep below {where.skills_folder}: {surface} lists `<skills folder>/<name>/SKILL.md` only"
+        return f"{len(below.parts)} folders deep below {folder}: {surface} lists `<skills folder>/<name>/SKILL.md` only"
     if not target.loads_nested_skills:
         holder = _inside_another_skill(package.root, root, memo.setdefault("skill-folders", {}))
         return None if holder is None else f"nested inside another skill's folder ({holder}): {surface} does not load nested skills"
@@ -352,20 +338,20 @@ def build_catalogs(
     does not load, and why. ``memo``: :func:`placement`'s, when the siblings' search placed
     the skills already (:attr:`skilllint.lint.catalog_context.CatalogContext.placements`)."""
     reader = reader or read_entry
-    catalogs: dict[tuple[str, Path, str], Catalog] = {}
+    catalogs: dict[CatalogKey, Catalog] = {}
     seen: dict[tuple[str, str], SkillPackage] = {}
     keys: dict = {} if memo is None else memo
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
         for target, entry in _entries(package, settings.targets_for(package), seen, reader, log):
             entry.context = is_context
-            key, reason = placement(package, target, boundary, keys)
+            key, reason = placement(package, target, settings.units, boundary, keys)
             if key is None:  # the surface never loads it there
                 if log is not None:
                     log.rejected(package, target.id, "repo", reason)
                 continue
             catalog = catalogs.get(key)
             if catalog is None:
-                catalog = catalogs[key] = Catalog(target, key[1], key[2])
+                catalog = catalogs[key] = Catalog(target, key[1], key[2], plugin=key[3])
             catalog.skills.append(entry)
     for scoped in extra:
         chosen = [t for t in settings.targets_for(scoped.package) if scoped.targets is None or t.id in scoped.targets]

@@ -2,7 +2,7 @@
 
 The targets are inferred from the skills of the folder as a run infers them
 (:meth:`skilllint.config.settings.Settings.targets_for`, that is
-:func:`skilllint.targets.infer_targets`): when every skill there implies the same
+:meth:`skilllint.discovery.units.InstallUnits.targets`): when every skill there implies the same
 targets, the file names them, so the configuration says what the run does; when
 skills in different places imply different ones, inference is left on and the
 file lists what it infers where. Every other setting is written as a comment at

@@ -29,7 +29,9 @@ from ..diagnostics import Severity
 from ..fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within, real_path_or_given
 from ..registry import Registry, Rule
 from ..discovery import claude_code_links
-from ..targets import TARGETS, Target, claude_code, infer_targets, not_listing
+from ..discovery.plugins import LAYOUT_FOLDERS
+from ..discovery.units import InstallUnits, Plugin, Unlisted
+from ..targets import TARGETS, Target
 from .keys import KEYS, ConfigError, apply_keys
 
 CONFIG_NAMES = (".skilllint.toml", "skilllint.toml", "pyproject.toml")
@@ -208,8 +210,7 @@ class Settings:
     _per_file_specs: list[tuple[Any, list[str]]] | None = None
     _targets_cache: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     _targets_by_parent: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
-    _manifest_folders: dict[str, bool] = field(default_factory=dict)  # folder -> holds .claude-plugin/plugin.json
-    _declared_skills: dict[str, Any] = field(default_factory=dict)  # plugin -> its manifest's `skills` folders
+    units: InstallUnits = field(default_factory=InstallUnits)  # what installs each skill (discovery.units)
     _not_listing_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # (rules, targets, targets that see SKILL.md) -> [(rule, targets it applies to, options)]: package_lint._plan
     _rule_plans: dict[tuple, list] = field(default_factory=dict)
@@ -302,24 +303,30 @@ class Settings:
             else:
                 stop = self.manifest_search_stop(package)
                 # What the location implies depends on the folders above the skill alone, unless
-                # the skill's own folder is named `skills` (.claude/skills is a location): siblings
-                # share one answer (a pre-commit run asks for 1,000 of them).
+                # the skill's own folder is named `skills` (.claude/skills is a location) or is a
+                # plugin itself: siblings share one answer (a pre-commit run asks for 1,000 of them).
                 parent, name = os.path.split(key)
-                shared = (parent, str(stop)) if name != "skills" else None
+                own = name == "skills" or not LAYOUT_FOLDERS.isdisjoint(package.listing)
+                shared = (parent, str(stop)) if not own else None
                 ids = self._targets_by_parent.get(shared) if shared else None
                 if ids is None:
-                    ids = infer_targets(package.root, stop_at=stop, manifests=self._manifest_folders)
+                    ids = self.units.targets(Path(os.path.normpath(key)), stop)
                     if shared:
                         self._targets_by_parent[shared] = ids
             cached = tuple(TARGETS[t] for t in ids)
             self._targets_cache[key] = cached
         return cached
 
-    @property
-    def plugin_memos(self) -> tuple[dict, dict]:
-        """(folder -> whether it holds .claude-plugin/plugin.json, plugin -> its manifest's
-        `skills` folders), shared by every question about a run's plugins."""
-        return self._manifest_folders, self._declared_skills
+    def plugin_of(self, package: Any, target: Target) -> Plugin | None:
+        """The plugin that installs the package for ``target`` (:meth:`InstallUnits.plugin_of`)."""
+        return self.units.plugin_of(package.normal_root, self.manifest_search_stop(package), target)
+
+    def installed_whole(self, package: Any, target: Target) -> Plugin | None:
+        """For a target that installs plugins by copying them whole, the plugin whose root comes
+        with the package: the one that installs it, else the nearest holding it."""
+        if target.plugin_manifest is None:
+            return None
+        return self.units.holding_plugin(package.normal_root, self.manifest_search_stop(package), target)
 
     def not_listing(self, package: Any) -> tuple[str, ...]:
         """The ids of the package's targets that never list it where it lies (a skill nested
@@ -330,7 +337,7 @@ class Settings:
             ids = tuple(t.id for t in self.targets_for(package))
             stop = self.manifest_search_stop(package)
             root = package.normal_root
-            cached = not_listing(root, ids, stop, *self.plugin_memos)
+            cached = self.units.not_listing(root, ids, stop)
             self._not_listing_cache[key] = cached
         return cached
 
@@ -342,7 +349,7 @@ class Settings:
         the rules about their content run for it, and those about being a skill do not."""
         return ("claude-code",) if self.linked_document(package) is not None else ()
 
-    def linked_document(self, package: Any) -> claude_code.Unlisted | None:
+    def linked_document(self, package: Any) -> Unlisted | None:
         """Where the package lies below the skills folder Claude Code scans, when Claude Code never
         lists it but reads it through a link (:meth:`reads_as_document`); None otherwise.
 
@@ -352,7 +359,7 @@ class Settings:
         if "claude-code" not in self.not_listing(package):
             return None
         root = package.normal_root
-        place = claude_code.unlisted(root, self.manifest_search_stop(package), *self.plugin_memos)
+        place = self.units.unlisted(root, self.manifest_search_stop(package))
         if place is None or not claude_code_links.reached(root, place.skills_folder, package.max_bytes):
             return None
         return place

@@ -1,6 +1,6 @@
 """Which skills Claude Code never lists it still reads: those the listed skills link to.
 
-Claude Code lists only ``<skills folder>/<name>/SKILL.md`` (:func:`skilllint.targets.claude_code.unlisted`).
+Claude Code lists only ``<skills folder>/<name>/SKILL.md`` (:meth:`skilllint.discovery.units.InstallUnits.unlisted`).
 A skill folder nested deeper is no skill to it, but when a skill it lists links to that
 folder's SKILL.md (zoom-plugin's ``video-sdk`` links ``windows/SKILL.md``), the model reads
 that file when it follows the link, and the files it links in turn: the nested SKILL.md is a

@@ -15,7 +15,7 @@ scans, the innermost ``.agents/skills``-like pair above the skill folder:
 
 * claude-code (``.claude/skills``, a plugin's ``skills/`` folder or the folders its
   plugin.json ``skills`` field names; docs/surfaces.md §2b): only ``<skills folder>/<name>/SKILL.md``
-  is listed, with no recursion (:func:`skilllint.targets.claude_code.unlisted`). A skill
+  is listed, with no recursion (:meth:`skilllint.discovery.units.InstallUnits.unlisted`). A skill
   deeper down is no skill for Claude Code: the engine runs no rule about its frontmatter,
   name, description or size for claude-code (``Settings.not_listing``). It is reported here
   unless links lead to it from a skill listed in the same skills folder (to its SKILL.md or

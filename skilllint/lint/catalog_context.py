@@ -154,7 +154,7 @@ def load_siblings(
         if not is_within(boundary, package.root):
             continue
         for target in settings.targets_for(package):
-            key = catalog_key(package, target, boundary, keys)
+            key = catalog_key(package, target, settings.units, boundary, keys)
             if key is not None:
                 roots.add(key[1])
     walked = [str(r) for r in sorted(roots) if is_within(boundary, r) and not any(is_within(done, r) for done in searched)]

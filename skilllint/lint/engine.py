@@ -244,7 +244,7 @@ def _endless_link_diagnostics(links, rules: list[Rule], settings: Settings) -> l
     diagnostics = []
     for link, rule in ((link, rule) for link in links for rule in reporting if link.kind in rule.tree_links):
         # The targets the link's place implies, as for a skill in its folder.
-        place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root)
+        place = SimpleNamespace(root=link.path.parent, lint_root=link.lint_root, listing=())
         applicable = tuple(t for t in settings.targets_for(place) if rule.applies_to(t.id))
         finding = rule.check_tree_link(link)
         diagnostic = to_diagnostic(rule, finding, applicable, None, settings) if applicable else None

@@ -115,6 +115,12 @@ class Target:
         (".claude-plugin", "plugin.json"),
         (".codex-plugin", "plugin.json"),
     )
+    # The marketplaces whose entries install a folder of the tree as a plugin for the surface
+    # (skilllint.discovery.plugins).
+    plugin_marketplaces: tuple[tuple[str, ...], ...] = (
+        (".claude-plugin", "marketplace.json"),
+        (".agents", "plugins", "marketplace.json"),
+    )
     # Same-named skills of different scopes: the winning scope first; None: all are kept.
     scope_precedence: tuple[str, ...] | None = ("repo", "user", "admin", "system")
     # The surface compares skill names exactly (else ignoring case).

@@ -43,24 +43,3 @@ TARGET = Target(
     agent_command=("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--"),
     agent_stream="codex-exec-json",
 )
-
-
-def plugin_namespace(package) -> str | None:
-    """The ``name`` of the Codex plugin holding the skill (``.codex-plugin/plugin.json``).
-
-    Codex prefixes plugin skills as ``{namespace}:{name}`` before checking the
-    64-character limit (S-CX-LOAD). Only a manifest inside the linted tree is read.
-    """
-    import json
-
-    from ..fsafe import UnsafeFile, read_capped
-
-    folder = package.ancestor_with(".codex-plugin", "plugin.json")
-    if folder is None:
-        return None
-    try:
-        data = json.loads(read_capped(folder / ".codex-plugin" / "plugin.json", 256 * 1024).data)
-    except (UnsafeFile, ValueError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name else None

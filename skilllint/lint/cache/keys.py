@@ -11,7 +11,7 @@ from pathlib import Path
 from ... import __file__ as _PACKAGE_INIT  # skilllint/__init__.py: its folder is the code stamped
 from ... import __version__
 from ...fsafe import file_stamp, plain_file
-from ...targets.plugins import MANIFESTS  # the manifests the rules read: a key holds each above the package
+from ...discovery.plugins import LAYOUT_FILES  # manifests and marketplaces: a key holds each above the package
 from . import folder as cache_folder
 from .folder import FORMAT
 from .memo import FileHashes, StampKeys
@@ -26,7 +26,7 @@ def path_below(anchor: str, path: str) -> str | None:
 
 
 def manifest_stamps(package, memo: dict) -> list:
-    """The plugin manifests above the package, inside its lint root (``memo``: per folder, for siblings)."""
+    """The plugin manifests and marketplaces above the package, inside its lint root (``memo``: per folder, for siblings)."""
     stamps = []
     lint_root = os.path.normpath(package.lint_root)
     folder = os.path.dirname(str(package.root))
@@ -34,7 +34,7 @@ def manifest_stamps(package, memo: dict) -> list:
         found = memo.get(folder)
         if found is None:
             found = memo[folder] = []
-            for parts in MANIFESTS:
+            for parts in LAYOUT_FILES:
                 info = plain_file(folder, *parts)  # as the rules find them: no link followed
                 if info is not None:
                     found.append((folder, *parts, info.st_size, info.st_mtime_ns, info.st_ino))

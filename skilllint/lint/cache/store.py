@@ -80,7 +80,7 @@ from ...targets import claude_code
 from . import folder as cache_folder
 from .entries import checked_diagnostics, encode, holds_documents, moved, probes_hold
 from .folder import FORMAT, CacheFolder, parse_json
-from .keys import MANIFESTS, linked_skill_md, manifest_stamps, path_below, settings_salt
+from .keys import LAYOUT_FILES, linked_skill_md, manifest_stamps, path_below, settings_salt
 from .memo import FileHashes, StampKeys, TokenCounts, value_hash
 from .result_pack import ResultPack
 
@@ -237,7 +237,7 @@ class ResultCache:
             folder = parent
         for folder, place in reversed(chain):  # from the top down, each on what lies above it
             here = []
-            for parts in MANIFESTS:
+            for parts in LAYOUT_FILES:
                 info = plain_file(folder, *parts)  # as the rules find them: no link followed
                 if info is not None:
                     here.append((folder, place, parts, file_stamp(info)))

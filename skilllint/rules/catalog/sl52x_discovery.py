@@ -9,7 +9,6 @@ from typing import Iterator
 from ...diagnostics import Finding
 from ...skill.package import SkillPackage
 from ...rule import Rule, RuleContext, severities
-from ...targets import claude_code
 from ...targets.base import Target
 
 
@@ -100,16 +99,17 @@ class NotDiscoverable(Rule):
     @staticmethod
     def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext, target: Target) -> str | None:
         from ...discovery import claude_code_links
+        from ...discovery.units import InstallUnits
 
         settings = ctx.settings
         if settings is not None:
             if target.id not in settings.not_listing(package):
                 return None  # listed where it lies: the run's answer to the question below, kept per skill
             stop = settings.manifest_search_stop(package)
-            place = claude_code.unlisted(folder, stop, *settings.plugin_memos)
+            place = settings.units.unlisted(folder, stop)
         else:
             stop = Path(os.path.normpath(package.lint_root))
-            place = claude_code.unlisted(folder, stop)
+            place = InstallUnits().unlisted(folder, stop)
         if place is None:
             return None
         if claude_code_links.reached(folder, place.skills_folder, package.max_bytes):

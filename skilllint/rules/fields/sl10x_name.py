@@ -6,7 +6,6 @@ from ...diagnostics import Severity
 from ...skill.package import FrontmatterView, SkillPackage, nfkc
 from ...rule import FieldRule, Outcome, RuleContext, severities
 from ...targets import Target
-from ...targets.codex import plugin_namespace as codex_plugin_namespace
 
 # -- name -------------------------------------------------------------------
 
@@ -93,8 +92,9 @@ class NameTooLong(FieldRule):
         if name is None:
             return None
         shown = ""
-        if target.name_counts_plugin_prefix:
-            namespace = codex_plugin_namespace(package)
+        if target.name_counts_plugin_prefix and ctx.settings is not None:
+            plugin = ctx.settings.plugin_of(package, target)  # the plugin that installs it (discovery.units)
+            namespace = plugin.name if plugin is not None else None
             if namespace:  # the surface checks the prefixed name
                 name, shown = f"{namespace}:{name}", f" as {target.called} prefixes it ('{namespace}:…')"
         if len(name) <= limit:
@@ -239,7 +239,7 @@ class NameReserved(FieldRule):
         name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
         if target.reserves_anthropic_names:
             # Both folder rules cover enterprise, personal and project skills, not plugin skills (S-CC).
-            in_plugin = package.ancestor_with(".claude-plugin", "plugin.json") is not None
+            in_plugin = ctx.settings is not None and ctx.settings.plugin_of(package, target) is not None
             if folder.casefold() == "synced" and not in_plugin:
                 return Outcome(
                     f"the folder name '{folder}' is reserved by Claude Code (claude.ai sync); the skill is skipped",

@@ -23,7 +23,6 @@ from .graph import reference_graph
 
 if TYPE_CHECKING:
     from ...targets import Target
-    from ...targets.claude_code import Unlisted
 
 MARKDOWN_DOCUMENTS = (".md", ".markdown", ".mdx")
 
@@ -233,14 +232,15 @@ class _Whole(NamedTuple):
     nested skill is a document of."""
 
     root: Path
-    plugin: bool
+    plugin: str | None  # the plugin's name; None: a skill's folder
 
     @property
     def described(self) -> str:
         """The folder, for a message about a file missing from it."""
-        if self.plugin:
+        if self.plugin is not None:
+            folder = "" if self.root.name == self.plugin else f" ({self.root.name}/)"
             return (
-                f"the plugin `{self.root.name}` (installed whole, so the skill may lean on the plugin's other files, "
+                f"the plugin `{self.plugin}`{folder} (installed whole, so the skill may lean on the plugin's other files, "
                 "but not on this one)"
             )
         return (
@@ -249,29 +249,46 @@ class _Whole(NamedTuple):
         )
 
 
-class LinksDocuments(Protocol):
-    """What :func:`whole_folders` asks of the run's settings (:class:`skilllint.config.settings.Settings`)."""
+class _Plugin(Protocol):
+    """A plugin as :func:`whole_folders` reads it (:class:`skilllint.discovery.plugins.Plugin`)."""
 
-    def linked_document(self, package: SkillPackage) -> Unlisted | None: ...
+    root: Path
+    name: str
 
 
-def whole_folders(package: SkillPackage, targets: tuple[Target, ...], settings: LinksDocuments | None) -> dict[str, _Whole]:
+class _Placed(Protocol):
+    """Where a nested skill lies (:class:`skilllint.discovery.units.Unlisted`)."""
+
+    def outer_skill(self) -> Path | None: ...
+
+
+class InstallsSkills(Protocol):
+    """What :func:`whole_folders` asks of the run's settings (:class:`skilllint.config.settings.Settings`,
+    which asks its install units)."""
+
+    def installed_whole(self, package: SkillPackage, target: Target) -> _Plugin | None: ...
+
+    def linked_document(self, package: SkillPackage) -> _Placed | None: ...
+
+
+def whole_folders(package: SkillPackage, targets: tuple[Target, ...], settings: InstallsSkills | None) -> dict[str, _Whole]:
     """For each selected target that installs plugins by copying them whole, the root of the
-    plugin holding this skill, if any; else, for a target that reads this nested skill only as
-    a document of a listed skill that holds it (:meth:`skilllint.config.settings.Settings.linked_document`;
-    ``settings`` None, a bare rule context, knows none), that skill's folder: what the document climbs to there is a file of that skill."""
-    roots = {}
+    plugin holding this skill, if any (``settings`` None, a bare rule context, knows none); else, for a target that reads this nested skill only as
+    a document of a listed skill that holds it (:meth:`skilllint.config.settings.Settings.linked_document`),
+    that skill's folder: what the document climbs to there is a file of that skill."""
+    roots: dict[str, _Whole] = {}
+    if settings is None:
+        return roots
     for target in targets:
-        if target.plugin_manifest is not None:
-            root = package.ancestor_with(*target.plugin_manifest)
-            if root is not None:
-                roots[target.id] = _Whole(root, plugin=True)
-                continue
-        if target.lists_only_direct_children and settings is not None:
+        plugin = settings.installed_whole(package, target)
+        if plugin is not None:
+            roots[target.id] = _Whole(plugin.root, plugin.name)
+            continue
+        if target.lists_only_direct_children:
             place = settings.linked_document(package)
             outer = place.outer_skill() if place is not None else None
             if outer is not None:
-                roots[target.id] = _Whole(outer, plugin=False)
+                roots[target.id] = _Whole(outer, None)
     return roots
 
 

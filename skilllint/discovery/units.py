@@ -1,0 +1,160 @@
+"""What installs each skill, on each surface: the one model every rule reads layout from.
+
+A skill reaches a surface through an **install unit** (docs/surfaces.md §4a):
+
+* a **plugin** (:mod:`skilllint.discovery.plugins`): a manifest's folder, or a folder a
+  marketplace entry installs; copied whole, namespaced ``plugin:skill``;
+* an **agent folder**: a ``.claude/skills``, ``.agents/skills``, ``.github/skills``, … folder a
+  surface scans in place in a repository (the project scope);
+* otherwise a **collection**: a plain folder of skills an author hands over to be installed.
+
+From the unit follow the targets a skill is linted for by default (:meth:`InstallUnits.targets`),
+the plugin that installs it whole (what its links may lean on, SL301/SL302), its namespace, and
+whether a surface lists it at all where it lies (:meth:`InstallUnits.unlisted`, SL520).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..fsafe import is_within, plain_file
+from ..targets import TARGETS, Target
+from .plugins import CLAUDE_MANIFEST, Plugin, PluginIndex
+
+# The agent folders a surface scans in a repository, as (dot-folder, "skills") pairs, and the
+# targets a skill found below one is linted for by default (docs/configuration.md, "Targets").
+AGENT_FOLDER_TARGETS = (
+    ((".claude", "skills"), ("claude-code",)),
+    ((".agents", "skills"), ("codex", "agentskills")),
+    ((".codex", "skills"), ("codex", "agentskills")),
+    ((".github", "skills"), ("copilot",)),
+    ((".opencode", "skills"), ("opencode",)),
+    ((".gemini", "skills"), ("gemini",)),
+    ((".cursor", "skills"), ("cursor",)),
+)
+_TARGETS_BY_FOLDER = dict(AGENT_FOLDER_TARGETS)
+CLAUDE_SKILLS_FOLDER = (".claude", "skills")  # the one Claude Code scans (enterprise, personal, project)
+_CLAUDE = TARGETS["claude-code"]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Unlisted:
+    """Where a skill lies that Claude Code never lists: the skills folder it scans and the
+    skill folder's path below it (more than one folder deep)."""
+
+    skills_folder: Path
+    below: Path
+
+    @property
+    def levels(self) -> int:
+        return len(self.below.parts)
+
+    def outer_skill(self) -> Path | None:
+        """The listed skill this one lies in: the skills folder itself when it is one skill (a
+        folder plugin.json names), else ``<skills folder>/<name>`` when that holds SKILL.md; None
+        when it holds none (a group folder such as ``.claude/skills/team``)."""
+        top = self.skills_folder
+        outer = top if plain_file(str(top), "SKILL.md") is not None else top / self.below.parts[0]
+        return outer if outer == top or plain_file(str(outer), "SKILL.md") is not None else None
+
+
+class InstallUnits:
+    """The install-unit model of one run (or one language-server project): every manifest and
+    marketplace read once, every answer kept per skill folder and surface."""
+
+    def __init__(self) -> None:
+        self.index = PluginIndex()
+        self._plugins: dict[tuple, tuple[Plugin | None, Plugin | None]] = {}
+
+    # -- plugins ------------------------------------------------------------------------------
+
+    def _plugins_for(self, skill: Path, stop: Path | None, target: Target) -> tuple[Plugin | None, Plugin | None]:
+        key = (str(skill), None if stop is None else str(stop), target.id)
+        found = self._plugins.get(key)
+        if found is None:
+            candidates = self.index.candidates(skill, stop, target.catalog_plugin_manifests, target.plugin_marketplaces)
+            loading = next((p for p in candidates if p.loads(skill, nested=target.loads_nested_skills)), None)
+            found = self._plugins[key] = (loading, candidates[0] if candidates else None)
+        return found
+
+    def plugin_of(self, skill: Path, stop: Path | None, target: Target) -> Plugin | None:
+        """The plugin that installs the skill folder ``skill`` (absolute, normalised) for
+        ``target``: the nearest whose manifest or marketplace entry loads it. ``stop``: the
+        highest folder searched for manifests and marketplaces."""
+        return self._plugins_for(skill, stop, target)[0]
+
+    def holding_plugin(self, skill: Path, stop: Path | None, target: Target) -> Plugin | None:
+        """The plugin that installs the skill, else the nearest whose root holds it though it
+        does not load it (its files still ship with that plugin); None outside every plugin."""
+        loading, nearest = self._plugins_for(skill, stop, target)
+        return loading or nearest
+
+    # -- targets ------------------------------------------------------------------------------
+
+    def targets(self, skill: Path, stop: Path | None) -> tuple[str, ...]:
+        """The targets a skill's install units imply (docs/configuration.md, "Targets"): those of
+        each agent folder above it, Claude Code when a Claude Code plugin (a manifest, or a
+        marketplace entry) holds it, else the generic ``agentskills``. ``skill`` is absolute."""
+        parts = skill.parts
+        found: list[str] = []
+        for pair in zip(parts, parts[1:]):
+            ids = _TARGETS_BY_FOLDER.get(pair)
+            if ids is not None:
+                found.extend(t for t in ids if t not in found)
+        if "claude-code" not in found and self.holding_plugin(skill, stop, _CLAUDE) is not None:
+            found.append("claude-code")
+        return tuple(found) or ("agentskills",)
+
+    # -- Claude Code's listing ----------------------------------------------------------------
+    #
+    # Claude Code lists a skill only as `<skills folder>/<name>/SKILL.md`, one level below the
+    # folder it scans: `.claude/skills` (enterprise, personal, project, and the nested
+    # `<subdir>/.claude/skills` of a monorepo, each a scanned folder of its own) and a plugin's
+    # `skills/` folder or the folders its manifest or marketplace entry names. It does not recurse
+    # (docs/surfaces.md §2b; anthropics/claude-code#39138, #18192, #28266; vercel-labs/agent-skills#122).
+
+    def unlisted(self, skill: Path, stop: Path | None) -> Unlisted | None:
+        """Where ``skill`` (absolute, normalised) lies when it is below a folder Claude Code
+        scans for skills yet deeper than ``<skills folder>/<name>``; None when Claude Code lists
+        it, or when it lies below no such folder (Claude Code may still be pointed at it another
+        way: ``--add-dir``, a copy).
+
+        A ``.claude/skills`` folder above the skill is the one scanned (as the catalogs take it,
+        :mod:`skilllint.catalog.model`); else the plugins holding it (:meth:`plugin_of`)."""
+        folder, below = claude_skills_folder(skill)
+        if folder is not None:
+            return Unlisted(folder, below) if len(below.parts) > 1 else None
+        loading, nearest = self._plugins_for(skill, stop, _CLAUDE)
+        if loading is not None or nearest is None:
+            return None
+        candidates = self.index.candidates(skill, stop, _CLAUDE.catalog_plugin_manifests, _CLAUDE.plugin_marketplaces)
+        holding = [f for p in candidates for f in p.scanned if f != skill and is_within(f, skill)]
+        if not holding:
+            return None  # elsewhere in the plugin: not in a folder Claude Code scans for skills
+        scanned = max(holding, key=lambda f: len(f.parts))
+        return Unlisted(scanned, skill.relative_to(scanned))
+
+    def not_listing(self, skill: Path, target_ids, stop: Path | None) -> tuple[str, ...]:
+        """Those of ``target_ids`` whose discovery never lists the skill where it lies, though it
+        lies in a folder the surface scans (docs/configuration.md, "Targets"): for them the skill
+        is no skill, so the engine runs only the rules about the folder itself (SL520 tells why).
+
+        Claude Code lists ``<skills folder>/<name>/SKILL.md`` alone (:meth:`unlisted`). Codex and
+        OpenCode skip some skills too, but only SL520 reports those so far."""
+        if "claude-code" in target_ids and self.unlisted(skill, stop) is not None:
+            return ("claude-code",)
+        return ()
+
+
+def claude_skills_folder(skill: Path) -> tuple[Path | None, Path]:
+    """The innermost ``.claude/skills`` folder above ``skill`` and the path below it, or
+    ``(None, skill)``."""
+    parts = skill.parts
+    for index in range(len(parts) - 3, -1, -1):  # the pair must lie above the skill folder
+        if parts[index : index + 2] == CLAUDE_SKILLS_FOLDER:
+            return Path(*parts[: index + 2]), Path(*parts[index + 2 :])
+    return None, skill
+
+
+__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder"]

@@ -1,0 +1,189 @@
+"""Install units (skilllint.discovery.units, .plugins): what installs each skill decides its
+targets, the plugin its links may lean on, its namespace and its catalog.
+
+Marketplaces of both kinds: one plugin cut out of a shared tree by a `skills` array
+(`"source": "./"`), and separately installed plugins under `plugins/` with or without a
+manifest of their own, beside a repository-root plugin.json. Plugins of one marketplace that
+share a root are separate plugins; sources fetched from elsewhere install nothing of the tree;
+a marketplace that is no JSON object is no marketplace, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import cache_pack, lint_json, run_cli, write_skill
+from test_cache import age
+
+from skilllint.discovery.units import InstallUnits
+from skilllint.targets import TARGETS
+
+CLAUDE = TARGETS["claude-code"]
+CODEX = TARGETS["codex"]
+
+
+def skill_text(name: str, body: str = "# Body\n", extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: Formats {name} tables. Use when the user pastes one.\n{extra}---\n{body}"
+
+
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def marketplace(root: Path, plugins: list[dict], where: tuple[str, ...] = (".claude-plugin", "marketplace.json"), **extra) -> None:
+    path = root.joinpath(*where)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"name": "m", "owner": {"name": "o"}, "plugins": plugins, **extra}), encoding="utf-8")
+
+
+def manifest(folder: Path, data: dict, kind: str = ".claude-plugin") -> None:
+    (folder / kind).mkdir(parents=True, exist_ok=True)
+    (folder / kind / "plugin.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def shown_targets(root: Path) -> dict[str, str]:
+    code, out, _ = run_cli("check", "--show-files", ".", cwd=root)
+    assert code == 0
+    return dict(line.split("\t") for line in out.splitlines())
+
+
+# -- a plugin cut out of a shared tree by a `skills` array -------------------------------------
+
+
+def shared_tree(tmp_path: Path) -> Path:
+    root = repo(tmp_path)
+    for folder in ("01-arch/litgpt", "01-arch/mamba", "02-tok/bpe", "03-extra/lonely"):
+        write_skill(root, folder, skill_text(Path(folder).name, extra="allowed-tools: Bash\nauthor: me\n"))
+    marketplace(
+        root,
+        [
+            {"name": "arch", "source": "./", "strict": False, "skills": ["./01-arch/litgpt", "./01-arch/mamba"]},
+            {"name": "tok", "source": "./", "strict": False, "skills": ["./02-tok/bpe"]},
+        ],
+    )
+    return root
+
+
+def test_a_marketplace_skills_array_makes_its_skills_claude_code_plugin_skills(tmp_path):
+    root = shared_tree(tmp_path)
+    assert shown_targets(root) == {
+        "01-arch/litgpt": "claude-code", "01-arch/mamba": "claude-code", "02-tok/bpe": "claude-code",
+        "03-extra/lonely": "claude-code",  # in the plugin's root, though no entry loads it
+    }
+    units = InstallUnits()
+    litgpt, bpe, lonely = (root / "01-arch/litgpt", root / "02-tok/bpe", root / "03-extra/lonely")
+    assert units.plugin_of(litgpt, root, CLAUDE).name == "arch" and units.plugin_of(bpe, root, CLAUDE).name == "tok"
+    assert units.plugin_of(lonely, root, CLAUDE) is None and units.holding_plugin(lonely, root, CLAUDE).root == root
+    grants = [d["path"] for d in lint_json(".", "--select", "SL805", cwd=root)["diagnostics"]]
+    assert "01-arch/litgpt/SKILL.md" in grants  # Claude Code's rules run: its unrestricted `Bash` grant is told
+    report = lint_json(".", "--select", "SL5", "--extend-select", "SL520", cwd=root)
+    catalogs = run_cli("catalog", "--target", "claude-code", "--output-format", "json", ".", cwd=root)
+    assert catalogs[0] == 0
+    kept = {c["plugin"]: sorted(s["name"] for s in c["skills"]) for c in json.loads(catalogs[1])["catalogs"]}
+    assert kept == {"arch": ["litgpt", "mamba"], "tok": ["bpe"]}  # two plugins of one root, the lonely skill in neither
+    assert not [d for d in report["diagnostics"] if d["code"] == "SL511"]
+
+
+def test_same_named_skills_of_two_plugins_sharing_a_root_are_no_duplicates(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, "a/deploy", skill_text("deploy"))
+    write_skill(root, "b/deploy", skill_text("deploy"))
+    marketplace(root, [{"name": "pa", "source": "./", "skills": ["./a/deploy"]}, {"name": "pb", "source": "./", "skills": ["./b/deploy"]}])
+    assert not lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]
+    marketplace(root, [{"name": "pa", "source": "./", "skills": ["./a/deploy", "./b/deploy"]}])
+    found = lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]  # one plugin: a real duplicate
+    assert sorted(d["path"] for d in found) == ["a/deploy/SKILL.md", "b/deploy/SKILL.md"]
+
+
+# -- separately installed plugins under plugins/ -------------------------------------------------
+
+
+def plugins_repo(tmp_path: Path) -> Path:
+    root = repo(tmp_path)
+    manifest(root, {"name": "whole-repo"})  # a repository-root plugin.json beside the marketplace
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    body = (
+        "# Alpha\n\nRead [the guide](../../../../docs/guide.md) when setting up, and "
+        "[beta's notes](../../../beta/skills/beta/notes.md) when comparing.\n"
+        "Also [missing](../../absent.md) when lost.\n"
+    )
+    write_skill(root, "plugins/alpha/skills/alpha", skill_text("alpha", body))
+    write_skill(root, "plugins/beta/skills/beta", skill_text("beta"))
+    (root / "plugins/beta/skills/beta/notes.md").write_text("# Notes\n", encoding="utf-8")
+    marketplace(root, [{"name": "alpha", "source": "./plugins/alpha"}, {"name": "beta", "source": "./plugins/beta", "strict": False}])
+    return root
+
+
+def test_each_plugin_of_a_marketplace_is_its_own_unit(tmp_path):
+    root = plugins_repo(tmp_path)
+    units = InstallUnits()
+    alpha = units.plugin_of(root / "plugins/alpha/skills/alpha", root, CLAUDE)
+    assert (alpha.name, alpha.root) == ("alpha", root / "plugins/alpha")  # not the repository's plugin.json
+    found = lint_json(".", "--select", "SL301,SL302", cwd=root)["diagnostics"]
+    outside = sorted(d["message"].split(" ")[1] for d in found if d["code"] == "SL302")
+    assert outside == ["`../../../../docs/guide.md`", "`../../../beta/skills/beta/notes.md`"]  # they leave plugin alpha
+    (missing,) = [d for d in found if d["code"] == "SL301"]
+    assert "the plugin `alpha`" in missing["message"] and "whole-repo" not in missing["message"]
+
+
+def test_a_marketplace_plugin_root_and_bare_names_resolve_from_plugin_root(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, "packs/fmt/skills/fmt", skill_text("fmt"))
+    marketplace(root, [{"name": "fmt", "source": "fmt"}], metadata={"pluginRoot": "./packs"})
+    assert InstallUnits().plugin_of(root / "packs/fmt/skills/fmt", root, CLAUDE).root == root / "packs/fmt"
+
+
+def test_remote_and_escaping_sources_install_nothing_of_the_tree(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, "plugins/x/skills/x", skill_text("x"))
+    marketplace(
+        root,
+        [
+            {"name": "gh", "source": {"source": "github", "repo": "o/x"}},
+            {"name": "up", "source": "../.."},
+            {"name": "abs", "source": str(root / "plugins/x")},
+        ],
+    )
+    assert InstallUnits().holding_plugin(root / "plugins/x/skills/x", root, CLAUDE) is None
+    assert shown_targets(root) == {"plugins/x/skills/x": "agentskills"}
+
+
+def test_a_codex_marketplace_installs_a_local_plugin_for_codex(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, "plugins/note/skills/note", skill_text("note"))
+    marketplace(root, [{"name": "note-taker", "source": {"source": "local", "path": "./plugins/note"}}], where=(".agents", "plugins", "marketplace.json"))
+    units = InstallUnits()
+    assert units.plugin_of(root / "plugins/note/skills/note", root, CODEX).name == "note-taker"
+    assert units.holding_plugin(root / "plugins/note/skills/note", root, CLAUDE) is None  # Claude Code reads its own
+
+
+@pytest.mark.parametrize("text", ["[]", "{", '{"plugins": 3}', '{"plugins": [1, {"name": 2}]}', "[" * 100_000 + "]" * 100_000, '{"plugins": [{"name": "x", "source": "./", "skills": {"a": 1}}]}'])
+def test_a_broken_marketplace_is_no_marketplace(tmp_path, text):
+    root = repo(tmp_path)
+    write_skill(root, "skills/x", skill_text("x"))
+    (root / ".claude-plugin").mkdir()
+    (root / ".claude-plugin" / "marketplace.json").write_text(text, encoding="utf-8")
+    code, _, err = run_cli("check", ".", cwd=root)
+    assert code in (0, 1) and "Traceback" not in err
+
+
+def test_a_changed_marketplace_is_seen_by_a_cached_run(tmp_path):
+    """The targets stay Claude Code's; only the plugin's root moves, and with it what a link leaves."""
+    root = repo(tmp_path)
+    write_skill(root, "01-arch/litgpt", skill_text("litgpt", "# L\n\nRead [the tokenizer](../../02-tok/bpe/notes.md) when tokenizing.\n"))
+    write_skill(root, "02-tok/bpe", skill_text("bpe"))
+    (root / "02-tok/bpe/notes.md").write_text("# Notes\n", encoding="utf-8")
+    marketplace(root, [{"name": "arch", "source": "./", "skills": ["./01-arch/litgpt"]}])
+    age(root)
+    assert not lint_json(".", "--select", "SL302", cwd=root)["diagnostics"]  # the whole tree ships
+    assert cache_pack(root)  # the results are kept
+    marketplace(root, [{"name": "arch", "source": "./01-arch", "skills": ["./litgpt"]}])
+    age(root)
+    (finding,) = lint_json(".", "--select", "SL302", cwd=root)["diagnostics"]
+    assert finding["path"] == "01-arch/litgpt/SKILL.md"
