@@ -313,6 +313,11 @@ class Rule:
     # ``settle(diagnostics, packages, usage, rules_run) -> diagnostics``: once every pass of the
     # run is done, revises what the rule found with what the other passes silenced (SL901).
     settle: ClassVar[Callable[..., list] | None] = None
+    # Catalog rules: the rule judges every surface's listing, also where the run does not lint for
+    # that surface (a surface that scans a skill's folder though its targets were inferred
+    # without it: Copilot's listing of `.claude/skills` beside `.agents/skills`). SL511: two
+    # same-named skills a surface lists together are a problem there whatever the run's targets.
+    judges_listings: ClassVar[bool] = False
     # Catalog rules: ``context_finding(catalog, package, others, ctx) -> Finding | None`` tells a
     # linted skill about the effect on skills of its catalog that this run does not lint.
     context_finding: ClassVar[Callable[..., Finding | None] | None] = None

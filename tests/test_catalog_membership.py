@@ -37,19 +37,17 @@ def findings(root: Path, *args: str, select: str = "SL510,SL511") -> list[dict]:
     return lint_json("--select", select, *args, ".", cwd=root)["diagnostics"]
 
 
-def test_a_pair_in_agents_skills_is_one_finding_per_skill_and_rule_listing_both_targets(tmp_path):
+def test_a_pair_in_agents_skills_is_one_finding_listing_both_targets(tmp_path):
+    # One problem, one finding: the clash of names (SL511) on the first of the pair by path, and no
+    # SL510 besides, though the descriptions are the same too (same-named skills are one clash).
     root = repo(tmp_path)
     same = "Deploys the web app to staging or production. Use when the user asks to deploy."
     skill(root, ".agents/skills/deploy", "deploy", same)
     skill(root, ".agents/skills/deploy-web", "deploy", same)
+    (root / ".agents/skills/deploy-web/SKILL.md").write_text(SKILL.format(name="deploy", description=same) + "\nFor the web app.\n")
     found = findings(root, "--target", "codex,agentskills")
     keys = sorted((d["code"], d["path"]) for d in found)
-    assert keys == [
-        ("SL510", ".agents/skills/deploy-web/SKILL.md"),
-        ("SL510", ".agents/skills/deploy/SKILL.md"),
-        ("SL511", ".agents/skills/deploy-web/SKILL.md"),
-        ("SL511", ".agents/skills/deploy/SKILL.md"),
-    ], json.dumps(found, indent=1)
+    assert keys == [("SL511", ".agents/skills/deploy-web/SKILL.md")], json.dumps(found, indent=1)
     for finding in found:
         assert sorted(finding["targets"]) == ["agentskills", "codex"], finding
     duplicate = next(d for d in found if d["code"] == "SL511")
@@ -57,12 +55,12 @@ def test_a_pair_in_agents_skills_is_one_finding_per_skill_and_rule_listing_both_
     assert "Codex lists both" in duplicate["message"] and "which one is not defined" in duplicate["message"]
 
 
-def test_every_target_on_one_collection_gives_one_finding_per_skill(tmp_path):
+def test_every_target_on_one_collection_gives_one_finding(tmp_path):
     root = repo(tmp_path)
     skill(root, "skills/deploy", "deploy")
     skill(root, "skills/deploy-docs", "deploy")
     found = findings(root, "--target", "all", select="SL511")
-    assert sorted(d["path"] for d in found) == ["skills/deploy-docs/SKILL.md", "skills/deploy/SKILL.md"]
+    assert [d["path"] for d in found] == ["skills/deploy-docs/SKILL.md"]
     assert len(found[0]["targets"]) > 5
 
 
@@ -99,10 +97,7 @@ def test_a_folder_the_plugin_does_not_load_is_in_no_catalog_but_a_declared_one_i
     skill(root, "plugins/ops/drafts/deploy", "deploy")  # listed nowhere: no surface loads it
     assert duplicates(root) == []
     skill(root, "plugins/ops/extra/deploy-v2", "deploy")  # `skills` adds ./extra/ to the default skills/
-    assert duplicates(root) == [
-        ("plugins/ops/extra/deploy-v2/SKILL.md", ("agentskills", "claude-code", "codex")),
-        ("plugins/ops/skills/deploy/SKILL.md", ("agentskills", "claude-code", "codex")),
-    ]
+    assert duplicates(root) == [("plugins/ops/extra/deploy-v2/SKILL.md", ("agentskills", "claude-code", "codex"))]
 
 
 def test_a_manifest_path_naming_a_skill_folder_loads_that_skill_alone(tmp_path):
@@ -111,7 +106,7 @@ def test_a_manifest_path_naming_a_skill_folder_loads_that_skill_alone(tmp_path):
     skill(root, "plugins/ops/skills/deploy", "deploy")
     skill(root, "plugins/ops/tools/deploy", "deploy")
     skill(root, "plugins/ops/tools/deploy/fragments/deploy", "deploy")  # inside the named skill: not loaded
-    assert [p for p, _ in duplicates(root, "claude-code")] == ["plugins/ops/skills/deploy/SKILL.md", "plugins/ops/tools/deploy/SKILL.md"]
+    assert [p for p, _ in duplicates(root, "claude-code")] == ["plugins/ops/skills/deploy/SKILL.md"]
 
 
 def test_a_copy_nested_in_a_skill_folder_counts_only_where_the_surface_loads_nested_skills(tmp_path):
@@ -120,10 +115,7 @@ def test_a_copy_nested_in_a_skill_folder_counts_only_where_the_surface_loads_nes
     skill(root, ".agents/skills/review", "review")
     skill(root, ".agents/skills/review/build/review", "review")
     found = duplicates(root, "claude-code,opencode,codex")
-    assert found == [
-        (".agents/skills/review/SKILL.md", ("codex",)),
-        (".agents/skills/review/build/review/SKILL.md", ("codex",)),
-    ]
+    assert found == [(".agents/skills/review/SKILL.md", ("codex",))]
 
 
 def test_codex_never_loads_a_copy_under_a_dot_folder(tmp_path):
@@ -132,7 +124,7 @@ def test_codex_never_loads_a_copy_under_a_dot_folder(tmp_path):
     skill(root, ".agents/skills/.preview/review", "review")
     assert duplicates(root, "codex") == []
     skill(root, ".agents/skills/review-two", "review")
-    assert [p for p, _ in duplicates(root, "codex")] == [".agents/skills/review-two/SKILL.md", ".agents/skills/review/SKILL.md"]
+    assert [p for p, _ in duplicates(root, "codex")] == [".agents/skills/review-two/SKILL.md"]
 
 
 def test_a_plugin_that_is_one_skill_at_its_root(tmp_path):
@@ -151,7 +143,4 @@ def test_claude_code_lists_one_level_below_claude_skills(tmp_path):
     skill(root, ".claude/skills/team/review", "review")
     assert duplicates(root, "claude-code") == []
     skill(root, "packages/web/.claude/skills/review", "review")  # a nested .claude/skills loads too
-    assert [p for p, _ in duplicates(root, "claude-code")] == [
-        ".claude/skills/review/SKILL.md",
-        "packages/web/.claude/skills/review/SKILL.md",
-    ]
+    assert [p for p, _ in duplicates(root, "claude-code")] == [".claude/skills/review/SKILL.md"]

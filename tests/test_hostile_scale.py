@@ -85,12 +85,10 @@ def test_sl511_with_a_thousand_same_named_skills_names_a_few_partners_each(tmp_p
         label="SL511, skills named deploy",
     )  # fmt: skip  (naming every partner took 1.7 GB)
     assert ratio < LINEAR_CALLS_AT_4X, ratio
-    found = result.found("SL511")
-    assert len(found) == SAME_NAMED
-    assert len(result.out) < 10 * 1024 * 1024  # every finding naming every partner: 171 MB
-    for diagnostic in found:
-        assert len(diagnostic["related"]) == 10
-        assert f"; and {SAME_NAMED - 11} more)" in diagnostic["message"]
+    (diagnostic,) = result.found("SL511")  # one clash, one finding
+    assert len(result.out) < 1024 * 1024  # every skill's finding naming every partner: 171 MB
+    assert len(diagnostic["related"]) == 10
+    assert f"; and {SAME_NAMED - 11} more)" in diagnostic["message"]
 
 
 def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
@@ -99,11 +97,9 @@ def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
     for i in range(12):
         skill(tree.root, f"skills/{'d' * 200}-{i}", name="deploy")
     result = check_json(tree, ".", "--select", "SL511", "--target", "codex,agentskills", "--no-cache", label="SL511, long paths")
-    found = result.found("SL511")
-    assert len(found) == 12
-    for diagnostic in found:
-        assert len(diagnostic["message"]) <= 2000
-        assert diagnostic["message"].endswith("which one is not defined")  # the effects survive the clipping
+    (diagnostic,) = result.found("SL511")
+    assert len(diagnostic["message"]) <= 2000
+    assert diagnostic["message"].endswith("which one is not defined")  # the effects survive the clipping
 
 
 # =============================================================================

@@ -97,7 +97,7 @@ def test_same_named_skills_of_two_plugins_sharing_a_root_are_no_duplicates(tmp_p
     assert not lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]
     marketplace(root, [{"name": "pa", "source": "./", "skills": ["./a/deploy", "./b/deploy"]}])
     found = lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]  # one plugin: a real duplicate
-    assert sorted(d["path"] for d in found) == ["a/deploy/SKILL.md", "b/deploy/SKILL.md"]
+    assert [d["path"] for d in found] == ["a/deploy/SKILL.md"]  # one finding per clash
 
 
 # -- separately installed plugins under plugins/ -------------------------------------------------
@@ -187,3 +187,55 @@ def test_a_changed_marketplace_is_seen_by_a_cached_run(tmp_path):
     age(root)
     (finding,) = lint_json(".", "--select", "SL302", cwd=root)["diagnostics"]
     assert finding["path"] == "01-arch/litgpt/SKILL.md"
+
+
+# -- one repository, several agents: each surface lists the folders it scans -------------------
+
+
+def test_a_twin_is_reported_under_the_surfaces_that_list_both_copies(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, ".claude/skills/review", skill_text("review"))
+    write_skill(root, ".agents/skills/review", skill_text("review"))
+    (finding,) = lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]  # inferred: claude-code; codex, agentskills
+    assert finding["path"] == ".agents/skills/review/SKILL.md"
+    assert sorted(finding["targets"]) == ["copilot", "cursor", "opencode"]  # they scan both folders; Claude Code and Codex one each
+    assert finding["severity"] == "info" and "identical" in finding["message"]  # one skill shipped twice
+    assert not lint_json(".", "--select", "SL511", "--target", "claude-code,codex", cwd=root)["diagnostics"]  # the user chose
+    write_skill(root, ".claude/skills/review", skill_text("review", "# Review\n\nEdited in one copy only.\n"))
+    (finding,) = lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]
+    assert finding["severity"] == "warning" and "which one is not defined" in finding["message"]
+
+
+def test_gemini_lists_agents_skills_before_gemini_skills(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, ".gemini/skills/init", skill_text("init"))
+    write_skill(root, ".agents/skills/skills-init", skill_text("init"))
+    found = lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]
+    gemini = [d for d in found if "gemini" in d["targets"]]
+    (shadowed,) = gemini
+    assert shadowed["path"] == ".gemini/skills/init/SKILL.md" and "loads the one in `.agents/skills`" in shadowed["message"]
+    assert not [d for d in found if "claude-code" in d["targets"]]  # Claude Code reads neither folder
+    every = lint_json(".", "--select", "SL511", "--target", "all", cwd=root)["diagnostics"]
+    assert not [d for d in every if "claude-code" in d["targets"]]
+
+
+def test_linked_agent_folders_are_one_copy(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, "dev-skills/review", skill_text("review"))
+    for folder in (".claude", ".agents", ".github"):
+        (root / folder).mkdir()
+        (root / folder / "skills").symlink_to("../dev-skills", target_is_directory=True)
+    assert not lint_json(".", "--select", "SL511", cwd=root)["diagnostics"]
+
+
+def test_a_surveyed_listing_runs_only_the_rules_that_judge_every_listing(tmp_path):
+    """Copilot lists `.claude/skills` too, but a run that infers claude-code alone does not judge
+    Copilot's budget on them: only the clash of names is every surface's concern."""
+    root = repo(tmp_path)
+    for i in range(30):
+        long = f"Formats table {i} of the ledger " + "with care " * 85 + ". Use when the user pastes one."
+        write_skill(root, f".claude/skills/s{i}", f"---\nname: s{i}\ndescription: {long}\n---\n# S\n")
+    inferred = lint_json(".", "--select", "SL5", cwd=root)["diagnostics"]
+    assert inferred and not [d for d in inferred if "copilot" in d["targets"]]
+    chosen = lint_json(".", "--select", "SL5", "--target", "copilot", cwd=root)["diagnostics"]
+    assert [d for d in chosen if d["code"] == "SL503"]  # Copilot's own budget, when the run lints for it

@@ -77,6 +77,9 @@ class CatalogSkill:
     scope: str = "repo"
     hidden: bool = False  # not listed to the model (disable-model-invocation: true)
     context: bool = False  # loaded for the catalog's sake only: not linted, never reported on
+    # The surface lists it (it scans the skill's folder) though the run's inferred targets for the
+    # skill leave that surface out: only rules that judge every listing report on it (Rule.judges_listings).
+    surveyed: bool = False
     shadowed_by: "CatalogSkill | None" = None  # a same-named skill of a winning scope hides it
     # Claude Code's listing only: `when_to_use`, and the first body line it lists when there is no description
     when_to_use: str = ""
@@ -123,12 +126,16 @@ def catalog_roots(catalog: Catalog) -> list[Path]:
 
 
 def _repo_root(path: Path, stop: Path) -> Path:
+    """The repository holding ``path`` (the folder an agent folder sits in), searched up to
+    ``stop``; outside one, ``path`` itself: a surface scans the agent folders from where it runs
+    up to the repository's root, so without a repository the folders of one project, not those
+    of every project in the tree (a folder of checked-out repositories without their `.git`)."""
     for folder in (path, *path.parents):
         if os.path.lexists(folder / ".git"):  # (a link there need not lead anywhere we may look)
             return folder
         if folder == stop:
             break
-    return stop
+    return path
 
 
 def _surface_root(package: SkillPackage, target: Target) -> Path | None:
@@ -341,9 +348,13 @@ def build_catalogs(
     catalogs: dict[CatalogKey, Catalog] = {}
     seen: dict[tuple[str, str], SkillPackage] = {}
     keys: dict = {} if memo is None else memo
+    surveying = getattr(settings, "targets", ()) is None  # targets inferred: every surface's listing counts
     for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
-        for target, entry in _entries(package, settings.targets_for(package), seen, reader, log):
+        targets = settings.targets_for(package)
+        listing = _listing_surfaces(package, targets) if surveying else ()
+        for target, entry in _entries(package, targets + listing, seen, reader, log):
             entry.context = is_context
+            entry.surveyed = target in listing
             key, reason = placement(package, target, settings.units, boundary, keys)
             if key is None:  # the surface never loads it there
                 if log is not None:
@@ -368,6 +379,14 @@ def build_catalogs(
     for catalog in catalogs.values():
         apply_precedence(catalog)
     return list(catalogs.values())
+
+
+def _listing_surfaces(package: SkillPackage, targets: tuple[Target, ...]) -> tuple[Target, ...]:
+    """The surfaces besides ``targets`` that scan the agent folder holding the skill
+    (``project_skill_folders``): they list it in that repository whatever the run lints it for."""
+    from ..targets import TARGETS
+
+    return tuple(t for t in TARGETS.values() if t.project_skill_folders and t not in targets and _surface_root(package, t) is not None)
 
 
 def _entries(package: SkillPackage, targets, seen: dict[tuple[str, str], SkillPackage], reader, log=None):
@@ -405,18 +424,36 @@ def _unentered(package: SkillPackage, target: Target, seen: dict[tuple[str, str]
 
 
 def apply_precedence(catalog: Catalog) -> None:
-    """Mark the skills a same-named skill of a winning scope shadows."""
-    order = catalog.surface.scope_precedence
+    """Mark the skills a same-named skill of a winning scope shadows; within the project scope,
+    for a surface that ranks its project folders (Gemini CLI), the one in the earlier folder."""
+    surface = catalog.surface
+    order = surface.scope_precedence
     if order is None:
         return
     groups: dict[str, list[CatalogSkill]] = {}
     for skill in catalog.skills:
-        groups.setdefault(name_key(catalog.surface, skill.name), []).append(skill)
+        groups.setdefault(name_key(surface, skill.name), []).append(skill)
+    ranked = surface.ranks_project_folders and catalog.kind == "surface-roots"
     for group in groups.values():
-        if len({s.scope for s in group}) < 2:
+        if len(group) < 2:
             continue
-        best = min(order.index(s.scope) for s in group)
-        winner = next(s for s in group if order.index(s.scope) == best)
+
+        def rank(skill: CatalogSkill) -> tuple[int, int]:
+            folder = _folder_rank(skill.package, surface) if ranked and skill.scope == "repo" else 0
+            return order.index(skill.scope), folder
+
+        best = min(rank(s) for s in group)
+        winner = next(s for s in group if rank(s) == best)
         for skill in group:
-            if order.index(skill.scope) > best:
+            if rank(skill) > best:
                 skill.shadowed_by = winner
+
+
+def _folder_rank(package: SkillPackage, target: Target) -> int:
+    """The place, in the surface's ``project_skill_folders``, of the one holding the skill."""
+    parts = package.root.parts
+    for index in range(len(parts) - 2, -1, -1):
+        for rank, pair in enumerate(target.project_skill_folders):
+            if parts[index : index + 2] == pair:
+                return rank
+    return len(target.project_skill_folders)

@@ -79,15 +79,19 @@ MAX_PARTNERS = 10  # same-named skills a finding names
 
 class NameGroup:
     """The skills of a catalog sharing one name, counted once for all of them: the scopes
-    they hold, and the scopes each winner shadows."""
+    they hold, the scopes each winner shadows, and how many of its own scope it ranks above."""
 
     def __init__(self, skills: list) -> None:
         self.scopes: dict[str, int] = {}
         self.shadowed: dict[int, set[str]] = {}  # id(winner) -> scopes of the skills it shadows
+        self.hidden_alike: dict[int, int] = {}  # id(winner) -> skills of its own scope it shadows
         for skill in skills:
             self.scopes[skill.scope] = self.scopes.get(skill.scope, 0) + 1
-            if skill.shadowed_by is not None:
-                self.shadowed.setdefault(id(skill.shadowed_by), set()).add(skill.scope)
+            winner = skill.shadowed_by
+            if winner is not None:
+                self.shadowed.setdefault(id(winner), set()).add(skill.scope)
+                if winner.scope == skill.scope:
+                    self.hidden_alike[id(winner)] = self.hidden_alike.get(id(winner), 0) + 1
 
 
 def duplicate_effect(catalog: Catalog, skill, group: NameGroup) -> tuple[str, Severity | None]:
@@ -96,6 +100,14 @@ def duplicate_effect(catalog: Catalog, skill, group: NameGroup) -> tuple[str, Se
     surface = catalog.surface.called
     if catalog.surface.scope_precedence is None:  # every same-named skill is kept (Codex)
         return f"{surface} lists both and ignores `${skill.name}` mentions because the name is ambiguous", None
+    if skill.shadowed_by is not None and skill.shadowed_by.scope == skill.scope:  # a ranked project folder (Gemini CLI)
+        winner = skill.shadowed_by
+        return (
+            f"{surface} loads the one in `{_folder_of(catalog, winner)}` "
+            f"({shown_path(catalog, skill, winner.package.skill_md_path)}) instead, so this copy in "
+            f"`{_folder_of(catalog, skill)}` is shadowed and never listed",
+            Severity.WARNING,
+        )
     if skill.shadowed_by is not None:
         winner = skill.shadowed_by
         return (
@@ -106,14 +118,25 @@ def duplicate_effect(catalog: Catalog, skill, group: NameGroup) -> tuple[str, Se
         )
     shadowed = group.shadowed.get(id(skill))
     effects = []
-    if shadowed:
-        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted(shadowed))}-scope one")
-    if group.scopes[skill.scope] > 1:  # another skill of its scope
+    if shadowed == {skill.scope}:
+        effects.append(f"{surface} uses this one, in `{_folder_of(catalog, skill)}`, and hides the copies in its other skills folders")
+    elif shadowed:
+        effects.append(f"this {skill.scope}-scope skill wins and {surface} hides the {', '.join(sorted(shadowed - {skill.scope}))}-scope one")
+    if group.scopes[skill.scope] > 1 + group.hidden_alike.get(id(skill), 0):  # another skill of its scope, not ranked below it
         effects.append(f"surfaces that keep one skill per name use one of the {skill.scope}-scope skills, and which one is not defined")
     return "; ".join(effects), None
 
 
 LISTED_CHARS = 1536
+
+
+def _folder_of(catalog: Catalog, skill) -> str:
+    """The project skills folder (``.agents/skills``) holding a skill of a surface-roots catalog."""
+    parts = skill.package.root.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if tuple(parts[index : index + 2]) in catalog.surface.project_skill_folders:
+            return "/".join(parts[index : index + 2])
+    return skill.package.root.parent.name
 
 
 def shown_path(catalog: Catalog, skill, path) -> str:

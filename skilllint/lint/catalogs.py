@@ -91,8 +91,12 @@ def lint_catalogs(
     linted = {id(p) for p in packages}
     for catalog in build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, reader, memo=completion.placements):
         target = catalog.surface
+        # Members listed by a surface the run does not lint them for (catalog.model's `surveyed`):
+        # only a rule that judges every listing reports on them, or judges a catalog of them alone.
+        surveyed = {id(s.package) for s in catalog.skills if s.surveyed}
+        linted_here = any(not s.surveyed for s in catalog.skills)
         for rule in rules:
-            if not rule.applies_to(target.id):
+            if not rule.applies_to(target.id) or not (linted_here or rule.judges_listings):
                 continue
             ctx = RuleContext((target,), settings.options_for(type(rule)), settings, kept=kept)
             if usage is not None:
@@ -101,9 +105,10 @@ def lint_catalogs(
                         add_usage(usage, str(skill.package.skill_md_path), ran=(rule.code,))
             try:
                 findings = list(rule.check_catalog(catalog, ctx))
-                mine = [(p, f) for p, f in findings if id(p) in linted]
+                mine = [(p, f) for p, f in findings if id(p) in linted and (rule.judges_listings or id(p) not in surveyed)]
                 if len(mine) < len(findings):
-                    mine += _context_findings(rule, catalog, mine, findings, ctx, linted)
+                    told = linted if rule.judges_listings else {i for i in linted if i not in surveyed}
+                    mine += _context_findings(rule, catalog, mine, findings, ctx, told)
             except Exception as exc:  # one rule's bug must not hide the others' findings
                 import traceback  # only when a rule fails: kept off start-up
                 internal_errors.append(
@@ -129,7 +134,7 @@ def _context_findings(rule, catalog, mine, findings, ctx, linted) -> list:
     describe = rule.context_finding
     if describe is None:
         return []
-    others = [(p, f) for p, f in findings if id(p) not in linted]
+    others = [(p, f) for p, f in findings if id(p) not in linted]  # (``linted``: the members it may tell)
     reported = {id(p) for p, _ in mine}
     out = []
     for skill in catalog.loaded:

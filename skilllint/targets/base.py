@@ -121,6 +121,9 @@ class Target:
         (".claude-plugin", "marketplace.json"),
         (".agents", "plugins", "marketplace.json"),
     )
+    # Same-named project skills in two of `project_skill_folders`: the one in the earlier folder
+    # wins (Gemini CLI: `.agents/skills` over `.gemini/skills`); False: which one is not defined.
+    ranks_project_folders: bool = False
     # Same-named skills of different scopes: the winning scope first; None: all are kept.
     scope_precedence: tuple[str, ...] | None = ("repo", "user", "admin", "system")
     # The surface compares skill names exactly (else ignoring case).

@@ -13,5 +13,7 @@ TARGET = Target(
     name_charset=None,
     name_max=None,
     secondary=True,
+    # docs/surfaces.md §4 [2ND]: `.cursor/skills`, and the `.agents/skills` and Claude Code folders.
+    project_skill_folders=((".cursor", "skills"), (".agents", "skills"), (".claude", "skills")),
     hides_disabled_skills=True,  # docs/surfaces.md §4: disable-model-invocation is honoured
 )

@@ -13,4 +13,8 @@ TARGET = Target(
     name_charset=None,
     name_max=None,
     secondary=True,
+    # docs/surfaces.md §4, "Gemini CLI": the workspace tier reads `.gemini/skills` and
+    # `.agents/skills`; within the tier `.agents/skills` wins (google-gemini/gemini-cli PR #19166).
+    project_skill_folders=((".agents", "skills"), (".gemini", "skills")),
+    ranks_project_folders=True,
 )

@@ -14,6 +14,8 @@ TARGET = Target(
     unknown_keys="ignore",
     name_charset="ascii",
     secondary=True,
+    # docs/surfaces.md §4: `.opencode/skills`, and the compatibility folders `.claude/skills`, `.agents/skills`.
+    project_skill_folders=((".opencode", "skills"), (".claude", "skills"), (".agents", "skills")),
     # docs/surfaces.md §4: the scan stops at the first SKILL.md, so a skill nested in another
     # skill's folder is never loaded.
     loads_nested_skills=False,

@@ -29,7 +29,17 @@ class DescriptionOverlap(CatalogRule):
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         from ...catalog.render import LISTED_CHARS, description_span, shown_path
 
-        skills = [s for s in catalog.visible if s.description.strip()]
+        from ...catalog.model import name_key
+
+        # One skill per name: same-named skills (copies of one skill in two folders a surface
+        # scans) are a clash of names, SL511's problem, not two descriptions to tell apart.
+        first: dict[str, object] = {}
+        for s in catalog.visible:
+            if s.description.strip():
+                key = name_key(catalog.surface, s.name)
+                if key not in first or (first[key].context and not s.context):
+                    first[key] = s
+        skills = list(first.values())
         # Listings cut descriptions (Codex at 1,024, Claude Code at 1,536 characters):
         # what the model compares is the start.
         texts = [s.description[:LISTED_CHARS] for s in skills]
@@ -62,6 +72,7 @@ class DuplicateName(CatalogRule):
     name = "duplicate-name"
     summary = "Two skills in one catalog share a name"
     severity = severities("warning: all; error: codex")
+    judges_listings = True  # a surface that lists both copies shows the clash, whatever the run lints for
 
     def check_catalog(self, catalog: Catalog, ctx: RuleContext):
         from ...catalog.model import name_key
@@ -74,9 +85,7 @@ class DuplicateName(CatalogRule):
             if len(skills) < 2:
                 continue
             group = NameGroup(skills)
-            for skill in skills:
-                if skill.context:
-                    continue  # installed or sibling skills are not this run's to report
+            for skill in self._told(skills):
                 # A few of the others by path, and how many more: with every one of N
                 # same-named skills naming all the others, output grows with N squared.
                 others = [s for s in skills[: MAX_PARTNERS + 1] if s is not skill][:MAX_PARTNERS]
@@ -86,6 +95,14 @@ class DuplicateName(CatalogRule):
                     for o in others
                 ) + (f"; and {more} more" if more else "")
                 effect, level = duplicate_effect(catalog, skill, group)
+                if level is None and catalog.surface.scope_precedence is not None and self._copies(skills):
+                    # One skill shipped twice, byte for byte: the surface shows it twice or one of the
+                    # two, the same either way, until one copy is edited alone.
+                    effect = (
+                        "the copies' SKILL.md files are identical: each surface named lists one skill twice, or either "
+                        "copy; link one folder to the other so that every surface reads one copy"
+                    )
+                    level = Severity.INFO
                 yield skill.package, Finding(
                     f"another skill in the same catalog is also named '{skill.name}' ({where})",
                     name_span(skill.package),
@@ -96,6 +113,26 @@ class DuplicateName(CatalogRule):
                         for o in others
                     ),
                 )
+
+
+    @staticmethod
+    def _copies(skills: list) -> bool:
+        """Whether every skill of the group has the same SKILL.md, byte for byte."""
+        first = skills[0].package.raw
+        return bool(first) and all(s.package.raw == first for s in skills[1:])
+
+    @staticmethod
+    def _told(skills: list) -> list:
+        """The skills of one name group that carry the finding: one per problem. Each linted skill
+        the surface shadows (its own problem: it is never listed); where none is, the first linted
+        one by path, naming the others (installed and sibling skills are not this run's to report)."""
+        linted = [s for s in skills if not s.context]
+        shadowed = [s for s in linted if s.shadowed_by is not None]
+        if shadowed:
+            return shadowed
+        if any(s.shadowed_by is not None for s in skills):
+            return [s for s in linted if any(o.shadowed_by is s for o in skills)][:1]  # the winner, told what it hides
+        return sorted(linted, key=lambda s: str(s.package.skill_md_path))[:1]
 
 
 class RoutingConfusion(CatalogRule):
