@@ -290,7 +290,7 @@ def test_file_outside_any_skill_is_skipped_with_a_warning(repo):
         (".gemini/skills/x", {"gemini"}),
         (".cursor/skills/x", {"cursor"}),
         ("plugin/skills/x", {"claude-code"}),  # under plugin/.claude-plugin/plugin.json
-        ("plugin/nested/deeper/x", {"claude-code"}),
+        ("plugin/nested/deeper/x", {"agentskills"}),  # in the plugin, but where it loads no skill: not installed
         ("elsewhere/skills/x", {"agentskills"}),
         ("x", {"agentskills"}),
     ],

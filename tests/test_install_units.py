@@ -73,7 +73,7 @@ def test_a_marketplace_skills_array_makes_its_skills_claude_code_plugin_skills(t
     root = shared_tree(tmp_path)
     assert shown_targets(root) == {
         "01-arch/litgpt": "claude-code", "01-arch/mamba": "claude-code", "02-tok/bpe": "claude-code",
-        "03-extra/lonely": "claude-code",  # in the plugin's root, though no entry loads it
+        "03-extra/lonely": "agentskills",  # in the plugin's root, but no entry installs it, nor any beside it
     }
     units = InstallUnits()
     litgpt, bpe, lonely = (root / "01-arch/litgpt", root / "02-tok/bpe", root / "03-extra/lonely")
@@ -239,3 +239,29 @@ def test_a_surveyed_listing_runs_only_the_rules_that_judge_every_listing(tmp_pat
     assert inferred and not [d for d in inferred if "copilot" in d["targets"]]
     chosen = lint_json(".", "--select", "SL5", "--target", "copilot", cwd=root)["diagnostics"]
     assert [d for d in chosen if d["code"] == "SL503"]  # Copilot's own budget, when the run lints for it
+
+
+def test_a_skill_beside_the_skills_a_marketplace_names_is_never_installed(tmp_path):
+    root = shared_tree(tmp_path)
+    write_skill(root, "01-arch/rwkv", skill_text("rwkv"))  # beside litgpt and mamba, named by no entry
+    found = lint_json(".", "--select", "SL520", cwd=root)["diagnostics"]
+    (finding,) = [d for d in found if d["path"] == "01-arch/rwkv/SKILL.md"]
+    assert "the plugin `arch`" in finding["message"] and "`litgpt` beside this one" in finding["message"]
+    assert "03-extra/lonely/SKILL.md" not in {d["path"] for d in found}  # beside no named skill: not where skills go
+    assert shown_targets(root)["03-extra/lonely"] == "agentskills"  # no plugin installs it: no Claude Code skill
+
+
+def test_catalog_explain_says_who_wins_on_every_surface(tmp_path):
+    root = repo(tmp_path)
+    write_skill(root, ".agents/skills/init", skill_text("init"))
+    write_skill(root, ".gemini/skills/init", skill_text("init", "# Init\n\nThe Gemini copy.\n"))
+    write_skill(root, ".claude/skills/init", skill_text("init"))
+    code, out, err = run_cli("catalog", "--explain", "--output-format", "json", ".", cwd=root)
+    assert code == 0, err
+    (name,) = json.loads(out)["explain"]["surfaces"]["names"]
+    fates = {Path(c["path"]).parent.parent.parent.name: {s: f["fate"] for s, f in c["surfaces"].items()} for c in name["copies"]}
+    assert fates[".gemini"] == {"gemini": "shadowed"}  # Gemini CLI reads .agents/skills first
+    assert fates[".agents"]["gemini"] == "listed" and fates[".agents"]["codex"] == "listed"
+    assert fates[".claude"]["claude-code"] == "listed" and fates[".claude"]["copilot"] == "clash"
+    code, text, _ = run_cli("catalog", "--explain", ".", cwd=root)
+    assert "Who wins, per surface" in text and "gemini: shadowed" in text

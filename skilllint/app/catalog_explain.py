@@ -232,3 +232,87 @@ def catalog_text(explain: dict) -> list[str]:
         out.append(f"  Name collision `{printable(collision['name'])}`: {printable(collision['effect'])}")
         out += [f"      {item['fate']} [{item['scope']}] {printable(item['path'])}" for item in collision["skills"]]
     return out
+
+
+# -- every surface at once: one repository, several agents ---------------------------------------
+
+
+def surface_names(catalogs: list[Catalog], log: DiscoveryLog, linted_paths: set[str]) -> dict:
+    """Who wins, per surface, for every name a linted skill carries: each copy (a SKILL.md) with
+    its fate on every surface that found it, from the catalogs of a run whose targets are inferred
+    (each skill in the listing of every surface that scans its folder, catalog.model) and the
+    rejections those surfaces' placements recorded. A copy is ``listed`` (as ``plugin:name`` in a
+    plugin), ``clash`` (listed beside a same-named copy: which one the surface uses is not defined,
+    or Codex keeps both and ``$name`` selects neither), ``shadowed`` (a copy that wins under the
+    surface's precedence hides it), ``hidden`` (kept out of the model's listing) or ``rejected``
+    (the surface does not load it where it lies, or reads the same SKILL.md through another path)."""
+    copies: dict[str, dict[str, dict]] = {}  # name key -> path -> surface -> fate
+
+    def note(name: str, path: str, surface: str, fate: str, why: str | None, shown: str) -> None:
+        entry = copies.setdefault(name.casefold(), {}).setdefault(path, {"name": name, "surfaces": {}})
+        entry["surfaces"].setdefault(surface, {"fate": fate, "why": why, "as": shown})
+
+    for catalog in catalogs:
+        surface = catalog.surface
+        groups: dict[str, list[CatalogSkill]] = {}
+        for skill in catalog.skills:
+            groups.setdefault(name_key(surface, skill.name), []).append(skill)
+        for group in groups.values():
+            kept = [s for s in group if s.shadowed_by is None]
+            for skill in group:
+                path = str(skill.package.skill_md_path)
+                shown = f"{catalog.plugin}:{skill.name}" if catalog.kind == "plugin" and catalog.plugin else skill.name
+                if skill.shadowed_by is not None:
+                    winner = skill.shadowed_by
+                    why = f"{winner.package.skill_md_path} wins ({winner.scope} scope" + (
+                        ", an earlier skills folder)" if winner.scope == skill.scope else f" over {skill.scope})"
+                    )
+                    note(skill.name, path, surface.id, "shadowed", why, shown)
+                elif skill.hidden:
+                    note(skill.name, path, surface.id, "hidden", "kept out of the model's listing", shown)
+                elif len(kept) > 1:
+                    why = (
+                        "both listed; `$name` mentions select neither"
+                        if surface.scope_precedence is None
+                        else "listed beside a same-named copy: which one is used is not defined"
+                    )
+                    note(skill.name, path, surface.id, "clash", why, shown)
+                else:
+                    note(skill.name, path, surface.id, "listed", None, shown)
+    named = {path: entry["name"] for group in copies.values() for path, entry in group.items()}
+    for item in log.rejections:
+        path = str(item.path)
+        name = named.get(path)
+        if name is not None:
+            note(name, path, item.target, "rejected", item.reason, name)
+    names = []
+    for group in copies.values():
+        if not any(path in linted_paths for path in group):
+            continue  # a name only siblings or installed skills carry
+        entries = [{"path": path, "surfaces": entry["surfaces"]} for path, entry in sorted(group.items())]
+        names.append({"name": next(iter(group.values()))["name"], "copies": entries})
+    names.sort(key=lambda item: item["name"].casefold())
+    return {"names": names}
+
+
+def surface_names_text(explain: dict) -> list[str]:
+    """The names whose copies fare differently across surfaces, for a terminal; the others counted."""
+    out = ["Who wins, per surface (targets inferred; each surface lists the folders it scans):"]
+    quiet = 0
+    for item in explain["names"]:
+        eventful = len(item["copies"]) > 1 or any(
+            fate["fate"] != "listed" for copy in item["copies"] for fate in copy["surfaces"].values()
+        )
+        if not eventful:
+            quiet += 1
+            continue
+        out.append(f"  {printable(item['name'])}")
+        for copy in item["copies"]:
+            out.append(f"    {printable(copy['path'])}")
+            for surface, fate in sorted(copy["surfaces"].items()):
+                shown = f" as `{printable(fate['as'])}`" if fate["as"] != item["name"] else ""
+                why = f": {printable(fate['why'])}" if fate["why"] else ""
+                out.append(f"      {surface}: {fate['fate']}{shown}{why}")
+    if quiet:
+        out.append(f"  ({quiet} other name(s): one copy each, listed by every surface that scans its folder)")
+    return out + [""]

@@ -44,6 +44,7 @@ def catalog_report(
     explain: bool = False,
     tiers: bool = False,
     texts: bool = False,
+    inferred=None,
 ) -> dict:
     """The receipts of every ``target_id`` catalog the skills under ``paths`` belong to. Their
     siblings elsewhere in the repository are loaded so that each catalog is whole, but a
@@ -55,7 +56,8 @@ def catalog_report(
     (:mod:`skilllint.app.disclosure_tiers`). ``texts``: each skill of a receipt also carries
     ``shown``, its description as the surface renders it ("" when left out), and ``full``,
     the text the surface would list uncut (``skilllint eval`` routes on them; the catalog
-    report's schema has neither)."""
+    report's schema has neither). ``inferred``: with ``explain``, the same configuration with
+    its targets inferred, for who wins on every surface (:func:`~skilllint.app.catalog_explain.surface_names`)."""
     log = DiscoveryLog() if explain else None
     found = discover(paths, cwd, exclude=settings.exclude, exclude_base=settings.base, use_gitignore=settings.respect_gitignore)
     if log is not None:
@@ -107,7 +109,20 @@ def catalog_report(
         from .catalog_explain import search_explanation
 
         report["explain"] = search_explanation(log, target_id)
+        if inferred is not None:
+            report["explain"]["surfaces"] = _every_surface(packages, paths, cwd, inferred)
     return report
+
+
+def _every_surface(packages: list[SkillPackage], paths: list[str], cwd: Path, settings) -> dict:
+    """Who wins on every surface: the catalogs a run with inferred targets forms (each skill also
+    in the listing of every surface that scans its folder), read by name."""
+    from .catalog_explain import surface_names
+
+    log = DiscoveryLog()
+    completion = complete_catalogs(packages, paths, settings, cwd, 1024 * 1024, [], log)
+    catalogs = build_catalogs(packages, settings, completion.siblings, completion.extra, completion.boundary, log=log, memo=completion.placements)
+    return surface_names(catalogs, log, {str(p.skill_md_path) for p in packages})
 
 
 def _unloadable(package: SkillPackage, target) -> str | None:
@@ -292,6 +307,10 @@ def report_text(report: dict, cwd: Path) -> str:
         from .catalog_explain import search_text
 
         out += search_text(report["explain"])
+        if "surfaces" in report["explain"]:
+            from .catalog_explain import surface_names_text
+
+            out += surface_names_text(report["explain"]["surfaces"])
     if not report["catalogs"]:
         out.append(f"no {report['target']} catalog: no loadable skill under the given paths")
     for receipt in report["catalogs"]:

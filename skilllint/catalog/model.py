@@ -50,7 +50,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..discovery.units import InstallUnits, claude_skills_folder
+from ..discovery.units import InstallUnits, claude_skills_folder, in_agent_folder
 from ..fsafe import is_within
 from ..skill.openai_yaml.reader import implicit_invocation_allowed
 from ..skill.package import SkillPackage
@@ -204,8 +204,11 @@ def _catalog_key(package: SkillPackage, target: Target, units: InstallUnits, sto
     if surface is not None:
         return target.id, _repo_root(surface.parent.parent, stop), "surface-roots", ""
     # A plugin is installed, and namespaced (`plugin:skill`), as a unit: its skills are
-    # never listed with another plugin's, on any surface (discovery.units).
-    plugin = units.holding_plugin(package.normal_root, stop, target)
+    # never listed with another plugin's, on any surface (discovery.units). A skill in an agent
+    # folder that a plugin holds without loading it is that folder's, not the plugin's.
+    plugin = units.plugin_of(package.normal_root, stop, target)
+    if plugin is None and not in_agent_folder(package.normal_root):
+        plugin = units.holding_plugin(package.normal_root, stop, target)
     if plugin is not None:
         return target.id, plugin.root, "plugin", plugin.name
     return target.id, _collection_root(package, stop), "collection", ""

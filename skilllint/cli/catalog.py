@@ -21,7 +21,9 @@ def catalog_verb(args: argparse.Namespace) -> int:
     try:
         settings = _one_configuration(args, cwd, "render")
         options = _catalog_options(args, settings.catalog)
-        report = catalog_report(args.paths or ["."], cwd, settings, args.target, options, explain=args.explain, tiers=args.tiers)
+        # Who wins on every surface (--explain): the same configuration, targets inferred
+        inferred = _one_configuration(args, cwd, "render", targets=None) if args.explain else None
+        report = catalog_report(args.paths or ["."], cwd, settings, args.target, options, explain=args.explain, tiers=args.tiers, inferred=inferred)
     except (ConfigError, DiscoveryError) as exc:
         tell("error", str(exc))
         return EXIT_ERROR
@@ -34,14 +36,16 @@ def catalog_verb(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _one_configuration(args: argparse.Namespace, cwd: Path, verb: str):
+def _one_configuration(args: argparse.Namespace, cwd: Path, verb: str, targets: list | None | str = "chosen"):
     """The settings of the one configuration the paths of a `catalog` or `eval` run use (a
-    ConfigError when they use several: ``verb`` them in separate runs); its warnings told."""
+    ConfigError when they use several: ``verb`` them in separate runs), for ``--target``'s surface
+    (``targets=None``: every surface, as a run that infers its targets)."""
     from ..app.trees import plan_trees
     from ..config.settings import ConfigError
     from ..registry import registry
 
-    trees = plan_trees(registry(), args.paths, cwd, args.config, {"targets": [args.target]}, args.catalog_root)
+    overrides = {"targets": [args.target]} if targets == "chosen" else {}
+    trees = plan_trees(registry(), args.paths, cwd, args.config, overrides, args.catalog_root)
     if len(trees) > 1:
         raise ConfigError(f"the paths use different configurations ({', '.join(str(t.settings.config_path or 'none') for t in trees)}); {verb} them in separate runs, or choose one with --config")
     return trees[0].settings

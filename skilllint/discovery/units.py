@@ -45,6 +45,10 @@ class Unlisted:
 
     skills_folder: Path
     below: Path
+    # A skill folder a plugin's `skills` paths name beside this one (its manifest or marketplace
+    # entry lists its neighbours but not it): the skill lies where the author installs skills.
+    beside: Path | None = None
+    plugin: str | None = None  # that plugin's name
 
     @property
     def levels(self) -> int:
@@ -102,8 +106,8 @@ class InstallUnits:
             ids = _TARGETS_BY_FOLDER.get(pair)
             if ids is not None:
                 found.extend(t for t in ids if t not in found)
-        if "claude-code" not in found and self.holding_plugin(skill, stop, _CLAUDE) is not None:
-            found.append("claude-code")
+        if "claude-code" not in found and (self.plugin_of(skill, stop, _CLAUDE) is not None or self.unlisted(skill, stop)):
+            found.append("claude-code")  # a plugin installs it, or it lies where one would (SL520 says why not)
         return tuple(found) or ("agentskills",)
 
     # -- Claude Code's listing ----------------------------------------------------------------
@@ -130,10 +134,14 @@ class InstallUnits:
             return None
         candidates = self.index.candidates(skill, stop, _CLAUDE.catalog_plugin_manifests, _CLAUDE.plugin_marketplaces)
         holding = [f for p in candidates for f in p.scanned if f != skill and is_within(f, skill)]
-        if not holding:
-            return None  # elsewhere in the plugin: not in a folder Claude Code scans for skills
-        scanned = max(holding, key=lambda f: len(f.parts))
-        return Unlisted(scanned, skill.relative_to(scanned))
+        if holding:
+            scanned = max(holding, key=lambda f: len(f.parts))
+            return Unlisted(scanned, skill.relative_to(scanned))
+        for plugin in candidates:  # beside the skills a plugin names one by one, yet not named itself
+            for folder in plugin.declared or ():
+                if folder.parent == skill.parent and plain_file(str(folder), "SKILL.md") is not None:
+                    return Unlisted(skill.parent, Path(skill.name), beside=folder, plugin=plugin.name)
+        return None  # elsewhere in the plugin: not where Claude Code looks for skills
 
     def not_listing(self, skill: Path, target_ids, stop: Path | None) -> tuple[str, ...]:
         """Those of ``target_ids`` whose discovery never lists the skill where it lies, though it
@@ -147,6 +155,12 @@ class InstallUnits:
         return ()
 
 
+def in_agent_folder(skill: Path) -> bool:
+    """Whether the skill folder lies below an agent folder some surface scans (``.agents/skills``, …)."""
+    parts = skill.parts
+    return any(pair in _TARGETS_BY_FOLDER for pair in zip(parts, parts[1:-1]))
+
+
 def claude_skills_folder(skill: Path) -> tuple[Path | None, Path]:
     """The innermost ``.claude/skills`` folder above ``skill`` and the path below it, or
     ``(None, skill)``."""
@@ -157,4 +171,4 @@ def claude_skills_folder(skill: Path) -> tuple[Path | None, Path]:
     return None, skill
 
 
-__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder"]
+__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder", "in_agent_folder"]

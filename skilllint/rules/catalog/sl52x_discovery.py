@@ -114,6 +114,12 @@ class NotDiscoverable(Rule):
             return None
         if claude_code_links.reached(folder, place.skills_folder, package.max_bytes):
             return None  # a document of a listed skill, read when Claude follows a link to it
+        if place.beside is not None:
+            return (
+                f"Claude Code never installs this skill: the plugin `{place.plugin}` names the skill folders it loads one "
+                f"by one, `{place.beside.name}` beside this one among them, but not `{folder.name}`; add it to the "
+                "`skills` paths of its manifest or marketplace entry, or move it away from the skills it ships with"
+            )
         where = f"`{place.below.as_posix()}` below `{place.skills_folder.parent.name}/{place.skills_folder.name}`"
         why = ""
         outer = place.outer_skill()
