@@ -265,3 +265,11 @@ def test_catalog_explain_says_who_wins_on_every_surface(tmp_path):
     assert fates[".claude"]["claude-code"] == "listed" and fates[".claude"]["copilot"] == "clash"
     code, text, _ = run_cli("catalog", "--explain", ".", cwd=root)
     assert "Who wins, per surface" in text and "gemini: shadowed" in text
+
+
+def test_the_anthropic_skills_namespace_is_an_error_only_where_claude_code_does_not_give_it(tmp_path):
+    home = tmp_path / "home"
+    write_skill(home, ".claude/skills/synced/pdf", "---\nname: anthropic-skills:pdf\ndescription: Fills PDF forms. Use when a PDF form is given.\n---\n# P\n")
+    write_skill(home, ".claude/skills/pdf", "---\nname: anthropic-skills:pdf\ndescription: Fills PDF forms. Use when a PDF form is given.\n---\n# P\n")
+    found = lint_json(".", "--select", "SL107,SL520", "--no-cache", cwd=home)["diagnostics"]
+    assert [(d["code"], d["path"]) for d in found] == [("SL107", ".claude/skills/pdf/SKILL.md")]  # the synced copy is Claude Code's own

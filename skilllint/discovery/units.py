@@ -128,6 +128,8 @@ class InstallUnits:
         :mod:`skilllint.catalog.model`); else the plugins holding it (:meth:`plugin_of`)."""
         folder, below = claude_skills_folder(skill)
         if folder is not None:
+            if synced_from_claude_ai(skill):
+                return None  # Claude Code's own copy of a claude.ai skill, which it loads from there
             return Unlisted(folder, below) if len(below.parts) > 1 else None
         loading, nearest = self._plugins_for(skill, stop, _CLAUDE)
         if loading is not None or nearest is None:
@@ -155,6 +157,14 @@ class InstallUnits:
         return ()
 
 
+def synced_from_claude_ai(skill: Path) -> bool:
+    """Whether the skill folder is ``<.claude/skills>/synced/<name>``: where Claude Code keeps the
+    skills it syncs from a claude.ai account, named ``anthropic-skills:<name>`` (docs/surfaces.md
+    §2b; CHANGELOG 2.1.269). The folder name is reserved elsewhere (SL107)."""
+    folder, below = claude_skills_folder(skill)
+    return folder is not None and len(below.parts) == 2 and below.parts[0].casefold() == "synced"
+
+
 def in_agent_folder(skill: Path) -> bool:
     """Whether the skill folder lies below an agent folder some surface scans (``.agents/skills``, …)."""
     parts = skill.parts
@@ -171,4 +181,4 @@ def claude_skills_folder(skill: Path) -> tuple[Path | None, Path]:
     return None, skill
 
 
-__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder", "in_agent_folder"]
+__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder", "in_agent_folder", "synced_from_claude_ai"]

@@ -238,6 +238,10 @@ class NameReserved(FieldRule):
         folder = package.folder_name
         name = mapping.get("name") if isinstance(mapping.get("name"), str) else None
         if target.reserves_anthropic_names:
+            from ...discovery.units import synced_from_claude_ai
+
+            if synced_from_claude_ai(package.normal_root):
+                return None  # Claude Code's synced copy: `anthropic-skills:<name>` is its own namespace there
             # Both folder rules cover enterprise, personal and project skills, not plugin skills (S-CC).
             in_plugin = ctx.settings is not None and ctx.settings.plugin_of(package, target) is not None
             if folder.casefold() == "synced" and not in_plugin:
