@@ -273,3 +273,24 @@ def test_the_anthropic_skills_namespace_is_an_error_only_where_claude_code_does_
     write_skill(home, ".claude/skills/pdf", "---\nname: anthropic-skills:pdf\ndescription: Fills PDF forms. Use when a PDF form is given.\n---\n# P\n")
     found = lint_json(".", "--select", "SL107,SL520", "--no-cache", cwd=home)["diagnostics"]
     assert [(d["code"], d["path"]) for d in found] == [("SL107", ".claude/skills/pdf/SKILL.md")]  # the synced copy is Claude Code's own
+
+
+def test_a_collection_installed_beside_others_shows_its_share_of_the_budget(tmp_path):
+    root = repo(tmp_path)
+    for i in range(5):
+        write_skill(root, f".claude/skills/r{i}", skill_text(f"r{i}"))
+    home = tmp_path / "home"
+    for i in range(30):
+        long = "Handles the collection's task with many words " * 8
+        write_skill(home, f"c{i}", f"---\nname: c{i}\ndescription: {long}Use when asked.\n---\n# C\n")
+    code, out, err = run_cli("catalog", "--target", "claude-code", "--output-format", "json", ".", cwd=root)
+    assert code == 0, err
+    ((alone,),) = [c["sources"] for c in json.loads(out)["catalogs"]]
+    assert alone["scope"] == "repo" and alone["fits_alone"] and alone["at_risk"] == 0 and alone["share"] < 0.2
+    code, out, err = run_cli("catalog", "--target", "claude-code", "--output-format", "json", "--catalog-root", f"user={home}", ".", cwd=root)
+    (receipt,) = json.loads(out)["catalogs"]
+    shares = {s["scope"]: s for s in receipt["sources"]}
+    assert shares["repo"]["fits_alone"] and shares["repo"]["at_risk"] == 5  # the installed collection pushes it over
+    assert not shares["user"]["fits_alone"] and shares["user"]["share"] > 1 and shares["user"]["skills"] == 30
+    code, text, _ = run_cli("catalog", "--target", "claude-code", "--catalog-root", f"user={home}", ".", cwd=root)
+    assert "Budget shares:" in text and "over the budget alone" in text

@@ -278,7 +278,8 @@ def surface_names(catalogs: list[Catalog], log: DiscoveryLog, linted_paths: set[
                     )
                     note(skill.name, path, surface.id, "clash", why, shown)
                 else:
-                    note(skill.name, path, surface.id, "listed", None, shown)
+                    trust = surface.workspace_needs_trust and skill.scope == "repo" and catalog.kind == "surface-roots"
+                    note(skill.name, path, surface.id, "listed", "once the user trusts the workspace (docs/surfaces.md §4)" if trust else None, shown)
     named = {path: entry["name"] for group in copies.values() for path, entry in group.items()}
     for item in log.rejections:
         path = str(item.path)

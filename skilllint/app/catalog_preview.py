@@ -82,6 +82,7 @@ def catalog_report(
     receipts = []
     for catalog in sorted(catalogs, key=lambda c: str(c.root)):
         receipt = _RECEIPTS[target.catalog_model](catalog, options)
+        receipt["sources"] = _sources(catalog, receipt)
         not_loaded += receipt.pop("_not_loaded")
         listed = receipt.pop("_listed")
         if texts:
@@ -288,6 +289,47 @@ def _copilot(catalog: Catalog, options: dict) -> dict:
 _RECEIPTS = {"budgeted-catalog": _codex, "listing": _claude_code, "cli-listing": _copilot}
 
 
+def _sources_text(receipt: dict) -> list[str]:
+    """Each source's share of the budget, when more than one source shares it or one overflows it."""
+    sources = receipt["sources"]
+    if len(sources) < 2 and all(s["fits_alone"] for s in sources):
+        return []
+    unit = receipt["budget"]["unit"]
+    out = ["  Budget shares:"]
+    for source in sources:
+        alone = "fits alone" if source["fits_alone"] else "over the budget alone"
+        risk = f"; {source['at_risk']} of its skills at risk together" if source["at_risk"] else ""
+        out.append(
+            f"  - [{source['scope']}] {printable(source['root'])}: {source['skills']} skill(s), {source['cost']:,} {unit} = "
+            f"{source['share']:.0%} of the budget ({alone}){risk}"
+        )
+    return out
+
+
+def _sources(catalog: Catalog, receipt: dict) -> list[dict]:
+    """The share of the budget each source of the catalog's skills takes: the linted tree's (and
+    its siblings'), and each installed root's; whether its lines fit alone; how many of its skills
+    are at risk as installed together (a description shortened or dropped, or a skill left out).
+    Claude Code drops the descriptions of the least-used skills first: for a new user, who has
+    used none, any of them may go, so every description of an over-budget listing is at risk."""
+    by_path = {str(s.package.skill_md_path): s for s in catalog.visible}
+    limit = receipt["budget"]["limit"] or 1
+    over = receipt["surface"].get("over_by", 0) if catalog.surface.catalog_model == "listing" else 0
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for item in receipt["skills"]:
+        skill = by_path.get(item["path"])
+        root = catalog.root if skill is None or skill.scope == "repo" else skill.package.lint_root
+        groups.setdefault((item["scope"], str(root)), []).append(item)
+    out = []
+    for (scope, root), items in groups.items():
+        cost = sum(i["full_cost"] for i in items)
+        risky = sum(1 for i in items if not i["included"] or i["chars_shown"] < i["description_chars"] or (over and i["description_chars"]))
+        out.append(
+            {"scope": scope, "root": root, "skills": len(items), "cost": cost, "share": round(cost / limit, 4), "fits_alone": cost <= limit, "at_risk": risky}
+        )
+    return out
+
+
 def _folder_name(folder: Path, cwd: Path) -> str:
     """A catalog's folder as the repository knows it (``.agents/skills`` from any folder of it:
     a catalog is the repository's, not the working folder's), else its full path."""
@@ -331,6 +373,7 @@ def report_text(report: dict, cwd: Path) -> str:
                 f"line costs {skill['minimum_cost']} (minimum) / {skill['full_cost']} (full) [{skill['scope']}] {printable(skill['path'])}"
             )
         out.append(f"  warning: {printable(receipt['warning'])}" if receipt["warning"] else "  warning: none")
+        out += _sources_text(receipt)
         if "explain" in receipt:
             from .catalog_explain import catalog_text
 

@@ -22,7 +22,12 @@ What is NOT known, and how this module approximates it:
   over-budget listing every description is **at risk**, and the number that
   must go is an **estimate**: descriptions are dropped most expensive first
   (the fewest drops that fit). Claude Code drops by usage, so it may drop more
-  (cheap ones) than this estimate says, never fewer than needed to fit.
+  (cheap ones) than this estimate says, never fewer than needed to fit. A new
+  user has used no skill: which of equals goes first is undocumented (the
+  listing is in load order, plugin registration then file system order:
+  anthropics/claude-code#53464, 2.1.119), so for a new user every description
+  of an over-budget listing may be the one dropped, the worst case the receipt
+  reports per source (app.catalog_preview).
 """
 
 from __future__ import annotations

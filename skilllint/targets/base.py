@@ -124,6 +124,8 @@ class Target:
     # Same-named project skills in two of `project_skill_folders`: the one in the earlier folder
     # wins (Gemini CLI: `.agents/skills` over `.gemini/skills`); False: which one is not defined.
     ranks_project_folders: bool = False
+    # A repository's skills load only once the user trusts the workspace (Gemini CLI).
+    workspace_needs_trust: bool = False
     # Same-named skills of different scopes: the winning scope first; None: all are kept.
     scope_precedence: tuple[str, ...] | None = ("repo", "user", "admin", "system")
     # The surface compares skill names exactly (else ignoring case).

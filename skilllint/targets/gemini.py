@@ -17,4 +17,5 @@ TARGET = Target(
     # `.agents/skills`; within the tier `.agents/skills` wins (google-gemini/gemini-cli PR #19166).
     project_skill_folders=((".agents", "skills"), (".gemini", "skills")),
     ranks_project_folders=True,
+    workspace_needs_trust=True,  # google-gemini/gemini-cli PR #19166
 )
