@@ -294,3 +294,30 @@ def test_a_collection_installed_beside_others_shows_its_share_of_the_budget(tmp_
     assert not shares["user"]["fits_alone"] and shares["user"]["share"] > 1 and shares["user"]["skills"] == 30
     code, text, _ = run_cli("catalog", "--target", "claude-code", "--catalog-root", f"user={home}", ".", cwd=root)
     assert "Budget shares:" in text and "over the budget alone" in text
+
+
+def test_a_surface_that_scans_one_folder_of_a_repository_adds_no_listing(tmp_path, monkeypatch):
+    """Surveying a surface pays only where it joins two folders: one `.agents/skills` of 40 skills is
+    listed by Codex already, and reading every entry again for Gemini CLI, Copilot, OpenCode and
+    Cursor would find nothing new (a pre-commit run reads a 1,000-skill catalog)."""
+    from collections import Counter
+
+    from skilllint.catalog import model
+
+    root = repo(tmp_path)
+    for i in range(40):
+        write_skill(root, f".agents/skills/s{i:02}", skill_text(f"s{i:02}"))
+    read: Counter = Counter()
+    real = model.read_entry
+
+    def counting(package, target):
+        read[target.id] += 1
+        return real(package, target)
+
+    monkeypatch.setattr(model, "read_entry", counting)
+    lint_json(".", "--select", "SL5", "--no-cache", cwd=root)
+    assert set(read) == {"codex", "agentskills"}
+    write_skill(root, ".github/skills/s00", skill_text("s00"))  # Copilot now joins two folders
+    read.clear()
+    lint_json(".", "--select", "SL5", "--no-cache", cwd=root)
+    assert read["copilot"] == 41 and "gemini" not in read

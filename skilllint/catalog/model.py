@@ -50,6 +50,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..discovery.plugins import LAYOUT_FOLDERS
 from ..discovery.units import InstallUnits, claude_skills_folder, in_agent_folder
 from ..fsafe import is_within
 from ..skill.openai_yaml.reader import implicit_invocation_allowed
@@ -140,7 +141,11 @@ def _repo_root(path: Path, stop: Path) -> Path:
 
 def _surface_root(package: SkillPackage, target: Target) -> Path | None:
     """The ``.x/skills`` folder above the skill that ``target`` scans, if any."""
-    parts = package.root.parts
+    return _scanned_folder(package.root, target)
+
+
+def _scanned_folder(root: Path, target: Target) -> Path | None:
+    parts = root.parts
     for index in range(len(parts) - 2, -1, -1):
         for pair in target.project_skill_folders:
             if parts[index : index + 2] == pair:
@@ -194,21 +199,54 @@ def placement(
 
 
 def _placement(package: SkillPackage, target: Target, units: InstallUnits, stop: Path, memo: dict | None):
-    key = _catalog_key(package, target, units, stop)
+    key = _catalog_key(package, target, units, stop, memo)
     reason = _unloaded_reason(package, target, units, stop, key, {} if memo is None else memo)
     return (key, None) if reason is None else (None, reason)
 
 
-def _catalog_key(package: SkillPackage, target: Target, units: InstallUnits, stop: Path) -> CatalogKey:
-    surface = _surface_root(package, target)
-    if surface is not None:
-        return target.id, _repo_root(surface.parent.parent, stop), "surface-roots", ""
+def _surface_key(package: SkillPackage, target: Target, stop: Path, memo: dict | None) -> CatalogKey | None:
+    """The repository catalog of ``target`` when the skill lies in a folder it scans, else None."""
+    return _surface_place(package, target, stop, memo)[0]
+
+
+def _surface_place(package: SkillPackage, target: Target, stop: Path, memo: dict | None) -> tuple[CatalogKey | None, Path | None]:
+    """(:func:`_surface_key`, the folder it scans): they depend on the folders above the skill
+    alone, so siblings share one answer (``memo``)."""
+    if memo is None or package.root.name in ("skills", "skill"):
+        return _surface_place_of(package.root, target, stop)
+    shared = ("surface", target.id, str(package.root.parent), str(stop))
+    if shared not in memo:
+        memo[shared] = _surface_place_of(package.root, target, stop)
+    return memo[shared]
+
+
+def _surface_place_of(root: Path, target: Target, stop: Path) -> tuple[CatalogKey | None, Path | None]:
+    surface = _scanned_folder(root, target)
+    if surface is None:
+        return None, None
+    return (target.id, _repo_root(surface.parent.parent, stop), "surface-roots", ""), surface
+
+
+def _catalog_key(package: SkillPackage, target: Target, units: InstallUnits, stop: Path, memo: dict | None = None) -> CatalogKey:
+    key = _surface_key(package, target, stop, memo)
+    if key is not None:
+        return key
+    own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+    if not own and memo is not None and package.root.name not in ("skills", "skill"):
+        # No manifest or marketplace in the skill's folder: where no plugin lies above it either,
+        # its siblings share its collection.
+        shared = ("collection", target.id, str(package.root.parent), str(stop))
+        if shared in memo:
+            return memo[shared]
+        if not units.plugins_above(package.normal_root.parent, stop, target):
+            key = memo[shared] = (target.id, _collection_root(package, stop), "collection", "")
+            return key
     # A plugin is installed, and namespaced (`plugin:skill`), as a unit: its skills are
     # never listed with another plugin's, on any surface (discovery.units). A skill in an agent
     # folder that a plugin holds without loading it is that folder's, not the plugin's.
-    plugin = units.plugin_of(package.normal_root, stop, target)
+    plugin = units.plugin_of(package.normal_root, stop, target, own)
     if plugin is None and not in_agent_folder(package.normal_root):
-        plugin = units.holding_plugin(package.normal_root, stop, target)
+        plugin = units.holding_plugin(package.normal_root, stop, target, own)
     if plugin is not None:
         return target.id, plugin.root, "plugin", plugin.name
     return target.id, _collection_root(package, stop), "collection", ""
@@ -351,10 +389,12 @@ def build_catalogs(
     catalogs: dict[CatalogKey, Catalog] = {}
     seen: dict[tuple[str, str], SkillPackage] = {}
     keys: dict = {} if memo is None else memo
-    surveying = getattr(settings, "targets", ()) is None  # targets inferred: every surface's listing counts
-    for package, is_context in [*((p, False) for p in packages), *((p, True) for p in context)]:
+    everyone = [*((p, False) for p in packages), *((p, True) for p in context)]
+    # Targets inferred: every surface's listing counts, where it joins folders of one repository
+    surveyed = _surveyed(everyone, settings, boundary, keys) if getattr(settings, "targets", ()) is None else {}
+    for package, is_context in everyone:
         targets = settings.targets_for(package)
-        listing = _listing_surfaces(package, targets) if surveying else ()
+        listing = surveyed.get(id(package), ())
         for target, entry in _entries(package, targets + listing, seen, reader, log):
             entry.context = is_context
             entry.surveyed = target in listing
@@ -384,12 +424,36 @@ def build_catalogs(
     return list(catalogs.values())
 
 
-def _listing_surfaces(package: SkillPackage, targets: tuple[Target, ...]) -> tuple[Target, ...]:
-    """The surfaces besides ``targets`` that scan the agent folder holding the skill
-    (``project_skill_folders``): they list it in that repository whatever the run lints it for."""
+def _surveyed(everyone: list, settings, boundary: Path | None, memo: dict) -> dict[int, tuple[Target, ...]]:
+    """id(package) -> the surfaces besides its targets that list it: those that scan its agent
+    folder (``project_skill_folders``) in a repository where they scan more than one folder holding
+    skills. A surface that scans one folder lists what the run's own targets list there already; one
+    that joins two (Copilot: `.claude/skills` and `.agents/skills`) lists what no target joins."""
     from ..targets import TARGETS
 
-    return tuple(t for t in TARGETS.values() if t.project_skill_folders and t not in targets and _surface_root(package, t) is not None)
+    surfaces = [t for t in TARGETS.values() if t.project_skill_folders]
+    places: list[tuple[SkillPackage, Target, CatalogKey]] = []
+    folders: dict[CatalogKey, set[Path]] = {}
+    by_parent: dict[tuple[str, str], list] = {}  # what the folders above a skill give, siblings sharing it
+    for package, _ in everyone:
+        targets = settings.targets_for(package)
+        stop = boundary if boundary is not None and is_within(boundary, package.root) else package.lint_root
+        shared = (str(package.root.parent), str(stop)) if package.root.name not in ("skills", "skill") else None
+        placed = by_parent.get(shared) if shared is not None else None
+        if placed is None:
+            placed = [(s, *_surface_place(package, s, stop, None)) for s in surfaces]
+            placed = [item for item in placed if item[1] is not None]
+            if shared is not None:
+                by_parent[shared] = placed
+        for surface, key, folder in placed:
+            folders.setdefault(key, set()).add(folder)
+            if surface not in targets:
+                places.append((package, surface, key))
+    found: dict[int, tuple[Target, ...]] = {}
+    for package, surface, key in places:
+        if len(folders[key]) > 1:
+            found[id(package)] = found.get(id(package), ()) + (surface,)
+    return found
 
 
 def _entries(package: SkillPackage, targets, seen: dict[tuple[str, str], SkillPackage], reader, log=None):

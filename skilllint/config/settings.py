@@ -319,14 +319,16 @@ class Settings:
 
     def plugin_of(self, package: Any, target: Target) -> Plugin | None:
         """The plugin that installs the package for ``target`` (:meth:`InstallUnits.plugin_of`)."""
-        return self.units.plugin_of(package.normal_root, self.manifest_search_stop(package), target)
+        own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+        return self.units.plugin_of(package.normal_root, self.manifest_search_stop(package), target, own)
 
     def installed_whole(self, package: Any, target: Target) -> Plugin | None:
         """For a target that installs plugins by copying them whole, the plugin whose root comes
         with the package: the one that installs it, else the nearest holding it."""
         if target.plugin_manifest is None:
             return None
-        return self.units.holding_plugin(package.normal_root, self.manifest_search_stop(package), target)
+        own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+        return self.units.holding_plugin(package.normal_root, self.manifest_search_stop(package), target, own)
 
     def not_listing(self, package: Any) -> tuple[str, ...]:
         """The ids of the package's targets that never list it where it lies (a skill nested

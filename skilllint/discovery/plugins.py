@@ -87,6 +87,7 @@ class PluginIndex:
     def __init__(self) -> None:
         self._files: dict[tuple[str, tuple[str, ...]], dict | None] = {}
         self._at: dict[tuple[str, tuple, tuple], tuple[Plugin, ...]] = {}
+        self._above: dict[tuple[str, str | None, tuple, tuple], tuple[Plugin, ...]] = {}
 
     def read(self, folder: str, parts: tuple[str, ...]) -> dict | None:
         """The JSON object in ``folder/parts`` (a regular file through real folders, no link
@@ -105,24 +106,34 @@ class PluginIndex:
             found = self._at[key] = tuple(self._make(folder, manifests, marketplaces))
         return found
 
-    def candidates(self, skill: Path, stop: Path | None, manifests: tuple, marketplaces: tuple) -> list[Plugin]:
+    def candidates(self, skill: Path, stop: Path | None, manifests: tuple, marketplaces: tuple, own: bool = True) -> list[Plugin]:
         """The plugins whose roots hold ``skill`` (at or above it, no higher than ``stop``), the
-        nearest root first; entries of one marketplace in its order."""
-        found: list[Plugin] = []
+        nearest root first; entries of one marketplace in its order. ``own``: whether the skill
+        folder may hold a manifest or marketplace itself (False when its listing shows none of
+        :data:`LAYOUT_FOLDERS`: its parent's answer is the whole answer, and siblings share it)."""
         stop_text = None if stop is None else os.path.normpath(stop)
         folder = os.path.normpath(skill)
-        while True:
-            for plugin in self.plugins_at(folder, manifests, marketplaces):
-                if is_within(plugin.root, skill):
-                    found.append(plugin)
-            parent = os.path.dirname(folder)
-            if folder == stop_text or parent == folder:
-                break
-            folder = parent
+        if not own and folder != stop_text:
+            folder = os.path.dirname(folder)
+        made = self.made_above(folder, stop_text, manifests, marketplaces)
+        if not made:
+            return []
+        found = [plugin for plugin in made if is_within(plugin.root, skill)]
         # A manifest a marketplace entry installs is that entry's plugin (the entry read it too).
         by_entry = {p.root for p in found if p.marketplace is not None}
         found = [p for p in found if p.marketplace is not None or p.root not in by_entry]
         found.sort(key=lambda p: -len(p.root.parts))  # stable: a marketplace's order kept within a root
+        return found
+
+    def made_above(self, folder: str, stop: str | None, manifests: tuple, marketplaces: tuple) -> tuple[Plugin, ...]:
+        """Every plugin the files of ``folder`` and of the folders above it (up to ``stop``) make,
+        nearest first; kept per folder, so siblings share their parent's answer."""
+        key = (folder, stop, manifests, marketplaces)
+        found = self._above.get(key)
+        if found is None:
+            parent = os.path.dirname(folder)
+            above = () if folder == stop or parent == folder else self.made_above(parent, stop, manifests, marketplaces)
+            found = self._above[key] = self.plugins_at(folder, manifests, marketplaces) + above
         return found
 
     def _make(self, folder: str, manifests: tuple, marketplaces: tuple):

@@ -73,26 +73,33 @@ class InstallUnits:
 
     # -- plugins ------------------------------------------------------------------------------
 
-    def _plugins_for(self, skill: Path, stop: Path | None, target: Target) -> tuple[Plugin | None, Plugin | None]:
+    def _plugins_for(self, skill: Path, stop: Path | None, target: Target, own: bool = True) -> tuple[Plugin | None, Plugin | None]:
         key = (str(skill), None if stop is None else str(stop), target.id)
         found = self._plugins.get(key)
         if found is None:
-            candidates = self.index.candidates(skill, stop, target.catalog_plugin_manifests, target.plugin_marketplaces)
+            candidates = self.index.candidates(skill, stop, target.catalog_plugin_manifests, target.plugin_marketplaces, own)
             loading = next((p for p in candidates if p.loads(skill, nested=target.loads_nested_skills)), None)
             found = self._plugins[key] = (loading, candidates[0] if candidates else None)
         return found
 
-    def plugin_of(self, skill: Path, stop: Path | None, target: Target) -> Plugin | None:
+    def plugin_of(self, skill: Path, stop: Path | None, target: Target, own: bool = True) -> Plugin | None:
         """The plugin that installs the skill folder ``skill`` (absolute, normalised) for
         ``target``: the nearest whose manifest or marketplace entry loads it. ``stop``: the
-        highest folder searched for manifests and marketplaces."""
-        return self._plugins_for(skill, stop, target)[0]
+        highest folder searched for manifests and marketplaces; ``own``: whether the skill folder
+        may hold such files itself (:meth:`PluginIndex.candidates`)."""
+        return self._plugins_for(skill, stop, target, own)[0]
 
-    def holding_plugin(self, skill: Path, stop: Path | None, target: Target) -> Plugin | None:
+    def holding_plugin(self, skill: Path, stop: Path | None, target: Target, own: bool = True) -> Plugin | None:
         """The plugin that installs the skill, else the nearest whose root holds it though it
         does not load it (its files still ship with that plugin); None outside every plugin."""
-        loading, nearest = self._plugins_for(skill, stop, target)
+        loading, nearest = self._plugins_for(skill, stop, target, own)
         return loading or nearest
+
+    def plugins_above(self, folder: Path, stop: Path | None, target: Target) -> bool:
+        """Whether any manifest or marketplace ``target`` reads lies at or above ``folder`` (no
+        higher than ``stop``): without one, no skill below the folder is a plugin's."""
+        stop_text = None if stop is None else str(stop)
+        return bool(self.index.made_above(str(folder), stop_text, target.catalog_plugin_manifests, target.plugin_marketplaces))
 
     # -- targets ------------------------------------------------------------------------------
 
