@@ -321,3 +321,19 @@ def test_a_surface_that_scans_one_folder_of_a_repository_adds_no_listing(tmp_pat
     read.clear()
     lint_json(".", "--select", "SL5", "--no-cache", cwd=root)
     assert read["copilot"] == 41 and "gemini" not in read
+
+
+def test_a_path_a_skill_gives_from_its_plugins_root_is_found_where_the_plugin_ships(tmp_path):
+    root = repo(tmp_path)
+    body = "# Check\n\nRun `scripts/check.sh` before a release.\nSee [the notes](notes/release.md) when releasing.\n"
+    write_skill(root, "plugins/ops/skills/check", skill_text("check", body))
+    (root / "plugins/ops/scripts").mkdir()
+    (root / "plugins/ops/scripts/check.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    (root / "plugins/ops/notes").mkdir()
+    (root / "plugins/ops/notes/release.md").write_text("# Notes\n", encoding="utf-8")
+    marketplace(root, [{"name": "ops", "source": "./plugins/ops"}])
+    found = lint_json(".", "--select", "SL301", cwd=root)["diagnostics"]
+    assert [d["message"].split(" ")[1] for d in found] == ["`notes/release.md`"]  # a link's base is its file
+    found = lint_json(".", "--select", "SL301", "--target", "claude-code,codex", cwd=root)["diagnostics"]
+    mention = [d for d in found if "scripts/check.sh" in d["message"]]
+    assert [d["targets"] for d in mention] == [["codex"]]  # Codex installs the skill alone

@@ -23,18 +23,26 @@ class ReferenceMissing(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.references.graph import reference_graph
-        from ...skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, reached_from, retarget, rooted_kind, span, whole_folders, written_target
+        from ...skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, found_at_plugin_root, reached_from, retarget, rooted_kind, span, whole_folders, written_target
 
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
         where = Places(package)
         suggest = Suggestions(package)
         mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
+        wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
         for ref in reference_graph(package).references:
             if ref.status != "missing" or ref.case_match:
                 continue
             levels = None if ref.explicit else mentioned
-            if not ctx.admits(where(ref.source), ref.line, levels):
+            # A mentioned path the plugin installed whole with the skill holds at its root: found there.
+            shipped = found_at_plugin_root(package, ref, wholes) if wholes else ()
+            targets = tuple(t for t in ctx.target_ids if t not in shipped) if shipped else None
+            if targets == ():
+                continue
+            if targets is not None:
+                levels = {t: Severity.WARNING for t in targets}
+            if not ctx.admits(where(ref.source), ref.line, levels, targets):
                 continue  # over the cap per file: the suggestion and fix would not be shown
             noun = NOUN[ref.kind]
             message = f"{noun} {written_target(ref)} does not exist in the skill package"
@@ -49,11 +57,11 @@ class ReferenceMissing(Rule):
                 severities=levels,
                 fix=retarget(package, ref, fixed) if fixed else None,
                 related=reached_from(package, ref.source),
+                targets=targets,
             )
         # A path that climbs out of the skill but stays in its plugin is judged, for the surfaces
         # that install the plugin whole, as a file of the plugin: there it is missing, not outside.
         # So is one that stays in the listed skill a nested skill is a document of.
-        wholes = whole_folders(package, ctx.targets, ctx.settings)
         if not wholes:
             return
         for ref in reference_graph(package).references:

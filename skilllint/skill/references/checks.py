@@ -308,6 +308,24 @@ def fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict
     return fate
 
 
+def found_at_plugin_root(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> tuple[str, ...]:
+    """The targets for which a path the skill mentions (not a link: a link's base is its file) that
+    is missing from the skill names a file at the root of the plugin installed whole with it:
+    `scripts/check.sh` in a plugin whose `scripts/` sits beside its `skills/`. The file ships with
+    the skill there, and an agent told the path finds it in the plugin (found with lstat alone,
+    inside the linted tree)."""
+    if ref.explicit:
+        return ()
+    found = []
+    for target_id, whole in wholes.items():
+        if whole.plugin is None or whole.root == package.root:
+            continue
+        place = os.path.normpath(os.path.join(whole.root, ref.path))
+        if is_within(whole.root, Path(place)) and package.exists_beyond(place):
+            found.append(target_id)
+    return tuple(found)
+
+
 def climbed_to_existing(package: SkillPackage, ref) -> bool | None:
     """Whether the file or folder a reference that climbs out of the skill leads to exists,
     judged only inside the linted tree (None beyond it: never looked at)."""
