@@ -337,3 +337,16 @@ def test_a_path_a_skill_gives_from_its_plugins_root_is_found_where_the_plugin_sh
     found = lint_json(".", "--select", "SL301", "--target", "claude-code,codex", cwd=root)["diagnostics"]
     mention = [d for d in found if "scripts/check.sh" in d["message"]]
     assert [d["targets"] for d in mention] == [["codex"]]  # Codex installs the skill alone
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_strict_entry_adds_to_the_manifest_and_a_loose_one_replaces_it(tmp_path, strict):
+    root = repo(tmp_path)
+    write_skill(root, "plugins/p/skills/a", skill_text("a"))
+    write_skill(root, "plugins/p/extra/b", skill_text("b"))
+    manifest(root / "plugins/p", {"name": "p", "skills": ["./extra/b"]})
+    marketplace(root, [{"name": "p", "source": "./plugins/p", "strict": strict}])
+    units = InstallUnits()
+    assert units.plugin_of(root / "plugins/p/skills/a", root, CLAUDE).name == "p"
+    loaded = units.plugin_of(root / "plugins/p/extra/b", root, CLAUDE)
+    assert (loaded is not None) is strict  # `"strict": false`: the entry is the whole definition

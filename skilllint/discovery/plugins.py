@@ -142,10 +142,10 @@ class PluginIndex:
             data = self.read(folder, parts)
             if data is None:
                 continue
-            for name, plugin_root, skills in _local_entries(root, data):
+            for name, plugin_root, skills, strict in _local_entries(root, data):
                 manifest = self._manifest(str(plugin_root), manifests)
                 declared = _declared(plugin_root, skills)
-                if manifest is not None:
+                if manifest is not None and strict:  # `"strict": false`: the entry is the whole definition
                     more = _declared(plugin_root, manifest[1].get("skills", _ABSENT))
                     if more is not None:
                         declared = (declared or ()) + tuple(f for f in more if f not in (declared or ()))
@@ -184,8 +184,10 @@ def _declared(root: Path, field) -> tuple[Path, ...] | None:
 
 
 def _local_entries(root: Path, data: dict):
-    """(name, plugin root, its `skills` field or _ABSENT) of each entry of a marketplace at
-    ``root`` that installs a folder of this tree."""
+    """(name, plugin root, its `skills` field or _ABSENT, whether it is strict) of each entry of a
+    marketplace at ``root`` that installs a folder of this tree. A strict entry (the default) adds to
+    the manifest of the folder it installs; one with ``"strict": false`` is the plugin's whole
+    definition, and the manifest's components do not count (S-CCMKT, "Strict mode")."""
     plugins = data.get("plugins")
     if not isinstance(plugins, list):
         return
@@ -203,7 +205,7 @@ def _local_entries(root: Path, data: dict):
         relative = source in (".", "..") or source.startswith(("./", "../"))
         plugin_root = Path(os.path.normpath(root / (source if relative else os.path.join(base, source))))
         if is_within(root, plugin_root):
-            yield name, plugin_root, entry.get("skills", _ABSENT)
+            yield name, plugin_root, entry.get("skills", _ABSENT), entry.get("strict", True) is not False
 
 
 def _read_object(folder: str, parts: tuple[str, ...]) -> dict | None:
