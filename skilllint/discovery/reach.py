@@ -39,14 +39,17 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..diagnostics import Span
+from ..targets import TARGETS
 
 LINE_ONE = Span(1, 1, 1, 1)
 
 
-CODEX_ROOTS = ((".agents", "skills"), (".codex", "skills"))
+# The folders each surface scans come from its profile (skilllint.targets), as they do for the
+# catalogs; OpenCode's older docs name `.opencode/skill` too.
+CODEX_ROOTS = TARGETS["codex"].project_skill_folders
 
 
-OPENCODE_ROOTS = ((".opencode", "skills"), (".opencode", "skill"), (".claude", "skills"), (".agents", "skills"))
+OPENCODE_ROOTS = TARGETS["opencode"].project_skill_folders + ((".opencode", "skill"),)
 
 
 CODEX_MAX_DEPTH = 6
