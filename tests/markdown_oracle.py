@@ -126,3 +126,19 @@ def _locate(lines: list[str], first: int, last: int, start: tuple[int, int], tar
             if col >= 0:
                 return line_index, col
     return -1, -1
+
+
+def unclosed_fence(text: str, line_offset: int = 0) -> int | None:
+    """The file line of a fence CommonMark leaves open to the end of the text (at the top level or in
+    a container that runs to the end), when lines with text follow it; else None."""
+    lines = text.split("\n")
+    last = len(text.rstrip().split("\n"))
+    for token in _parser().parse(text):
+        if token.type != "fence" or token.map is None:
+            continue
+        start, end = token.map
+        final = lines[end - 1].strip() if end - 1 < len(lines) else ""
+        closed = end - start >= 2 and final[:1] == token.markup[0] and set(final) <= {token.markup[0]} and len(final) >= len(token.markup)
+        if not closed and end >= last and any(line.strip() for line in lines[start + 1 :]):
+            return start + 1 + line_offset
+    return None

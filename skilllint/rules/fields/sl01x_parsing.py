@@ -1,4 +1,5 @@
-"""SL01x: parsing hazards in SKILL.md: fences in the frontmatter, size caps, YAML outside the safe subset, unreadable files."""
+"""SL01x: parsing hazards in SKILL.md: fences in the frontmatter, size caps, YAML outside the safe subset, unreadable
+files, and a code fence left open in the Markdown an agent reads."""
 
 from __future__ import annotations
 
@@ -126,4 +127,36 @@ class SkillMdUnreadable(Rule):
         yield Finding(f"{package.skill_md_name} {reason}; {tail}", Span(1, 1, 1, 1))
 
 
-RULES = [FenceInsideFrontmatter, FileTooLarge, YamlStrictSubset, SkillMdUnreadable]
+class CodeFenceUnclosed(Rule):
+    code = "SL014"
+    name = "code-fence-unclosed"
+    summary = "A fenced code block is never closed, so the rest of the file is code"
+    severity = severities("warning: all")
+    content_rule = True
+
+    def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
+        from ...skill.references.checks import MARKDOWN_DOCUMENTS
+        from ...skill.references.graph import reference_graph
+        from ...skill.text.markdown import unclosed_fence
+
+        texts = [(None, package.body, package.body_start_line)]
+        graph = reference_graph(package)
+        skill_md = package.skill_md_name or "SKILL.md"
+        for target, depth in graph.scanned.items():  # the Markdown documents an agent reaches from SKILL.md
+            if target != skill_md and depth > 0 and target.lower().endswith(MARKDOWN_DOCUMENTS) and target in graph.texts:
+                texts.append((target, graph.texts[target], 0))
+        for target, text, offset in texts:
+            line = unclosed_fence(text, offset)
+            if line is None:
+                continue
+            last = offset + text.rstrip().count("\n") + 1
+            yield Finding(
+                f"the code fence on line {line} is never closed: CommonMark reads the {last - line:,} lines after it, to the "
+                "end of the file, as code, so headings, links and instructions there render as code and are skipped "
+                "by what reads the Markdown; close it with a fence of the same character, at least as long",
+                Span.point(line),
+                path=None if target is None else package.root / target,
+            )
+
+
+RULES = [FenceInsideFrontmatter, FileTooLarge, YamlStrictSubset, SkillMdUnreadable, CodeFenceUnclosed]

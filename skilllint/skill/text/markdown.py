@@ -239,6 +239,67 @@ def _fences(
     return blocks
 
 
+def unclosed_fence(text: str, line_offset: int = 0) -> int | None:
+    """The file line of a fence that opens a code block never closed, so that the rest of the text
+    is code (CommonMark: an unclosed block runs to the end of the document), or None. Only a fence
+    both readings leave open counts: CommonMark's (at most three spaces before it) and a reader's
+    of any indent (:func:`fenced_blocks`), so that fences of a list item, indented with its text
+    and paired there, are not taken for a CommonMark block left open. A fence on the text's last
+    non-blank line hides nothing and is not reported."""
+    body_end = line_offset + text.rstrip().count("\n") + 1
+    strict = _fences(text, line_offset, None)
+    if not strict or not _runs_to_end(text, line_offset, strict[-1]):
+        return None
+    loose = _fences(text, line_offset, _indented_candidates(text, line_offset), indented=True)
+    if not loose or not _runs_to_end(text, line_offset, loose[-1]):
+        return None
+    opened = strict[-1][0]
+    if opened >= body_end:
+        return None
+    lines = text.split("\n")
+    index = opened - line_offset - 1
+    return None if _list_item_holds(lines, index) else opened
+
+
+# A list item's first line: a bullet or an ordered marker, and what follows it.
+_LIST_ITEM = lazyre.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
+
+
+def _list_item_holds(lines: list[str], index: int) -> bool:
+    """Whether the indented fence at ``lines[index]`` lies in a list item that CommonMark closes
+    before the text ends: the nearest line above it indented less is a list item, which either
+    opened a fence on its own line ("2. ```sh", which this fence closes) or ends at a later line
+    indented less than the fence (a fenced block ends with its container)."""
+    line = lines[index]
+    indent = len(line) - len(line.lstrip(" \t"))
+    if indent == 0:
+        return False
+    for above in range(index - 1, -1, -1):
+        text = lines[above]
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" \t")) >= indent:
+            continue
+        item = _LIST_ITEM.match(text)
+        if item is None:
+            return False
+        if _FENCE_MARKER.match(item.group(2)) is not None:
+            return True  # the item's own line opened the block this fence closes
+        return any(t.strip() and len(t) - len(t.lstrip(" \t")) < indent for t in lines[index + 1 :])
+    return False
+
+
+def _runs_to_end(text: str, line_offset: int, block: tuple[int, int, str]) -> bool:
+    """Whether a block :func:`_fences` returned is one left open (it ends at the text's last line
+    without a closing fence there)."""
+    first, last, _ = block
+    if last != line_offset + text.count("\n") + 1:
+        return False
+    final = text.rsplit("\n", 1)[-1]
+    match = _INDENTED_FENCE.match(final)
+    return not (match is not None and not match.group(3).strip() and first != last)
+
+
 def _info_word(rest: str) -> str:
     """The first word of a fence's info string, in lower case ("" for none)."""
     words = rest.split(None, 1)
