@@ -1,7 +1,7 @@
 """How many of skilllint's corpus findings are wrong, measured against findings read by hand.
 
     python benchmarks/labelled.py [--corpus ../shared/corpus] [--labels benchmarks/labelled-findings.tsv]
-                                  [--json FILE] [--unread CODE] [--sample N]
+                                  [--json FILE] [--unread CODE] [--sample N] [--write-counts]
 
 ``labelled-findings.tsv`` holds one line per finding someone read by hand on the
 default run over the real-skills corpus: ``code``, ``path:line`` (relative to the
@@ -16,7 +16,12 @@ CODE --sample N`` prints N findings of that rule nobody has read yet, spread ove
 the repositories, for the next reading round.
 
 Not a test: the figures are the false-positive rates the project reports in its
-issue notes, and reading new findings is work for a person.
+issue notes, and reading new findings is work for a person. The gate that keeps them
+is: ``--write-counts`` records the default run's findings per repository and rule, and
+the hand-read wrong ones it still reports, in ``corpus-counts.json``;
+tests/test_corpus.py fails while the run differs from that record, so a change that
+adds or removes findings on the corpus updates the record in the same commit, after
+the added findings are read (and a wrong finding that comes back fails it).
 """
 
 from __future__ import annotations
@@ -70,6 +75,29 @@ def current_findings(corpus: Path) -> list[tuple[str, str]]:
             relative = path
         found.append((diagnostic["code"], f"{relative.as_posix()}:{diagnostic['line']}"))
     return found
+
+
+COUNTS = Path(__file__).with_name("corpus-counts.json")
+
+
+def counts(labels, found) -> dict:
+    """The record the corpus gate compares: findings per repository and rule, and per rule the
+    hand-read wrong findings still reported."""
+    per_repository: dict[str, dict[str, int]] = {}
+    for code, location in found:
+        repository = location.split("/", 1)[0]
+        row = per_repository.setdefault(repository, {})
+        row[code] = row.get(code, 0) + 1
+    present = set(found)
+    wrong: dict[str, int] = {}
+    for (code, location), (verdict, _) in labels.items():
+        if verdict == "wrong" and (code, location) in present:
+            wrong[code] = wrong.get(code, 0) + 1
+    return {
+        "run": "skilllint check CORPUS --output-format json --no-cache (default rules and targets, from the project root)",
+        "findings": {repository: dict(sorted(row.items())) for repository, row in sorted(per_repository.items())},
+        "wrong_still_reported": dict(sorted(wrong.items())),
+    }
 
 
 def summarise(labels, found) -> dict:
@@ -129,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the per-rule figures here")
     parser.add_argument("--unread", metavar="CODE", help="list findings of this rule nobody has read")
     parser.add_argument("--sample", type=int, default=24)
+    parser.add_argument("--write-counts", action="store_true", help=f"record the run's counts in {COUNTS.name} (the corpus gate)")
     options = parser.parse_args(argv)
     if not options.corpus.is_dir():
         parser.error(f"no corpus at {options.corpus}")
@@ -138,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         for location in unread_sample(labels, found, options.unread, options.sample):
             print(f"{options.unread}\t{location}")
         return 0
+    if options.write_counts:
+        COUNTS.write_text(json.dumps(counts(labels, found), indent=1) + "\n", encoding="utf-8")
     rules = summarise(labels, found)
     print_table(rules)
     if options.json:
