@@ -45,10 +45,18 @@ class DescriptionOverlap(CatalogRule):
         texts = [s.description[:LISTED_CHARS] for s in skills]
         from ...catalog import overlap
 
-        for found in overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept):
+        from ...catalog.distinguish import Distinctions
+
+        found_overlaps = overlap.find_overlaps(texts, threshold=ctx.options["threshold"], kept=ctx.kept)
+        # What a router reads to tell two near-duplicates apart: the words one has and the other lacks,
+        # by their rarity in this catalog (a product name): catalog.distinguish.
+        distinctions = Distinctions(texts) if found_overlaps else None
+        for found in found_overlaps:
             skill, partner = skills[found.index], skills[found.partner]
             if skill.context:
                 continue  # never reported (and its span would parse a sibling's frontmatter for nothing)
+            if not found.identical and distinctions.distinguishable(found.index, found.partner):
+                continue
             where = shown_path(catalog, skill, partner.package.skill_md_path)
             if found.identical:
                 message = f"the description is identical to that of '{partner.name}' ({where}): the model cannot tell them apart"

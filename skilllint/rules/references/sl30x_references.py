@@ -343,6 +343,10 @@ class ReferenceIsDirectory(Rule):
     summary = "A reference names a folder, not a file"
     severity = severities("warning: all")
     content_rule = True
+    # Opt-in since issue 36: of 70 findings read on public skills none was clearly a defect. Authors
+    # link folders on purpose (a template folder to copy whole, a per-stack file chosen at run time,
+    # partials a script includes), and following one costs an agent one listing.
+    opt_in = True
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.references.graph import reference_graph
