@@ -88,6 +88,15 @@ def test_bare_pointers_have_no_condition(body):
     assert explain(body) is None, body
 
 
+def test_a_sections_own_label_line_says_when_its_files_apply():
+    body = "## Patterns\n\n### Pattern 1: Hono middleware\n\nOne-line integration.\n\n**When to Use**:\n- Building with Hono\n\n**Template**: `references/api-errors.md`"
+    assert explain(body) == "section label (condition)"
+    assert explain(body.replace("**When to Use**:", "When to read: with Hono.")) == "section label (condition)"
+    # a label that names its own subject says when to use that, not the section's files
+    body = "## Ad-hoc dependencies\n\n**When to use `--with` vs `uv add`:**\n- one-off runs\n\nSee `references/api-errors.md` for more."
+    assert explain(body) is None
+
+
 def test_a_fenced_hash_line_is_not_a_heading():
     body = "## References\n\n```bash\n# When the build fails\nmake\n```\n\nSee `references/api-errors.md`."
     assert explain(body) is None

@@ -23,12 +23,15 @@ from collections import Counter
 from .. import lazyre
 from .overlap import content_words
 
-_COMPOUND = lazyre.compile(r"\w+(?:-\w+)+")
+# Every run of words joined by hyphens, single words too (a run is read once: a pattern that
+# demands a hyphen would try every start of a long word again), the compounds kept below.
+_RUN = lazyre.compile(r"\w+(?:-\w+)*")
 
 
 def description_words(description: str) -> frozenset[str]:
     """The words of a description a request can match: its content words and its hyphenated compounds."""
-    return content_words(description) | frozenset(m.group(0) for m in _COMPOUND.finditer(description.casefold()))
+    compounds = (m.group(0) for m in _RUN.finditer(description.casefold()))
+    return content_words(description) | frozenset(run for run in compounds if "-" in run)
 
 
 class Distinctions:

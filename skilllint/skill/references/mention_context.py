@@ -49,6 +49,8 @@ _DEFINITION_LABEL = lazyre.compile(r"^ {0,3}\[((?!\^)[^\]]+)\]:")  # `[^1]:` is 
 
 
 _BOLD_LABEL = lazyre.compile(r"^\s*(\*\*|__)(.+?)\1")
+# A short label at a line's start ending with a colon: "When to read: …" (at most five words).
+_PLAIN_LABEL = lazyre.compile(r"^\s*((?:[^\W\d_][\w'-]*[ \t]+){0,4}[^\W\d_][\w'-]*)[ \t]*:(?:[ \t]|$)")
 
 
 _CONDITION = lazyre.compile(
@@ -246,13 +248,32 @@ class BodyContext:
             reason = self._prose_reason(index, column, words, subject)
         if reason:
             return reason
-        for position, (_, level, heading) in enumerate(self._governing(index)):
+        governing = self._governing(index)
+        for position, (_, level, heading) in enumerate(governing):
             if level == 1:
                 continue  # the title names the skill, not a situation
             reason = _heading_reason(heading, innermost=position == 0)
             if reason:
                 return f"heading ({reason})"
+        if governing and governing[0][1] > 1 and self._section_label(governing[0][0], index):
+            return "section label (condition)"
         return None
+
+    def _section_label(self, heading: int, index: int) -> bool:
+        """Whether the section under the heading at line ``heading`` says when it applies in a label
+        line above the mention: "**When to use:** SPA calling a protected API", "When to read: …".
+        What a section's label line says of the section holds for the files it names."""
+        for i in range(heading + 1, index):
+            if (i + 1) in self.fenced:
+                continue
+            line = _QUOTE.sub("", self.lines[i])
+            label = _BOLD_LABEL.match(line)
+            text = label.group(2) if label else _PLAIN_LABEL.match(line).group(1) if _PLAIN_LABEL.match(line) else None
+            # The label states the section's situation and nothing else ("When to use", "When to
+            # read"): one that names its own subject ("When to use `--with` vs `uv add`") does not.
+            if text and "`" not in text and len(text.split()) <= 3 and _CONDITION.search(text.rstrip(": ").lower()):
+                return True
+        return False
 
     # -- tables -------------------------------------------------------------------
 
