@@ -545,3 +545,20 @@ def test_a_folder_whose_files_the_document_lists_by_title_is_named(tmp_path):
     assert codes(tmp_path, "SL311") == []
     make(tmp_path, "## Themes\n\n1. **Ocean Depths** - calm blues\n\n" + pointer, files)
     assert codes(tmp_path, "SL311") == [("SL311", 9)]
+
+
+def test_a_file_a_missing_reference_names_but_for_its_extension_is_its_target_not_an_orphan(tmp_path):
+    from conftest import lint_json, write_skill
+
+    skill = write_skill(
+        tmp_path, "diagrams",
+        "---\nname: diagrams\ndescription: Draws diagrams. Use when asked for a flowchart.\n---\n# Diagrams\n\n"
+        "Start from `templates/flowchart-template.json` when drawing a flowchart.\n",
+    )  # fmt: skip
+    (skill / "templates").mkdir()
+    (skill / "templates" / "flowchart-template.excalidraw").write_text("{}", encoding="utf-8")
+    (skill / "templates" / "unused.excalidraw").write_text("{}", encoding="utf-8")
+    found = lint_json(str(tmp_path), "--select", "SL301,SL304", "--no-cache", cwd=tmp_path)["diagnostics"]
+    by_code = {d["code"]: d for d in found}
+    assert "did you mean `templates/flowchart-template.excalidraw`?" in by_code["SL301"]["message"]
+    assert [d["path"] for d in found if d["code"] == "SL304"] == ["diagrams/templates/unused.excalidraw"]

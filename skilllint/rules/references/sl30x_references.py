@@ -282,7 +282,14 @@ class ResourceUnreferenced(Rule):
                         if found_text is not None:
                             queue.append((rel, found_text))
                 unfound[key] = kept
-        pending = [rel for rel in candidates if rel in left]
+        # A file a missing reference names but for its extension (`templates/flow.json` for
+        # `templates/flow.excalidraw`) is that reference's target: SL301 reports the reference.
+        meant = set()
+        for ref in graph.references:
+            if ref.status == "missing" and ref.path:
+                for base in ("", posixpath.dirname(ref.source)):
+                    meant.add(posixpath.splitext(posixpath.normpath(posixpath.join(base, ref.path)))[0])
+        pending = [rel for rel in candidates if rel in left and posixpath.splitext(rel)[0] not in meant]
         for rel, dependents in unreached_roots(package, pending):
             more = f"; {len(dependents)} more file{'s' if len(dependents) != 1 else ''} named only by it" if dependents else ""
             yield Finding(

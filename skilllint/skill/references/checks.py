@@ -112,6 +112,10 @@ class Suggestions:
         same_name = [f for f in self._by_name.get(posixpath.basename(path), ()) if f != path]
         if len(same_name) == 1:
             return same_name[0]
+        stem = posixpath.splitext(posixpath.normpath(path))[0]
+        same_stem = [f for f in self._files if posixpath.splitext(f)[0] == stem and f != path]
+        if len(same_stem) == 1:  # the file but for its extension (`flow.json` for `flow.excalidraw`)
+            return same_stem[0]
         if len(self._files) > MOST_CANDIDATES:
             return None
         import difflib  # only to suggest a path (kept off a warm run's start-up)
