@@ -558,6 +558,16 @@ def test_skill_md_npx_of_an_installed_package_is_the_installed_copy(tmp_path):
     assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(9, "npx tool-a"), (13, "npx tool-b")]
 
 
+def test_npx_of_a_dependency_the_projects_package_json_declares_runs_the_projects_copy(tmp_path):
+    pkg = '```json\n{\n  "devDependencies": {\n    "wrangler": "^4.81.0",\n    "@prisma/cli": "^5.0.0"\n  }\n}\n```\n\n'
+    body = pkg + "```bash\nbunx wrangler dev\nnpx cli generate\nnpx other-tool\n```\n"
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx other-tool"]
+    script = "#!/bin/sh\ncat > package.json <<'EOF'\n{\"devDependencies\": {\"wrangler\": \"^4.81.0\"}}\nEOF\nbun install\nbunx wrangler deploy\nnpx other-tool\n"
+    found = findings(make(tmp_path / "s", {"scripts/setup.sh": script}, body="Run `scripts/setup.sh` when setting up.\n"), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx other-tool"]
+
+
 def test_a_shell_block_in_a_markdown_template_is_the_documents_content(tmp_path):
     # The README a generator writes nests its own ```bash block in a ```markdown block: the bare
     # fence after `npx tool-a` closes the nested block, and the template goes on to its own close.

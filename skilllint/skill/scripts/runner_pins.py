@@ -123,6 +123,24 @@ def _initials(words: list[str]) -> str:
     return "".join(word[0] for word in words if word)
 
 
+# A package.json's dependency block, as a skill shows it or a script writes it: `"devDependencies": { ... }`.
+_DEPENDENCY_BLOCK = lazyre.compile(r'"(?:dev|peer|optional)?[dD]ependencies"\s*:\s*\{([^{}]*)\}')
+_DEPENDENCY_NAME = lazyre.compile(r'"(@?[\w.-]+(?:/[\w.-]+)?)"\s*:')
+
+
+def declared_dependencies(text: str) -> set[str]:
+    """The npm packages a package.json in ``text`` declares (a SKILL.md snippet of the project's
+    package.json, a script's heredoc that writes one): the project installs them, so ``npx`` of one
+    runs the project's copy, at the version the project pins, and fetches nothing."""
+    if "ependencies" not in text:
+        return set()
+    names: set[str] = set()
+    for block in _DEPENDENCY_BLOCK.finditer(text):
+        for match in _DEPENDENCY_NAME.finditer(block.group(1)):
+            names.update(installed_names(match.group(1)))
+    return names
+
+
 def installed_names(package: str) -> set[str]:
     """What ``npx`` may call an installed npm package by: its name and, as far as a name tells, its
     command: the name without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending, or
@@ -256,11 +274,12 @@ def runner_uses(script: Script) -> list[RunnerUse]:
     found: list[RunnerUse] = []
     if not any(name in script.text for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return found
+    installed = declared_dependencies(script.text)  # a package.json the script writes: the project's
     if script.lang in ("shell", "powershell"):
         for command in shell_commands(script.text, script.masked.code):
             if posixpath.basename(command.name) not in _RUNNER_NAMES:
                 continue
-            verdict = judge_runner(command_words(script.text, command))
+            verdict = judge_runner(command_words(script.text, command), installed)
             if verdict is not None:
                 found.append(RunnerUse(command.start, len(command.name), verdict))
         return found
@@ -425,7 +444,11 @@ def skill_md_runner_uses(package, memo: dict | None = None) -> list[tuple[SkillM
     raw = package.source.text if package.readable else ""
     if not any(name in raw for name in ("npx", "bunx", "dlx", "npm exec", "uvx", "tool run", "pipx")):
         return []
-    installed: set[str] = set()  # grows as the commands go on; judge_runner only reads it
+    # What the project installs: its package.json as the skill shows it, and the packages the
+    # commands install as they go on (judge_runner only reads the set)
+    installed: set[str] = declared_dependencies(raw)
+    for script in package_scripts(package, memo):
+        installed |= declared_dependencies(script.text)
     found = []
     given_elsewhere = set()
     for command in skill_md_commands(package):
