@@ -222,6 +222,8 @@ def test_private_key_blocks_need_key_material():
         "https://user:p@ssw0rd",
         "postgres://deploy:Zq8vL2m9Tx@localhost:5432/app",
         "see https://example.com:8080/path and git@github.com:org/repo",
+        "postgres://newuser:newpass@newhost:5432/newdb",  # a default password with a word to it
+        "mysql://app:mysecret2@db.acme.io/app",
     ],
 )
 def test_connection_strings_without_a_real_password(text):
@@ -231,6 +233,7 @@ def test_connection_strings_without_a_real_password(text):
 def test_a_connection_string_with_a_password():
     assert kinds("DATABASE_URL=postgres://deploy:Zq8vL2m9Tx@db.internal.acme.io:5432/prod") == [("url", 1)]
     assert kinds("amqps://svc:h7Rk2pQw9z@mq.acme.io/vhost") == [("url", 1)]
+    assert kinds("postgres://svc:bluefalcon@db.acme.io/app") == [("url", 1)]  # words, but no default password in them
 
 
 @pytest.mark.parametrize(

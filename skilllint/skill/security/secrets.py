@@ -354,6 +354,7 @@ def _url_password(text: str, match) -> tuple[str, int, int, str] | None:
     if (
         len(password) < 4
         or lowered in DEFAULT_PASSWORDS
+        or _default_with_a_word(lowered)
         or lowered == user.lower()
         or _is_stand_in(password)
         or _patterned(password)
@@ -469,6 +470,16 @@ def _patterned(value: str) -> bool:
         if steps.most_common(1)[0][1] * 2 >= size - stride:
             return True
     return False
+
+
+def _default_with_a_word(password: str) -> bool:
+    """A stand-in written as a default password with a word to it (``newpass``, ``mypassword``,
+    ``secret123``): letters (and digits after them) only, around one of the default passwords of
+    four letters or more. A password someone chose to keep is not written so in a public text."""
+    letters = password.rstrip("0123456789")
+    if not letters.isalpha() or not letters.islower():
+        return False
+    return any(len(word) >= 4 and word in letters for word in DEFAULT_PASSWORDS)
 
 
 def _looks_random(value: str) -> bool:
