@@ -370,6 +370,8 @@ def test_a_folder_noun_elsewhere_on_the_line_does_not_excuse_a_folder_used_as_a_
         "Checklists are documented in `references/`.\n\n## Steps\n\nOn an API error read `references/api.md`.\n",
         # a code span whose code holds a backtick (markdown.CODE_SPAN, the one reading of a span): code, not prose
         "Search with `` grep -n '`' then check the references folder `` on each file.\n",
+        # the file named in the prose of the sentence, by its name with its extension
+        "**Use api.md** (see references/) when the API fails.\n",
     ],
 )
 def test_mentions_that_are_not_generic_pointers(tmp_path, body):

@@ -506,6 +506,12 @@ class ScannedDocument:
             for _, _, start, end in _bracket_links(text, _DESTINATION_END.compiled(), filled=True):
                 if posixpath.basename(text[start:end]) in names:
                     return True
+        # A file name with its extension in the prose ("**Use dangerous-command-guard.py** (see scripts/)"):
+        # as distinctive as in a code span.
+        for word in text.split():
+            token = word.strip("*_()[]{}<>\"',;:!?")
+            if "." in token.strip(".") and posixpath.basename(token.rstrip(".")) in names:
+                return True
         return False
 
 
