@@ -31,6 +31,9 @@ def test_entries_split_as_claude_code_splits_them(value, split):
         "Bash(env:*)", "Bash(env LANG=C:*)", "Bash(sudo:*)", "Bash(timeout 60:*)", "Bash(xargs *)",
         "Bash(python3:*)", "Bash(python3.12 -c:*)", "Bash(node:*)", "Bash(perl -e *)", "PowerShell", "PowerShell(pwsh:*)",
         "Write", "Edit", "MultiEdit", "NotebookEdit", "Write(**)", "Edit(//**)", "Edit(/**)", "Write(~/**)",
+        # a file of shell code, a package runner, a tool whose subcommand runs a command line
+        "Bash(source:*)", "Bash(.:*)", "Bash(npx:*)", "Bash(uvx:*)", "Bash(npm:*)", "Bash(npm exec:*)", "Bash(uv:*)",
+        "Bash(uv run:*)", "Bash(poetry run:*)", "Bash(pnpm dlx *)", "Bash(bundle exec:*)",
     ],
 )
 def test_what_approves_every_command_or_every_write(entry):
@@ -45,6 +48,8 @@ def test_what_approves_every_command_or_every_write(entry):
         "Bash(bash scripts/build.sh:*)", "Bash(sudo apt-get install:*)", "Bash(node build.js *)",
         "Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)", "Bash()", "Edit(/src/**)", "Write(reports/*.md)",
         "Edit(CHANGELOG.md)", "Azure MCP/documentation",
+        # a lookup that runs nothing; a runner's subcommand that names what it runs
+        "Bash(command -v:*)", "Bash(command -V *)", "Bash(npm exec eslint:*)", "Bash(uv run pytest:*)", "Bash(npm install:*)",
     ],
 )
 def test_scoped_grants_are_left_alone(entry):

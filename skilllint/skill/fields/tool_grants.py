@@ -32,8 +32,22 @@ COMMAND_RUNNERS = frozenset(
         "pwsh", "powershell", "cmd",
         "sudo", "doas", "su", "env", "xargs", "eval", "exec", "command", "builtin", "nohup", "nice",
         "time", "timeout", "stdbuf", "setsid", "watch", "script",
+        # a file of shell code the agent may write first, and the package runners (`npx -c '…'`,
+        # `uvx --from x sh`): each runs whatever it is given
+        "source", ".", "npx", "pnpx", "bunx", "uvx",
     }
 )
+# Options of a runner with which it only looks its command up and runs nothing (`command -v git`).
+LOOKUP_ONLY = {"command": frozenset({"-v", "-V"})}
+# Tools whose subcommand runs a command line given as its arguments (`npm exec -- sh -c …`,
+# `uv run sh -c …`, `poetry run …`): a prefix that stops before the subcommand, or at it, approves
+# every command.
+RUNNING_SUBCOMMANDS = {
+    "npm": frozenset({"exec", "x"}), "pnpm": frozenset({"exec", "dlx"}), "yarn": frozenset({"exec", "dlx"}),
+    "bun": frozenset({"x"}), "uv": frozenset({"run", "tool"}), "poetry": frozenset({"run"}), "pdm": frozenset({"run"}),
+    "hatch": frozenset({"run"}), "pipenv": frozenset({"run"}), "pipx": frozenset({"run"}), "bundle": frozenset({"exec"}),
+    "conda": frozenset({"run"}), "mamba": frozenset({"run"}), "pixi": frozenset({"run", "exec"}),
+}
 # Interpreters that run code given on their command line (`python -c`, `node -e`, `awk 'BEGIN{system(…)}'`):
 # a prefix of one with only options after it approves every command too.
 CODE_RUNNERS = frozenset(
@@ -116,9 +130,15 @@ def _runs_anything(specifier: str) -> bool:
     program = posixpath.basename(words[0].replace("\\", "/")).lower().removesuffix(".exe")
     if program.startswith("python"):
         program = program.rstrip("0123456789.") or program  # python3, python3.12
+    if program in RUNNING_SUBCOMMANDS:
+        rest = [word for word in words[1:] if not word.startswith("-")]
+        if not rest or (rest[0] in RUNNING_SUBCOMMANDS[program] and len(rest) == 1):
+            return True  # `npm:*` covers `npm exec`; `uv run:*` runs anything
     if program in CODE_RUNNERS:
         return all(word.startswith("-") for word in words[1:])
     if program in COMMAND_RUNNERS:
+        if LOOKUP_ONLY.get(program, frozenset()) & set(words[1:]):
+            return False  # `command -v`: looks the name up, runs nothing
         return all(word.startswith("-") or _ASSIGNMENT.fullmatch(word) or word.isdigit() for word in words[1:])
     return False
 
