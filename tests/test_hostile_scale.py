@@ -95,7 +95,7 @@ def test_sl511_message_with_every_target_s_effect_is_clipped(tree):
     # Long folder names fill the message past its clipping; the effects of several
     # targets' catalogs come after it, and must be clipped with it.
     for i in range(12):
-        skill(tree.root, f"skills/{'d' * 200}-{i}", name="deploy")
+        skill(tree.root, f"skills/{'d' * 200}-{i}", f"Copy {i}.", name="deploy")  # not byte-identical copies
     result = check_json(tree, ".", "--select", "SL511", "--target", "codex,agentskills", "--no-cache", label="SL511, long paths")
     (diagnostic,) = result.found("SL511")
     assert len(diagnostic["message"]) <= 2000

@@ -128,13 +128,22 @@ class PluginIndex:
     def made_above(self, folder: str, stop: str | None, manifests: tuple, marketplaces: tuple) -> tuple[Plugin, ...]:
         """Every plugin the files of ``folder`` and of the folders above it (up to ``stop``) make,
         nearest first; kept per folder, so siblings share their parent's answer."""
-        key = (folder, stop, manifests, marketplaces)
-        found = self._above.get(key)
-        if found is None:
+        # A loop, not recursion: a tree may nest folders thousands deep.
+        chain: list[str] = []  # folders not answered yet, nearest first
+        above: tuple[Plugin, ...] = ()
+        while True:
+            known = self._above.get((folder, stop, manifests, marketplaces))
+            if known is not None:
+                above = known
+                break
+            chain.append(folder)
             parent = os.path.dirname(folder)
-            above = () if folder == stop or parent == folder else self.made_above(parent, stop, manifests, marketplaces)
-            found = self._above[key] = self.plugins_at(folder, manifests, marketplaces) + above
-        return found
+            if folder == stop or parent == folder:
+                break
+            folder = parent
+        for folder in reversed(chain):  # from the top down, each on what lies above it
+            above = self._above[(folder, stop, manifests, marketplaces)] = self.plugins_at(folder, manifests, marketplaces) + above
+        return above
 
     def _make(self, folder: str, manifests: tuple, marketplaces: tuple):
         root = Path(folder)
