@@ -74,11 +74,6 @@ class Plugin:
                 return True
         return skill == self.root and self.declared is None and not _is_folder(default)
 
-    @property
-    def described(self) -> str:
-        """How a message names it: ``plugin `name` (its folder)``."""
-        return f"the plugin `{self.name}`" + (f" ({self.root.name}/)" if self.root.name != self.name else "")
-
 
 class PluginIndex:
     """Every manifest and marketplace a run asks about, each read once (one per run, or per
@@ -99,7 +94,8 @@ class PluginIndex:
 
     def plugins_at(self, folder: str, manifests: tuple, marketplaces: tuple) -> tuple[Plugin, ...]:
         """The plugins a folder's own files make: its marketplaces' local entries (whose roots lie
-        at or below it), and a plugin of its manifest when no entry installs the folder itself."""
+        at or below it), and the plugin of its manifest (which :meth:`candidates` drops where a
+        marketplace entry installs the folder: the entry read the manifest too)."""
         key = (folder, manifests, marketplaces)
         found = self._at.get(key)
         if found is None:

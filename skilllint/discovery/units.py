@@ -15,12 +15,13 @@ whether a surface lists it at all where it lies (:meth:`InstallUnits.unlisted`, 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..fsafe import is_within, plain_file
 from ..targets import TARGETS, Target
-from .plugins import CLAUDE_MANIFEST, Plugin, PluginIndex
+from .plugins import Plugin, PluginIndex
 
 # The agent folders a surface scans in a repository, as (dot-folder, "skills") pairs, and the
 # targets a skill found below one is linted for by default (docs/configuration.md, "Targets").
@@ -98,15 +99,16 @@ class InstallUnits:
     def plugins_above(self, folder: Path, stop: Path | None, target: Target) -> bool:
         """Whether any manifest or marketplace ``target`` reads lies at or above ``folder`` (no
         higher than ``stop``): without one, no skill below the folder is a plugin's."""
-        stop_text = None if stop is None else str(stop)
-        return bool(self.index.made_above(str(folder), stop_text, target.catalog_plugin_manifests, target.plugin_marketplaces))
+        stop_text = None if stop is None else os.path.normpath(stop)
+        return bool(self.index.made_above(os.path.normpath(folder), stop_text, target.catalog_plugin_manifests, target.plugin_marketplaces))
 
     # -- targets ------------------------------------------------------------------------------
 
     def targets(self, skill: Path, stop: Path | None) -> tuple[str, ...]:
         """The targets a skill's install units imply (docs/configuration.md, "Targets"): those of
         each agent folder above it, Claude Code when a Claude Code plugin (a manifest, or a
-        marketplace entry) holds it, else the generic ``agentskills``. ``skill`` is absolute."""
+        marketplace entry) loads it or would load it but for where it lies (:meth:`unlisted`: SL520
+        says why not), else the generic ``agentskills``. ``skill`` is absolute."""
         parts = skill.parts
         found: list[str] = []
         for pair in zip(parts, parts[1:]):
@@ -188,4 +190,4 @@ def claude_skills_folder(skill: Path) -> tuple[Path | None, Path]:
     return None, skill
 
 
-__all__ = ["AGENT_FOLDER_TARGETS", "CLAUDE_MANIFEST", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder", "in_agent_folder", "synced_from_claude_ai"]
+__all__ = ["AGENT_FOLDER_TARGETS", "InstallUnits", "Plugin", "Unlisted", "claude_skills_folder", "in_agent_folder", "synced_from_claude_ai"]
