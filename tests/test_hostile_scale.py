@@ -116,20 +116,27 @@ def _links(folder: Path, count: int, cycle: bool) -> None:
         (folder / f"a{count}").write_text("the end\n", encoding="utf-8")
 
 
-@pytest.mark.parametrize("count", [41, 42, 100, 3000])
-def test_sl404_a_cycle_of_any_length_outside_every_skill_folder(tree, tmp_path, count):
-    if count >= 1000:  # the long cycle: compared with one a quarter as long
+def _sl404_run(tree, tmp_path, count: int, cycle: bool):
+    """SL404 on a run of ``count`` links outside every skill folder; a long run compared with one
+    a quarter as long (its work must grow linearly)."""
+    kind = "cycle" if cycle else "chain"
+    if count >= 1000:
 
         def build(tree, n):
             skill(tree.root, "s")
-            _links(tree.root / "links", n, cycle=True)
+            _links(tree.root / "links", n, cycle=cycle)
 
-        result, ratio = scales(tmp_path / "sizes", build, count, ".", "--select", "SL404", "--no-cache", label="SL404, a cycle of links")
+        result, ratio = scales(tmp_path / "sizes", build, count, ".", "--select", "SL404", "--no-cache", label=f"SL404, a {kind} of links")
         assert ratio < LINEAR_CALLS_AT_4X, ratio
-    else:
-        skill(tree.root, "s")
-        _links(tree.root / "links", count, cycle=True)
-        result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a cycle of {count} links")
+        return result
+    skill(tree.root, "s")
+    _links(tree.root / "links", count, cycle=cycle)
+    return check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a {kind} of {count} links")
+
+
+@pytest.mark.parametrize("count", [41, 42, 100, 3000])
+def test_sl404_a_cycle_of_any_length_outside_every_skill_folder(tree, tmp_path, count):
+    result = _sl404_run(tree, tmp_path, count, cycle=True)
     found = result.found("SL404")
     assert len(found) == count
     assert all("a cycle of links" in d["message"] for d in found)
@@ -137,18 +144,7 @@ def test_sl404_a_cycle_of_any_length_outside_every_skill_folder(tree, tmp_path, 
 
 @pytest.mark.parametrize("count", [40, 45, 3000])
 def test_sl404_a_chain_longer_than_the_system_follows_outside_every_skill_folder(tree, tmp_path, count):
-    if count >= 1000:  # the long chain: compared with one a quarter as long
-
-        def build(tree, n):
-            skill(tree.root, "s")
-            _links(tree.root / "links", n, cycle=False)
-
-        result, ratio = scales(tmp_path / "sizes", build, count, ".", "--select", "SL404", "--no-cache", label="SL404, a chain of links")
-        assert ratio < LINEAR_CALLS_AT_4X, ratio
-    else:
-        skill(tree.root, "s")
-        _links(tree.root / "links", count, cycle=False)
-        result = check_json(tree, ".", "--select", "SL404", "--no-cache", label=f"SL404, a chain of {count} links")
+    result = _sl404_run(tree, tmp_path, count, cycle=False)
     found = result.found("SL404")
     # a{i} reaches the file after count - i links; the system follows 40
     assert sorted(d["path"].rsplit("/", 1)[-1] for d in found) == sorted(f"a{i}" for i in range(count - 40))

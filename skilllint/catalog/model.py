@@ -50,7 +50,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..discovery.plugins import LAYOUT_FOLDERS
+from ..discovery.plugins import may_make_plugins
 from ..discovery.units import InstallUnits, claude_skills_folder, in_agent_folder
 from ..fsafe import is_within
 from ..skill.openai_yaml.reader import implicit_invocation_allowed
@@ -231,7 +231,7 @@ def _catalog_key(package: SkillPackage, target: Target, units: InstallUnits, sto
     key = _surface_key(package, target, stop, memo)
     if key is not None:
         return key
-    own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+    own = may_make_plugins(package.listing)
     if not own and memo is not None and package.root.name not in ("skills", "skill"):
         # No manifest or marketplace in the skill's folder: where no plugin lies above it either,
         # its siblings share its collection.

@@ -29,7 +29,7 @@ from ..diagnostics import Severity
 from ..fsafe import DEFAULT_MAX_BYTES, MAX_READ_BYTES, is_within, real_path_or_given
 from ..registry import Registry, Rule
 from ..discovery import claude_code_links
-from ..discovery.plugins import LAYOUT_FOLDERS
+from ..discovery.plugins import may_make_plugins
 from ..discovery.units import InstallUnits, Plugin, Unlisted
 from ..targets import TARGETS, Target
 from .keys import KEYS, ConfigError, apply_keys
@@ -306,7 +306,7 @@ class Settings:
                 # the skill's own folder is named `skills` (.claude/skills is a location) or is a
                 # plugin itself: siblings share one answer (a pre-commit run asks for 1,000 of them).
                 parent, name = os.path.split(key)
-                own = name == "skills" or not LAYOUT_FOLDERS.isdisjoint(package.listing)
+                own = name == "skills" or may_make_plugins(package.listing)
                 shared = (parent, str(stop)) if not own else None
                 ids = self._targets_by_parent.get(shared) if shared else None
                 if ids is None:
@@ -319,7 +319,7 @@ class Settings:
 
     def plugin_of(self, package: Any, target: Target) -> Plugin | None:
         """The plugin that installs the package for ``target`` (:meth:`InstallUnits.plugin_of`)."""
-        own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+        own = may_make_plugins(package.listing)
         return self.units.plugin_of(package.normal_root, self.manifest_search_stop(package), target, own)
 
     def installed_whole(self, package: Any, target: Target) -> Plugin | None:
@@ -327,7 +327,7 @@ class Settings:
         with the package: the one that installs it, else the nearest holding it."""
         if target.plugin_manifest is None:
             return None
-        own = not LAYOUT_FOLDERS.isdisjoint(package.listing)
+        own = may_make_plugins(package.listing)
         return self.units.holding_plugin(package.normal_root, self.manifest_search_stop(package), target, own)
 
     def not_listing(self, package: Any) -> tuple[str, ...]:

@@ -42,6 +42,13 @@ CODEX_MARKETPLACE = (".agents", "plugins", "marketplace.json")
 # one above a package (lint.cache.keys), as the rules read them.
 LAYOUT_FILES = (CLAUDE_MANIFEST, CODEX_MANIFEST, CLAUDE_MARKETPLACE, CODEX_MARKETPLACE)
 LAYOUT_FOLDERS = frozenset(parts[0] for parts in LAYOUT_FILES)  # a folder without these makes no plugin
+
+
+def may_make_plugins(names) -> bool:
+    """Whether a folder whose entries are ``names`` may hold a manifest or a marketplace itself
+    (the ``own`` of :meth:`PluginIndex.candidates`): without one of :data:`LAYOUT_FOLDERS` its
+    plugins are its parent's, and its siblings share the answer."""
+    return not LAYOUT_FOLDERS.isdisjoint(names)
 MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # far above any real manifest or marketplace (the largest public one: 170 kB)
 
 
