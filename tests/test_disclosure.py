@@ -233,18 +233,71 @@ def test_sl303_follows_a_chain_of_three_hops(tmp_path):
             "references/c.md": "# C\n",
         },
     )
-    found = {Path(d["path"]).name: d for d in diagnostics(tmp_path, "SL303")}
-    assert set(found) == {"a.md", "b.md"}  # the files holding the links
-    deepest = found["b.md"]
-    assert "SKILL.md → references/a.md → references/b.md → references/c.md" in deepest["message"]
-    assert "chain of 3 hops" in deepest["message"]
-    notes = [r["message"] for r in deepest["related"]]
+    found = diagnostics(tmp_path, "SL303")
+    assert len(found) == 1  # one chain, one entry point: one finding, where the chain leaves it
+    chain = found[0]
+    assert Path(chain["path"]).name == "a.md"
+    assert chain["message"].startswith("2 files are reached only through `references/a.md`, up to a chain of 3 hops")
+    assert "(deepest: SKILL.md → references/a.md → references/b.md → references/c.md)" in chain["message"]
+    notes = [r["message"] for r in chain["related"]]
     assert notes == [
         "hop 1 of 3: SKILL.md → references/a.md",
         "hop 2 of 3: references/a.md → references/b.md",
         "the file reached: references/c.md",
     ]
-    assert [Path(r["path"]).name for r in deepest["related"]] == ["SKILL.md", "a.md", "c.md"]
+    assert [Path(r["path"]).name for r in chain["related"]] == ["SKILL.md", "a.md", "c.md"]
+
+
+def test_sl303_an_index_tree_is_one_finding_per_entry_point(tmp_path):
+    """A deliberate index tree (an index page per folder, read in order) is one design choice:
+    reported once per file SKILL.md names, with the count and the depth, not once per page."""
+    pages = {"references/index.md": "# Index\n\n" + "".join(f"- [{t}]({t}/index.md)\n" for t in "abcdefgh")}
+    for topic in "abcdefgh":
+        pages[f"references/{topic}/index.md"] = f"# {topic}\n\n" + "".join(f"- [{n}]({n}.md)\n" for n in ("one", "two"))
+        pages.update({f"references/{topic}/{n}.md": "# Page\n" for n in ("one", "two")})
+    pages["references/other.md"] = "# Other\n\nSee [more](more.md).\n"
+    pages["references/more.md"] = "# More\n"
+    make_skill(
+        tmp_path,
+        "tree",
+        "\n# Tree\n\nRead [the index](references/index.md) first, and [other](references/other.md) when stuck.\n",
+        pages,
+    )
+    found = sorted(d["message"] for d in diagnostics(tmp_path, "SL303"))
+    assert len(found) == 2
+    assert found[0].startswith("24 files are reached only through `references/index.md`, up to a chain of 3 hops")
+    assert "and 19 more" in found[0]
+    assert found[1].startswith("`references/more.md` is reached only through a chain of 2 hops")
+
+
+def test_sl303_a_folder_skill_md_points_at_is_listed_not_walked(tmp_path):
+    make_skill(
+        tmp_path,
+        "folder",
+        "\n# Folder\n\nRead [the guide](references/guide.md) first; templates are in [templates/](templates/).\n",
+        {
+            "references/guide.md": "# Guide\n\nStart from [page](../templates/page.html) or [deep](../templates/parts/deep.html).\n",
+            "templates/page.html": "<html></html>\n",
+            "templates/parts/deep.html": "<html></html>\n",
+        },
+    )
+    # the listing shows `page.html`; the subfolder's file is a hop further
+    assert _sl303_targets(tmp_path) == ["templates/parts/deep.html"]
+
+
+def test_sl303_data_a_script_skill_md_runs_opens_is_no_hop(tmp_path):
+    make_skill(
+        tmp_path,
+        "fetch",
+        "\n# Fetch\n\nRead [the guide](references/guide.md) first.\n\n```bash\npython scripts/fetch.py GSE1\n```\n",
+        {
+            "references/guide.md": "# Guide\n\nGenomes live in `scripts/config/genomes.yaml`; codes in `scripts/config/codes.yaml`.\n",
+            "scripts/fetch.py": "GENOMES = SCRIPT_DIR / 'config' / 'genomes.yaml'\n",
+            "scripts/config/genomes.yaml": "a: 1\n",
+            "scripts/config/codes.yaml": "a: 1\n",
+        },
+    )
+    assert _sl303_targets(tmp_path) == ["scripts/config/codes.yaml"]
 
 
 def test_sl303_reports_each_file_once_and_not_when_skill_md_names_it(tmp_path):
@@ -263,8 +316,7 @@ def test_sl303_reports_each_file_once_and_not_when_skill_md_names_it(tmp_path):
             "scripts/requirements.txt": "pypdf\n",
         },
     )
-    found = diagnostics(tmp_path, "SL303")
-    assert [d["message"].split("`")[1] for d in found] == ["references/x.md"]
+    assert _sl303_targets(tmp_path) == ["references/x.md"]
 
 
 def test_sl303_a_bare_name_several_files_share_names_none_of_them(tmp_path):
@@ -278,8 +330,7 @@ def test_sl303_a_bare_name_several_files_share_names_none_of_them(tmp_path):
             "references/cli/impl.md": "# CLI\n",
         },
     )
-    found = sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL303"))
-    assert found == ["references/api/impl.md", "references/cli/impl.md"]
+    assert _sl303_targets(tmp_path) == ["references/api/impl.md", "references/cli/impl.md"]
 
 
 def test_sl303_wildcards_in_one_long_token_are_expanded_once(tmp_path):
@@ -302,7 +353,16 @@ def test_sl303_ignores_files_of_a_nested_skill(tmp_path):
 
 
 def _sl303_targets(tmp_path: Path) -> list[str]:
-    return sorted(d["message"].split("`")[1] for d in diagnostics(tmp_path, "SL303"))
+    """The files each SL303 finding names as reached only through a chain (a finding per entry
+    point names up to five)."""
+    reached = []
+    for d in diagnostics(tmp_path, "SL303"):
+        message = d["message"]
+        if message.startswith("`"):
+            reached.append(message.split("`")[1])
+        else:
+            reached.extend(message.split("(deepest")[0].split("`")[3::2])
+    return sorted(reached)
 
 
 def test_sl303_a_link_back_up_to_a_file_that_leads_down_is_no_hop(tmp_path):

@@ -153,18 +153,29 @@ class ReferenceTooDeep(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.references.graph import reference_graph
-        from ...skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, hop_count, hop_notes, links_back, mention_span, only_written, script_input
+        from ...skill.references.disclosure_graph import NamedBy, RecordSections, beside_source, links_back, only_written, script_input
+        from ...skill.references.disclosure_graph import in_linked_folder
         from ...skill.inventory import is_script
-        from ...skill.references.resource_reach import SUPPORT_FILE
+        from ...skill.references.resource_reach import SUPPORT_FILE, ReadByScripts
 
         graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
-        direct = {r.resolved for r in graph.references if r.source == skill_md and r.status == "ok"}
+        from_skill_md = [r for r in graph.references if r.source == skill_md and r.status == "ok"]
+        direct = {r.resolved for r in from_skill_md}
+        # A folder SKILL.md points at is one the agent lists: every file in it is one hop away.
+        linked_folders = {posixpath.normpath(r.resolved) for r in from_skill_md if r.target_kind == "dir" and r.resolved}
         named = NamedBy(graph.texts.get(skill_md, ""), package.inventory)
+        # The scripts SKILL.md links or names (`python scripts/fetch.py` in a fence is not a link).
+        read_by_scripts = ReadByScripts(
+            package, [e.rel for e in package.inventory.files() if is_script(e.rel) and (e.rel in direct or named.names(e.rel))]
+        )
         records = RecordSections(graph)
         script_folders = {posixpath.dirname(e.rel) for e in package.inventory.files() if is_script(e.rel)}
         outputs: dict[str, bool] = {}
         reported: set[str] = set()
+        # Each chain is reported once, from the file SKILL.md names that it starts at (its entry
+        # point): an index tree the agent walks in order is one design decision, not one per page.
+        entries: dict[str, list[tuple[object, list[str]]]] = {}
         for reference in graph.references:
             target = reference.resolved
             if (
@@ -179,6 +190,7 @@ class ReferenceTooDeep(Rule):
                 or target in reported
                 or package.inventory.in_nested_skill(target)
                 or SUPPORT_FILE.match(posixpath.basename(target))  # `pip install -r scripts/requirements.txt`
+                or in_linked_folder(linked_folders, target)
             ):
                 continue
             if links_back(graph, target, reference.source):
@@ -198,14 +210,40 @@ class ReferenceTooDeep(Rule):
             reported.add(target)
             if named.names(target):
                 continue  # SKILL.md names it by a pattern or by its file name
-            yield Finding(
-                f"`{target}` is reached only through {hop_count(len(chain) - 1)}: "
+            if read_by_scripts.reads(target):
+                continue  # a script SKILL.md runs opens it by name: the script reaches it, not a chain of pages
+            entries.setdefault(first, []).append((reference, chain))
+        for first, reached in entries.items():
+            yield self._chain_finding(package, graph, first, reached)
+
+    def _chain_finding(self, package: SkillPackage, graph, first: str, reached: list) -> Finding:
+        from ...skill.references.disclosure_graph import hop_count, hop_notes, mention_span
+
+        reference, chain = reached[0]
+        deepest = max((c for _, c in reached), key=len)
+        if len(reached) == 1:
+            message = (
+                f"`{chain[-1]}` is reached only through {hop_count(len(chain) - 1)}: "
                 + " → ".join(chain)
-                + "; reference it from SKILL.md or fold it into the file that links to it",
-                mention_span(reference),
-                path=package.root / reference.source,
-                related=tuple(hop_notes(package, graph, chain)),
+                + "; reference it from SKILL.md or fold it into the file that links to it"
             )
+        else:
+            shown = [c[-1] for _, c in reached[:_CHAIN_FILES_SHOWN]]
+            more = len(reached) - len(shown)
+            message = (
+                f"{len(reached)} files are reached only through `{first}`, up to {hop_count(len(deepest) - 1)} "
+                f"from SKILL.md: " + ", ".join(f"`{t}`" for t in shown) + (f" and {more} more" if more else "")
+                + f" (deepest: {' → '.join(deepest)}); reference them from SKILL.md or fold them into the files that link to them"
+            )
+        related = list(hop_notes(package, graph, deepest))
+        for other, other_chain in reached[1:_CHAIN_FILES_SHOWN]:
+            if other_chain is not deepest:
+                related.append(Related(f"also reached only this way: {other_chain[-1]}", package.root / other.source, mention_span(other)))
+        return Finding(message, mention_span(reference), path=package.root / reference.source, related=tuple(related))
+
+
+# How many of the files one chain reaches a finding names (the count is always given).
+_CHAIN_FILES_SHOWN = 5
 
 
 class ResourceUnreferenced(Rule):

@@ -136,6 +136,13 @@ def links_back(graph, target: str, source: str) -> bool:
     return back is not None and back.status == "ok"
 
 
+def in_linked_folder(folders: set[str], rel: str) -> bool:
+    """Whether ``rel`` is a file of one of ``folders`` (package paths SKILL.md links as folders):
+    the agent lists a linked folder and opens a file it holds, one hop from SKILL.md. A listing
+    shows one level: a file in a subfolder is a hop further."""
+    return posixpath.dirname(rel) in folders
+
+
 def script_input(script_folders: set[str], source: str, target: str) -> bool:
     """Whether ``target`` is data (neither a document nor a script) that ``source`` documents
     as data: ``source`` is the page named after it (`attributes.md` for `attributes.json`),

@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Iterator
 
 from ... import lazyre
-from .disclosure_graph import is_document, is_script, suffix_of
+from .disclosure_graph import is_document, is_named, is_script, suffix_of
 from ...fsafe import UnsafeFile, read_capped
 from ..package import SkillPackage
 
@@ -150,6 +150,24 @@ def read_text(package: SkillPackage, rel: str, cap: int | None = None) -> str | 
     if b"\x00" in data[:8192]:
         return None
     return data.decode("utf-8", errors="replace")
+
+
+class ReadByScripts:
+    """Files that scripts SKILL.md itself points at name in their text (the script opens them:
+    `GENOMES_FILE = Path(__file__).parent / "genomes.yaml"`). The agent runs the script; the script
+    reaches the file, however many pages also mention it. Each script is read once, on the
+    first question, at most :data:`MAX_SCRIPT_FILES` of them."""
+
+    def __init__(self, package: SkillPackage, scripts: list[str]) -> None:
+        self.package = package
+        self.scripts = list(dict.fromkeys(scripts))[:MAX_SCRIPT_FILES]
+        self._texts: list[str] | None = None
+
+    def reads(self, rel: str) -> bool:
+        if self._texts is None:
+            self._texts = [t for t in (read_text(self.package, s, MAX_SCRIPT_BYTES) for s in self.scripts) if t]
+        name = posixpath.basename(rel)
+        return any(is_named(text, name) for text in self._texts)
 
 
 class Mentions:
