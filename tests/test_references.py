@@ -517,6 +517,40 @@ def test_a_nested_document_may_lean_on_the_skill_that_links_it(tmp_path):
     ]
 
 
+def test_a_skill_nested_in_another_comes_with_it(tmp_path):
+    """Outside Claude Code's listing, a skill inside another skill's folder is installed (copied or
+    loaded in place) with that skill: its links to its siblings there stay inside what is installed,
+    and one to a file the outer skill lacks is missing there."""
+    outer = write_skill(tmp_path / "skills", "scaling", FRONT.replace("demo", "scaling") + "Pick [qps](qps/SKILL.md) or [volume](volume/SKILL.md).\n")
+    write_skill(outer, "volume", FRONT.replace("demo", "volume"))
+    write_skill(outer, "qps", FRONT.replace("demo", "qps") + "Or scale [volume](../volume/SKILL.md); see [gone](../gone.md).\n")
+    result = lint_json(str(tmp_path / "skills"), "--select", "SL301,SL302", "--target", "agentskills,codex", cwd=tmp_path)
+    found = [(d["code"], d["message"].split("`")[1], d["message"].split("`")[3]) for d in result["diagnostics"]]
+    assert found == [("SL301", "../gone.md", "scaling")]
+
+
+def test_a_skill_template_may_link_the_skills_its_holder_ships_beside_it(tmp_path):
+    """A skill that carries skill templates (nested skills, or documents with a name and a
+    description) writes them into a project's skills folder beside the other skills it names:
+    a template's `../<name>/SKILL.md` is judged there, not here. A sibling the holder never names
+    is still missing."""
+    outer = write_skill(
+        tmp_path / "skills",
+        "derive",
+        FRONT.replace("demo", "derive")
+        + "Copy [plan](resources/plan/SKILL.md) into `ai-tools/skills/`; render [debug](resources/debug-template.md) too.\n"
+        "Both hand off to `review-phase`, which this skill generates.\n",
+    )
+    write_skill(outer / "resources", "plan", FRONT.replace("demo", "plan") + "Then run [review](../review-phase/SKILL.md) and [x](../unknown/SKILL.md).\n")
+    (outer / "resources" / "debug-template.md").write_text(
+        "---\nname: debug\ndescription: Debug {{PROJECT}}.\n---\n\nThen [review](../review-phase/SKILL.md) and [y](../other/SKILL.md).\n",
+        encoding="utf-8",
+    )
+    result = lint_json(str(tmp_path / "skills"), "--select", "SL301,SL302", "--target", "agentskills", cwd=tmp_path)
+    found = sorted((d["code"], d["message"].split("`")[1]) for d in result["diagnostics"])
+    assert found == [("SL301", "../other/SKILL.md"), ("SL301", "../unknown/SKILL.md")]
+
+
 def test_a_link_out_of_the_skill_to_a_file_that_is_nowhere_says_so(tmp_path):
     """Outside any plugin a link to a sibling skill is SL302 either way; when the linted tree does not
     hold the file, the one finding says it is missing too (it was only "leaves the skill folder")."""

@@ -23,7 +23,7 @@ class ReferenceMissing(Rule):
 
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.references.graph import reference_graph
-        from ...skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, found_at_plugin_root, reached_from, retarget, rooted_kind, span, whole_folders, written_target
+        from ...skill.references.checks import NOUN, Places, Suggestions, fate_in_whole, folder_fixed_path, found_at_plugin_root, reached_from, retarget, rooted_kind, sibling_skill_named_by_holder, span, whole_folders, written_target
 
         if package.inventory.truncated:
             return  # the listing is partial: absence proves nothing
@@ -32,7 +32,7 @@ class ReferenceMissing(Rule):
         mentioned = {t: Severity.WARNING for t in ctx.target_ids}  # a path, not a link: a warning
         wholes = whole_folders(package, ctx.targets, ctx.settings)  # target -> the plugin it installs whole, or the skill a document is of
         for ref in reference_graph(package).references:
-            if ref.status != "missing" or ref.case_match:
+            if ref.status != "missing" or ref.case_match or sibling_skill_named_by_holder(package, ref):
                 continue
             levels = None if ref.explicit else mentioned
             # A mentioned path the plugin installed whole with the skill holds at its root: found there.
@@ -69,7 +69,7 @@ class ReferenceMissing(Rule):
                 continue
             fate = fate_in_whole(package, ref, wholes)
             missing = tuple(t for t in ctx.target_ids if fate.get(t) is False)
-            if not missing:
+            if not missing or sibling_skill_named_by_holder(package, ref):
                 continue
             levels = None if ref.explicit else {t: Severity.WARNING for t in missing}
             if not ctx.admits(where(ref.source), ref.line, levels, missing):

@@ -232,11 +232,12 @@ _FILE_SYSTEM_ROOTS = frozenset(
 
 
 class _Whole(NamedTuple):
-    """A folder that comes whole with the skill: the plugin holding it, or the listed skill a
-    nested skill is a document of."""
+    """A folder that comes whole with the skill: the plugin holding it, or the skill a nested
+    skill lies in (the listed skill it is a document of, for Claude Code)."""
 
     root: Path
     plugin: str | None  # the plugin's name; None: a skill's folder
+    linked: bool = True  # a skill's folder: Claude Code reads the nested skill through a link
 
     @property
     def described(self) -> str:
@@ -247,9 +248,14 @@ class _Whole(NamedTuple):
                 f"the plugin `{self.plugin}`{folder} (installed whole, so the skill may lean on the plugin's other files, "
                 "but not on this one)"
             )
+        if self.linked:
+            return (
+                f"the skill `{self.root.name}` (Claude Code reads this nested skill as a document of it, through a link, "
+                "so it may lean on that skill's other files, but not on this one)"
+            )
         return (
-            f"the skill `{self.root.name}` (Claude Code reads this nested skill as a document of it, through a link, "
-            "so it may lean on that skill's other files, but not on this one)"
+            f"the skill `{self.root.name}` (this skill lies inside it and is installed with it, so it may lean on "
+            "that skill's other files, but not on this one)"
         )
 
 
@@ -293,6 +299,12 @@ def whole_folders(package: SkillPackage, targets: tuple[Target, ...], settings: 
             outer = place.outer_skill() if place is not None else None
             if outer is not None:
                 roots[target.id] = _Whole(outer, None)
+            continue
+        # Elsewhere a skill inside another skill's folder comes with it: what copies or loads
+        # the outer skill takes its whole folder, the nested one and its siblings included.
+        outer = package.ancestor_with("SKILL.md")
+        if outer is not None:
+            roots[target.id] = _Whole(outer, None, linked=False)
     return roots
 
 
@@ -304,7 +316,8 @@ def fate_in_whole(package: SkillPackage, ref, wholes: dict[str, _Whole]) -> dict
     joined = posixpath.join(posixpath.dirname(ref.source), ref.path) if ref.explicit else ref.path
     target = os.path.normpath(os.path.join(package.root, joined))
     fate = {}
-    for target_id, (whole, _) in wholes.items():
+    for target_id, held in wholes.items():
+        whole = held.root
         if is_within(whole, Path(target)) and target != os.path.normpath(whole):
             found = package.exists_beyond(target)  # the folder lies in the linted tree (found there)
             if found is not None:
@@ -328,6 +341,45 @@ def found_at_plugin_root(package: SkillPackage, ref, wholes: dict[str, _Whole]) 
         if is_within(whole.root, Path(place)) and package.exists_beyond(place):
             found.append(target_id)
     return tuple(found)
+
+
+def _is_skill_document(text: str) -> bool:
+    """Whether a bundled Markdown file is itself a skill: frontmatter with `name` and
+    `description`, a SKILL.md under another name (a template the skill renders into one)."""
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    if end < 0:
+        return False
+    keys = {line.split(":", 1)[0].strip() for line in text[3:end].splitlines() if ":" in line and not line.startswith((" ", "\t"))}
+    return {"name", "description"} <= keys
+
+
+def sibling_skill_named_by_holder(package: SkillPackage, ref) -> bool:
+    """Whether ``ref`` links a sibling skill (``../<name>/SKILL.md``) from a skill that is not
+    where it will run, and the skill that holds it names ``<name>``: a skill nested in another
+    (its SKILL.md), or a skill document bundled in this one (a template with `name` and
+    `description`). The holder puts it beside the skills it ships or writes, so the sibling
+    is judged where the holder places them, which this tree does not show."""
+    if not ref.explicit:
+        return False
+    parts = posixpath.normpath(ref.path).split("/")
+    if len(parts) != 3 or parts[0] != ".." or parts[2] != "SKILL.md" or parts[1] in ("", ".", ".."):
+        return False
+    if ref.source == package.skill_md_name:
+        outer = package.ancestor_with("SKILL.md")
+        if outer is None:
+            return False
+        try:
+            holder = read_capped(outer / "SKILL.md", package.max_bytes).data.decode("utf-8", errors="replace")
+        except (UnsafeFile, OSError):
+            return False
+    else:
+        text = reference_graph(package).texts.get(ref.source, "")
+        if not _is_skill_document(text):
+            return False
+        holder = package.body
+    from .disclosure_graph import is_named
+
+    return is_named(holder, parts[1])
 
 
 def climbed_to_existing(package: SkillPackage, ref) -> bool | None:
