@@ -33,6 +33,14 @@ def codes(tmp_path, select: str = CODES):
 # -- what is a reference ------------------------------------------------------------
 
 
+def test_notation_markdown_reads_as_a_link_is_no_reference(tmp_path):
+    """`SHA256[cwd](0:12)` is an index then a call (the first 12 characters of a hash), which
+    CommonMark happens to read as a link: glued to a word and naming neither a folder nor an
+    extension, it names no file. A real link glued to a word, or an unglued one, still counts."""
+    make(tmp_path, "Key: SHA256[cwd](0:12) and items[i](n).\n\nSee docs[the guide](guide.md) and [setup](setup-notes).\n")
+    assert codes(tmp_path, "SL301") == [("SL301", 7), ("SL301", 7)]
+
+
 def test_placeholders_are_not_reported(tmp_path):
     body = (
         "Add one file per topic, e.g. `references/filename.md` or `references/<topic>.md`.\n"

@@ -243,7 +243,7 @@ def _extract(
             if fragment is not None:  # `#anchor` in the same file
                 found.append(_make(source, link.line, link.column, raw, link.kind, source, fragment, inventory, bases=[""]))
             continue
-        if is_placeholder(path):
+        if is_placeholder(path) or _code_like(lines, offset, link, path):
             continue
         found.append(_make(source, link.line, link.column, raw, link.kind, path, fragment, inventory, bases=[base]))
     prefixes = tuple(f"{name}/" for name in top) + tuple(f"./{name}/" for name in top)
@@ -373,6 +373,22 @@ _ROOT_VARIABLE = lazyre.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR|
 def _strip_root_variable(path: str) -> str | None:
     match = _ROOT_VARIABLE.match(path)
     return path[match.end() :] if match else None
+
+
+def _code_like(lines: list[str], offset: int, link, path: str) -> bool:
+    """Whether a link is notation that Markdown happens to read as one: its ``[`` glued to a word
+    (``SHA256[cwd](0:12)``, ``items[i](args)``: an index then a call) and a destination with
+    neither a folder nor an extension, so it names no file either. A link an author writes
+    stands apart from the word before it."""
+    if link.kind not in ("link", "image") or "/" in path or "." in path:
+        return False
+    index = link.line - 1 - offset
+    if not 0 <= index < len(lines):
+        return False
+    line = lines[index]
+    close = line.rfind("](", 0, max(link.column - 1, 0))
+    start = close - len(link.text) - 1
+    return start > 0 and line[start] == "[" and (line[start - 1].isalnum() or line[start - 1] == "_")
 
 
 def _split_target(target: str) -> tuple[str, str | None]:
