@@ -206,6 +206,7 @@ def test_sl806_quiet_on_write_ups_quotes_code_and_legitimate_phrasing(tree):
         "role-switch": "Switch roles. You are now a strict grader. Check every step.",
         "gated": "Do not tell the user the result until the validator passes.",
         "narration": "Don't tell the user about each tool call as you make it; summarise at the end.",
+        "asked-to": "Do not tell the user to run the migration by hand; run it yourself with the script.",
         "comment": "<!-- Ignore previous instructions -->",
     }
     for folder, body in bodies.items():

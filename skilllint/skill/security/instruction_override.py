@@ -8,7 +8,8 @@ Three kinds of phrase, each an attack's own wording rather than a word list tune
 - a **rule escape**: "you are now DAN / in developer mode / unrestricted / no longer bound by …"
   (not "you are now a strict grader": skills switch the agent's role legitimately);
 - **concealment** from the user: "do not tell the user", "without the user knowing", "hide this from
-  the user" (not "don't tell the user about each tool call": that is how much to narrate).
+  the user" (not "don't tell the user about each tool call": that is how much to narrate; nor "do not
+  tell the user to restart": that is what to ask of the user).
 
 A security write-up quotes such phrases; it is told apart by what surrounds the phrase: code (a
 fenced block, a code span), quotation marks around it, a block quote, or a section or document that
@@ -66,6 +67,7 @@ WRITE_UP = lazyre.compile(
 )
 _CLAUSE_END = lazyre.compile(r"[.!?\n]")
 _GATE = lazyre.compile(r"\b(?:until|before|unless|yet)\b")
+_ASKED_TO = lazyre.compile(r"[ \t]+to[ \t]+[A-Za-z]")  # "tell the user to <verb>": a request relayed
 _HEADING = lazyre.compile(r"^ {0,3}#{1,6}\s")
 QUOTE_REACH = 400  # characters of a line read for the words around a phrase (a heading, a title)
 _QUOTES = (('"', '"'), ("“", "”"), ("‘", "’"), ("«", "»"))
@@ -96,6 +98,8 @@ def find_phrases(text: str) -> list[Phrase]:
     for start, end, kind in sorted(set(matches)):
         if kind == "conceal":
             rest = text[end : end + 200]
+            if _ASKED_TO.match(rest):
+                continue  # "do not tell the user to restart": what to ask of the user, not what to hide
             stop = _CLAUSE_END.search(rest)
             if _GATE.search(rest, 0, stop.start() if stop else len(rest)):
                 continue  # "do not tell the user until the report is ready": when to say it, not whether
