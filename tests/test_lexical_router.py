@@ -98,3 +98,19 @@ def test_hostile_queries_route_in_linear_time():
     assert verdicts[0].triggered == ("matplotlib-plots",) and all(v.triggered == () for v in verdicts[1:])
     # the work is linear in the length of the queries: two sizes compared in one run, by CPU time
     assert growth(lambda texts: router.decide(texts, cat, PLOTS), queries(4), queries(1)) < LINEAR_AT_4X
+
+
+def test_a_product_named_like_a_stem_is_not_folded_with_the_words_that_stem_to_it():
+    """In a generated collection every line says "Automate X tasks"; the product called Autom
+    is its own stem, which "automate" and "automation" stem to as well. A name the lines write
+    capitalised mid-sentence keeps its own term: a request about Autom routes to Autom, and
+    "automate" and "automation" still fold together."""
+    skills = [
+        view(f"{app.lower()}-automation", f"Automate {app} tasks via Rube MCP (Composio): automation for {app} records.")
+        for app in ("Asana", "Trello", "Jira", "Notion", "Autom")
+    ]
+    index = LexicalIndex(skills)
+    assert len(index.postings["autom"]) == 1  # the name, in Autom's line alone
+    assert content_words("automate automation", index.names_kept) == ["autom~", "autom~"]
+    ranked = index.rank("sync my Autom workspace")
+    assert ranked[0].name == "autom-automation" and ranked[1].score == 0

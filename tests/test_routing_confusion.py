@@ -78,3 +78,44 @@ def test_a_skill_the_codex_budget_leaves_out_is_not_this_rules_to_report(tmp_pat
 def test_a_hostile_body_costs_linear_time():
     body = lambda n: "[" * n + "\n" + "<" * n + "\n" + "# " + "a" * n + "\n"  # noqa: E731
     assert growth(own_words, body(50_000), body(200_000)) < LINEAR_AT_4X  # two sizes, by CPU time
+
+
+TEMPLATED = """---
+name: {slug}-automation
+description: Automate {app} tasks via Rube MCP (Composio). Always search tools first for current schemas.
+---
+
+# {app} Automation via Rube MCP
+
+Automate {app} operations through Composio's {app} toolkit via Rube MCP.
+
+## Prerequisites
+
+- Rube MCP must be connected and the {app} connection active.
+
+## Core Workflows
+
+Pagination tokens expire and rate limits apply to bulk requests.
+
+## Known Pitfalls
+
+Rate limits apply; retry with backoff after HTTP 429 and refresh expired pagination tokens.
+"""
+
+
+def test_lines_a_template_gives_many_skills_do_not_route(tmp_path):
+    """In a generated collection every skill carries the template's section titles and standard
+    lines ("Core Workflows", "Known Pitfalls", rate limits and pagination): they say what the
+    template is, not what a skill is about, and would route every skill to the one sibling whose
+    line speaks of rate limits. The product's name is what routes each skill."""
+    skills = tmp_path / ".agents" / "skills"
+    for app in ("Asana", "Trello", "Jira", "Notion", "Linear"):
+        write_skill(skills, f"{app.lower()}-automation", TEMPLATED.format(app=app, slug=app.lower()))
+    write_skill(
+        skills,
+        "api-retry",
+        "---\nname: api-retry\ndescription: Handles rate limits, HTTP 429 retries with backoff, expired pagination tokens and "
+        "bulk requests in API clients. Use when a client hits known pitfalls of paginated APIs.\n---\n\n# API retries\n\n"
+        "Retries API calls with backoff.\n",
+    )
+    assert findings(tmp_path, "--target", "agentskills") == []

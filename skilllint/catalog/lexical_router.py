@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import lazyre
 from .routing import CatalogView, SkillView, Verdict
 
 # The share of a query's distinct content words a skill's line must hold to be chosen at all.
@@ -72,14 +73,35 @@ def _stem(word: str) -> str:
     return _stemmer().stemWord(word)
 
 
-def content_words(text: str) -> list[str]:
-    """The stemmed content words of ``text``, in order (repeats kept)."""
+def content_words(text: str, names: frozenset[str] = frozenset()) -> list[str]:
+    """The stemmed content words of ``text``, in order (repeats kept). A word whose stem is one
+    of ``names`` (:func:`proper_names`) but is not that name keeps the stem apart (``autom~``):
+    "Automate" and "Automation" still fold together, but not into the product called Autom."""
     words = []
     for word in _WORD.findall(text.lower()):
         if len(word) < 2 or word in STOP_WORDS:
             continue
-        words.append(_stem(word) if len(word) <= MAX_STEMMED else word)
+        stem = _stem(word) if len(word) <= MAX_STEMMED else word
+        if stem in names and stem != word:
+            stem += "~"
+        words.append(stem)
     return words
+
+
+# A capitalised word after a lowercase word or a comma, on the same line: mid-sentence, so a name.
+_MID_SENTENCE_CAPITAL = lazyre.compile(r"(?<=[a-z,:(] )[A-Z][a-z0-9]+\b")
+
+
+def proper_names(texts: list[str]) -> frozenset[str]:
+    """Names the catalog lines write capitalised mid-sentence (a product, "Automate Autom tasks")
+    that are their own stem: the stemmer would fold other words ("automation") into them."""
+    names = set()
+    for text in texts:
+        for match in _MID_SENTENCE_CAPITAL.finditer(text):
+            word = match.group().lower()
+            if word not in STOP_WORDS and len(word) <= MAX_STEMMED and _stem(word) == word:
+                names.add(word)
+    return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -101,10 +123,11 @@ class LexicalIndex:
         self.lengths: list[int] = []
         # term -> [(skill index, occurrences)]: a query costs the postings of its own words only
         self.postings: dict[str, list[tuple[int, int]]] = {}
+        self.names_kept = proper_names([skill.shown for skill in skills if skill.included])
         for skill in skills:
             if not skill.included:
                 continue
-            counts = Counter(content_words(skill.name.replace("-", " ") + " " + skill.shown))
+            counts = Counter(content_words(skill.name.replace("-", " ") + " " + skill.shown, self.names_kept))
             for term, tf in counts.items():
                 self.postings.setdefault(term, []).append((len(self.names), tf))
             self.names.append(skill.name)
@@ -115,7 +138,7 @@ class LexicalIndex:
 
     def rank(self, query: str) -> list[Ranked]:
         """Every skill of the index, best first (ties by name, then catalog order)."""
-        query_terms = set(content_words(query))
+        query_terms = set(content_words(query, self.names_kept))
         scores = [0.0] * len(self.names)
         matched = [0] * len(self.names)
         for term in query_terms:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Iterator
 
 from ...diagnostics import Finding, Related, Severity
@@ -143,6 +144,11 @@ class DuplicateName(CatalogRule):
         return sorted(linted, key=lambda s: str(s.package.skill_md_path))[:1]
 
 
+# How many skills of one catalog must share a line for it to be a template's: one skill's
+# line, or one a pair that split a subject share, still says what they are about.
+TEMPLATE_LINE_SKILLS = 3
+
+
 class RoutingConfusion(CatalogRule):
     code = "SL513"
     name = "routing-confusion"
@@ -156,7 +162,7 @@ class RoutingConfusion(CatalogRule):
         from ...catalog.lexical_router import DEFAULT_FLOOR, LexicalIndex
         from ...catalog.render import catalog_options, description_span, rendered_skills, shown_path
         from ...catalog.routing import SkillView
-        from ...catalog.own_words import own_words
+        from ...catalog.own_words import line_keys, own_words
 
         rendered = [r for r in rendered_skills(catalog, catalog_options(ctx.settings)) if not r.skill.hidden]
         if len(rendered) < 2:
@@ -164,11 +170,15 @@ class RoutingConfusion(CatalogRule):
         views = [SkillView(r.skill.name, r.skill.package.skill_md_path, r.shown, r.full, r.included) for r in rendered]
         index = LexicalIndex(views)
         by_name = {r.skill.name: r.skill for r in rendered}
+        # A line several skills of the catalog share is their template's (its section titles,
+        # "Core Workflows", "Known Pitfalls"; its standard opening), not what one of them is about.
+        seen = Counter(key for r in rendered if r.skill.package.readable for key in line_keys(r.skill.package.body))
+        shared = frozenset(key for key, count in seen.items() if count >= TEMPLATE_LINE_SKILLS)
         for item in rendered:
             skill = item.skill
             if skill.context or not item.included or not item.shown.strip() or not skill.package.readable:
                 continue  # left out or cut to nothing: SL501/SL503 say so
-            query = own_words(skill.package.body)
+            query = own_words(skill.package.body, shared)
             if not query:
                 continue
             ranked = index.rank(query)
