@@ -97,6 +97,47 @@ def test_a_sections_own_label_line_says_when_its_files_apply():
     assert explain(body) is None
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a sub-item under the link's item describes the file
+        "## References\n\n- [api-errors.md](references/api-errors.md)\n  - Use when a call fails",
+        "## References\n\n* [API errors](references/api-errors.md)\n    + Load it after a non-200 response",
+        # a "when" label right under the file's heading, or under the link's line
+        "## References\n\n### [api-errors.md](references/api-errors.md)\n\n**When to read:** a call fails.",
+        "## References\n\n### `references/api-errors.md`\nWhen to load: a call fails\n\n### Other\n",
+        "## References\n\n- `references/api-errors.md`\n\n**When to load:** a call fails",
+        "## References\n\n`references/api-errors.md`\n\nWhen to use: a call fails.",
+        "## References\n\n`references/api-errors.md`\n\n**Before deploying:** check the codes.",
+    ],
+)
+def test_a_condition_written_under_the_link_is_the_files(body):
+    assert explain(body) is not None, body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a sub-item that names another file speaks of that file
+        "## References\n\n- [API errors](references/api-errors.md)\n  - [cli.md](references/cli.md): use when the CLI fails",
+        # a sub-item of the next item is not this item's
+        "## References\n\n- [API errors](references/api-errors.md)\n- [CLI](references/cli.md)\n  - Use when the CLI fails",
+        # a label under a list of several files stands under the last one only
+        "## References\n\n- `references/api-errors.md`\n- `references/cli.md`\n\n**When to load:** a call fails",
+        # a label under the heading of another section
+        "## References\n\n### [api-errors.md](references/api-errors.md)\n\nThe codes.\n\n### CLI\n\n**When to read:** the CLI fails.",
+        # labels that frame an example or a message say no when
+        "## References\n\n- `references/api-errors.md`\n\n**Before:**\n\n```\nold()\n```",
+        "## References\n\n`references/api-errors.md`\n\n**Error:** connection refused",
+        "## References\n\n`references/api-errors.md`\n\n**If needed:** read it.",
+        # nor, in the section above the mention
+        "## Notes\n\n**Error:** connection refused\n\nSee `references/api-errors.md`.",
+    ],
+)
+def test_a_condition_under_the_link_must_be_about_it(body):
+    assert explain(body) is None, body
+
+
 def test_a_fenced_hash_line_is_not_a_heading():
     body = "## References\n\n```bash\n# When the build fails\nmake\n```\n\nSee `references/api-errors.md`."
     assert explain(body) is None

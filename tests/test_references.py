@@ -456,6 +456,43 @@ def test_a_folder_with_one_file_is_still_generic(tmp_path):
     assert codes(tmp_path, "SL311") == [("SL311", 5)]
 
 
+def test_files_named_in_a_list_above_the_pointer_are_named(tmp_path):
+    # the list gives each file by its name, in bold prose: the closing pointer sends the agent to files it knows
+    body = (
+        "## Scripts\n\n- **init.sh** - one-command setup\n- **bundle.sh** - shrink the bundle\n\n"
+        "See `scripts/` directory for automation tools.\n"
+    )
+    make(tmp_path, body, [("scripts/init.sh", ""), ("scripts/bundle.sh", "")])
+    assert codes(tmp_path, "SL311") == []
+    # a list that names no file of the folder leaves the pointer generic
+    make(tmp_path, body.replace("init.sh", "Setup").replace("bundle.sh", "Shrink"), [("scripts/init.sh", ""), ("scripts/bundle.sh", "")])
+    assert codes(tmp_path, "SL311") == [("SL311", 10)]
+
+
+@pytest.mark.parametrize("entry", ["README.md", "readme.txt", "README", "index.md"])
+def test_a_folder_with_its_own_entry_document_is_a_unit(tmp_path, entry):
+    # one example project, pointed at whole: the agent opens its README, not a guess among its files
+    files = [(f"examples/upload/{entry}", "# Upload\n"), ("examples/upload/src/index.ts", ""), ("examples/upload/package.json", "{}")]
+    make(tmp_path, "## Upload\n\nSee `examples/upload/` for a complete working project.\n", files)
+    assert codes(tmp_path, "SL311") == []
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        # a bag of templates that shares a manifest: the manifest is no document to start from
+        [("templates/a.ts", ""), ("templates/b.ts", ""), ("templates/package.json", "{}")],
+        # an entry document deeper down is another folder's
+        [("templates/a.ts", ""), ("templates/b.ts", ""), ("templates/site/README.md", "x\n")],
+        # an index that is code, not a page to read
+        [("templates/a.ts", ""), ("templates/index.ts", "")],
+    ],
+)
+def test_a_folder_without_an_entry_document_of_its_own_is_a_bag_of_files(tmp_path, files):
+    make(tmp_path, "Check `templates/` for working examples.\n", files)
+    assert codes(tmp_path, "SL311") == [("SL311", 5)]
+
+
 def test_a_directive_after_the_files_are_named_is_a_reminder(tmp_path):
     body = (
         "- GSAP: `references/gsap.md`\n- Framer: `references/framer.md`\n\n## Workflow\n\n"

@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from ... import lazyre
 from ..text import markdown
 from ..text.markdown import CODE_SPAN
+from ..inventory import is_document
 
 
 # Words that send the reader into a folder: "see", "read from", "load … from", "use one in".
@@ -143,6 +144,7 @@ class ScannedDocument:
         self._naming: dict[str, list[int]] = {}  # folder -> lines naming a file in it
         self._lists: dict[tuple[int, bool, str], bool] = {}  # _list_names_file's answers
         self._titles: set[str] | None = None  # slugs of the headings' and list items' titles
+        self._direct: dict[str, list[str]] = {}  # "folder/" -> names of the files directly in it
 
     # line numbers below are file lines (1-based); indexes into self.lines are 0-based
 
@@ -175,6 +177,8 @@ class ScannedDocument:
             return False
         if self.names_files(number, column, folder, section=True):
             return False
+        if self._has_entry_document(folder):
+            return False  # "See `examples/basic-upload/` for a working project": its README is where to start
         # "Reference files are located at `references/`" with the files named further on: an overview;
         # "read the relevant one in `references/`" after a list mapping situations to its files: a reminder.
         # The agent reads the whole document, so files named anywhere in it, before or after, count.
@@ -409,6 +413,31 @@ class ScannedDocument:
             return True
         return before is None and self._lists_folder_by_title(folder)
 
+    def _has_entry_document(self, folder: str) -> bool:
+        """Whether ``folder`` is a unit with its own entry document: a README (any extension, or
+        none) or an index page directly in it. An agent sent to such a folder does not list it and
+        guess: it opens the document written to be read first (as a person, or a repository host,
+        does), which says what the rest is for. A project manifest is no such document: a
+        folder of templates that shares one `package.json` is still a bag of files."""
+        if folder in (".", ""):
+            return False  # the package itself: its entry is SKILL.md, the document being read
+        prefix = folder.rstrip("/") + "/"
+        for name in self._names_directly_in(prefix):
+            stem, suffix = posixpath.splitext(name.lower())
+            if stem == "readme" or (stem == "index" and is_document(name)):
+                return True
+        return False
+
+    def _names_directly_in(self, prefix: str) -> list[str]:
+        names = self._direct.get(prefix)
+        if names is None:
+            names = self._direct[prefix] = [
+                entry.rel[len(prefix) :]
+                for entry in self.inventory.files()
+                if entry.rel.startswith(prefix) and "/" not in entry.rel[len(prefix) :]
+            ]
+        return names
+
     def _lists_folder_by_title(self, folder: str) -> bool:
         """Whether the document's headings and list items name every file directly in ``folder``
         by title, and there are several: "1. **Ocean Depths** - …" for `themes/ocean-depths.md`.
@@ -438,12 +467,15 @@ class ScannedDocument:
         found = self._naming.get(folder)
         if found is None:
             lines = {ref.line for ref in self.refs if self._under(ref, folder)}
-            # A line names a file of the folder only in backticks, after the folder's path or in a
-            # link (_bare_names); a line with none of them is passed over without a call.
+            # A line names a file of the folder only in backticks, after the folder's path, in a
+            # link or by a name with its extension (_bare_names); a line with none of them is
+            # passed over without a call.
             prefix = folder.rstrip("/") + "/" if folder not in (".", "") else None
             for index, text in enumerate(self.lines, start=self.offset + 1):
-                # fenced code counts too: `node scripts/fetch.js` in a block names the file
-                if index in lines or ("`" not in text and "](" not in text and (prefix is None or prefix not in text)):
+                # fenced code counts too: `node scripts/fetch.js` in a block names the file.
+                # A name with its extension in the prose ("- **init-motion.sh** - one-command
+                # setup") has a dot.
+                if index in lines or ("`" not in text and "](" not in text and "." not in text and (prefix is None or prefix not in text)):
                     continue
                 if self._bare_names(text, folder):
                     lines.add(index)

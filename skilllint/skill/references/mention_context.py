@@ -28,7 +28,10 @@ from ..text.markdown import NextFind, fenced_lines, table_cells
 #      "For …", "Before …"), a step ("Step 2", "Phase 1", "Sub-step 2a") or a
 #      failure ("Troubleshooting", "Errors"); the innermost heading may also be
 #      a task ("Deploying", "Generate the report"). Title headings (#) and
-#      topic headings ("References", "Quick Reference", "API") do not count.
+#      topic headings ("References", "Quick Reference", "API") do not count;
+#   8. a "when" label ("When to read:", "Load when:") of the innermost section above the
+#      mention, under the heading that holds it, or right under its paragraph or list item;
+#      the item's own sub-items count as the item (those naming another file do not).
 
 SENTINEL = "\x01"  # marks the mention inside a joined block
 
@@ -60,6 +63,12 @@ _CONDITION = lazyre.compile(
     r"always|never|first|now|upfront|up front|at (?:the )?start|beforehand|(?:start|begin) (?:here|with)|"
     r"must (?:first |always )?(?:read|load|see|consult|open|follow|review|study))\b"
 )
+
+
+# What a label names a situation with: a word that asks when ("When to read", "Use if", "In
+# case of"), or a word of time with its object ("Before delivering", "During setup"); the
+# word of time alone ("Before:", "After:") frames an example.
+_WHEN_WORD = lazyre.compile(r"\b(?:when|whenever|if|unless|in case)\b|^(?:before|after|during|while|once|until)[ \t]+[a-z]")
 
 
 _VACUOUS_CONDITION = lazyre.compile(
@@ -240,7 +249,13 @@ class BodyContext:
         if index in self._heading_at:
             heading = _heading(text)[1]
             reason = _heading_reason(heading, innermost=True) or _segment_reason(heading, words, subject)
-            return f"heading ({reason})" if reason else None
+            if reason:
+                return f"heading ({reason})"
+            # "### [api.md](references/api.md)" then "**When to read:** …": the section the
+            # heading opens is the file's, and its label line says when
+            if self._section_label(index, self._section_end(index)):
+                return "section label (condition)"
+            return None
         stripped = _QUOTE.sub("", text)
         if stripped.lstrip().startswith("|"):
             reason = self._row_reason(index, column - (len(text) - len(stripped)))
@@ -263,17 +278,37 @@ class BodyContext:
         """Whether the section under the heading at line ``heading`` says when it applies in a label
         line above the mention: "**When to use:** SPA calling a protected API", "When to read: …".
         What a section's label line says of the section holds for the files it names."""
-        for i in range(heading + 1, index):
-            if (i + 1) in self.fenced:
-                continue
-            line = _QUOTE.sub("", self.lines[i])
-            label = _BOLD_LABEL.match(line)
-            text = label.group(2) if label else _PLAIN_LABEL.match(line).group(1) if _PLAIN_LABEL.match(line) else None
-            # The label states the section's situation and nothing else ("When to use", "When to
-            # read"): one that names its own subject ("When to use `--with` vs `uv add`") does not.
-            if text and "`" not in text and len(text.split()) <= 3 and _CONDITION.search(text.rstrip(": ").lower()):
-                return True
-        return False
+        return any(self._when_label(i) for i in range(heading + 1, index))
+
+    def _when_label(self, i: int) -> bool:
+        """Whether line ``i`` (0-based) opens with a label that names a situation and nothing else
+        ("**When to use:**", "When to read:", "Load when:", "During setup:"). A label that names
+        its own subject ("When to use `--with` vs `uv add`") does not, nor one that is a bare word
+        of time or a failure: "**Before:**" and "**After:**" frame a code example, "**Error:**" a
+        message."""
+        if (i + 1) in self.fenced:
+            return False
+        line = _QUOTE.sub("", self.lines[i])
+        label = _BOLD_LABEL.match(line)
+        plain = None if label else _PLAIN_LABEL.match(line)
+        text = label.group(2) if label else plain.group(1) if plain else None
+        if not text or "`" in text or len(text.split()) > 3:
+            return False
+        text = _VACUOUS_CONDITION.sub(" ", text.rstrip(": ").lower()).strip()
+        return bool(_WHEN_WORD.search(text))
+
+    def _section_end(self, heading: int) -> int:
+        """The 0-based index of the first heading after the one at ``heading``, or the end."""
+        return next((h[0] for h in self.headings if h[0] > heading), len(self.lines))
+
+    def _label_after(self, last: int) -> bool:
+        """Whether the first non-blank line after line ``last`` (0-based) is a "when" label
+        ("`references/api.md`" then "**When to read:** a call fails"): a label line says when
+        of what stands right above it."""
+        i = last + 1
+        while i < len(self.lines) and i < last + 3 and not _QUOTE.sub("", self.lines[i]).strip() and (i + 1) not in self.fenced:
+            i += 1
+        return i < len(self.lines) and i not in self._heading_at and self._when_label(i)
 
     # -- tables -------------------------------------------------------------------
 
@@ -320,16 +355,22 @@ class BodyContext:
                 reason = _segment_reason(inner, words, subject)
                 if reason:
                     return f"paragraph label ({reason})"
+            if self._label_after(last):
+                return "label below (condition)"
             return None
         end = at
         while end + 1 < len(lines) and not _BULLET.match(lines[end + 1]):
             end += 1
         bullet = _BULLET.match(lines[item])
-        text = " ".join([lines[item][bullet.end():].strip()] + [line.strip() for line in lines[item + 1 : end + 1]])
-        plain = text.replace(SENTINEL, "")
+        indent = len(bullet.group(1).expandtabs(4))
+        own = [lines[item][bullet.end():].strip()] + [line.strip() for line in lines[item + 1 : end + 1]]
+        end, described = _sub_items(lines, end, indent)
+        plain = " ".join(own + described).replace(SENTINEL, "")
         reason = _segment_reason(plain, words, subject) or (_label_reason(plain, words) if subject else None)
         if reason:
             return f"list item ({reason})"
+        if end == len(lines) - 1 and self._label_after(last):
+            return "label below (condition)"  # the item ends its list, and the label stands right under it
         if bullet.group(2) is not None and len(_WORD.findall(_strip(plain))) >= 2:
             return "list item (step)"  # an instruction in an ordered list: a step of a procedure
         lead = self._lead_in(first + item, len(bullet.group(1).expandtabs(4)))
@@ -408,6 +449,25 @@ LINE_HEAD = 200  # characters kept from the start of a long line (where a bullet
 
 
 BLOCK_LINES = 40  # lines of a paragraph read on each side of a mention
+
+
+def _sub_items(lines: list[str], end: int, indent: int) -> tuple[int, list[str]]:
+    """The sub-items of the list item whose own lines end at ``end`` (its bullet at ``indent``
+    columns): the last line they reach, and the text of each that names no file of its own.
+    A sub-item describes its parent ("- [api.md](references/api.md)" then "  - Use when a call
+    fails"); one holding a link or a path is about that other file, and says nothing of this one."""
+    described: list[str] = []
+    while end + 1 < len(lines):
+        bullet = _BULLET.match(lines[end + 1])
+        if bullet is None or len(bullet.group(1).expandtabs(4)) <= indent:
+            break
+        start = end = end + 1
+        while end + 1 < len(lines) and not _BULLET.match(lines[end + 1]):
+            end += 1
+        text = " ".join([lines[start][bullet.end():]] + lines[start + 1 : end + 1])
+        if "](" not in text and not _PATHISH.search(text):
+            described.append(text.strip())
+    return end, described
 
 
 def _sentence(text: str) -> str:
