@@ -674,6 +674,73 @@ def test_runners_in_scripts(tmp_path):
     assert "asks for the `latest` release of `black` explicitly" in latest["message"]
 
 
+def test_a_script_runs_the_copy_it_installs_or_makes_sure_of(tmp_path):
+    script = (
+        "#!/bin/sh\n"
+        "npx tool-a init\n"  # 2: not installed yet: fetched
+        "npm install --save-dev tool-a\n"
+        "npx tool-a build\n"  # the installed copy
+        "command -v tool-b >/dev/null && npx tool-b run\n"  # found on the PATH
+        "npx tool-b again\n"  # 6: no test covers this one
+        "if command -v tool-c >/dev/null 2>&1; then\n  npx tool-c x\nelse\n  npx tool-d y\nfi\n"  # 10: tool-d is not tested
+        "if ! command -v tool-e; then\n  echo missing\nelse\n  npx tool-e z\nfi\n"
+        "if ! npx cmd-f --version >/dev/null; then\n  npm install -D package-providing-f\nfi\n"  # the test, answered by an install
+        "npx cmd-f build\n"  # the command the install provides, whatever the package is called
+        "command -v tool-g || exit 1\n"
+        "npx tool-g go\n"
+        "if ! grep -q '@acme/widget' package.json; then\n  echo 'add @acme/widget'\n  exit 1\nfi\n"
+        "npx acme-widget build\n"  # the command of the @acme/widget the project declares
+        "command -v tool-h && pnpm dlx tool-h\n"  # 28: dlx downloads whatever is on the PATH
+        "command -v tool-i && uvx tool-i\n"  # 29: so does uvx
+        "command -v tool-j && npx tool-j@latest\n"  # 30: asks the registry for its latest
+    )
+    found = findings(make(tmp_path, {"scripts/setup.sh": script}), "SL703")
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [
+        (2, "npx tool-a"), (6, "npx tool-b"), (10, "npx tool-d"),
+        (28, "pnpm dlx tool-h"), (29, "uvx tool-i"), (30, "npx tool-j@latest"),
+    ]
+
+
+def test_a_skill_md_block_that_tests_for_the_command_runs_the_one_found(tmp_path):
+    body = "```bash\nif command -v tool-a >/dev/null; then\n  npx tool-a check\nfi\nnpx tool-a again\n```\n"
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(12, "npx tool-a")]
+
+
+def test_a_line_that_installs_this_skill_is_for_the_person_installing_it(tmp_path):
+    body = "## Setup\n\n```bash\nnpx skills add someone/repo/skills/demo\nnpx skills add someone/another-skill\n```\n"
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [(d["line"], d["message"].split("`")[1]) for d in found] == [(12, "npx skills")]
+    verdict = runner_pins.judge_runner(["npx", "skills", "add", "Owner/Repo"])
+    origins = ({"owner/repo"}, {"social"})
+    assert runner_pins.installs_this_skill(("npx", "skills", "add", "Owner/Repo"), verdict, origins)
+    assert runner_pins.installs_this_skill(("npx", "skills", "add", "https://github.com/owner/repo.git"), verdict, origins)
+    assert not runner_pins.installs_this_skill(("npx", "skills", "add", "owner/other"), verdict, origins)
+    assert not runner_pins.installs_this_skill(("npx", "social", "post"), runner_pins.judge_runner(["npx", "social", "post"]), origins)
+
+
+def test_code_spans_that_name_a_tool_or_text_to_write_are_not_commands(tmp_path):
+    body = (
+        "Scaffolding tools like `bunx create-thing` download and execute remote code.\n\n"
+        "3. **Manual deploy steps** that aren't in CI: `npx tool-a post`, `pnpm deploy`, `kubectl apply`, etc.\n\n"
+        "## Testing guidance for the README\n\n"
+        "- Provide the inspector command: `npx tool-b`\n"
+        "- Explain how to start the server (`npx tool-c serve`)\n"
+        "- Run it like `npx tool-d` does.\n"
+        "- Run the linter: `npx tool-e`, then `npx tool-f`.\n"
+    )
+    found = findings(make(tmp_path, {}, body=body), "SL703")
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-d", "npx tool-e", "npx tool-f"]
+
+
+def test_a_package_json_the_skill_ships_is_the_projects_once_set_up(tmp_path):
+    files = {"templates/package.json": '{"devDependencies": {"tool-a": "^4.0.0", "tool-b": "^1.0.0"}}\n'}
+    body = "```bash\nbunx tool-a deploy\nnpx tool-b migrate\nnpm install tool-b\nnpx tool-c\n```\n"
+    found = findings(make(tmp_path, files, body=body), "SL703")
+    # tool-b enters the project at the step SKILL.md installs it: before that it is fetched
+    assert [d["message"].split("`")[1] for d in found] == ["npx tool-b", "npx tool-c"]
+
+
 # -- robustness -------------------------------------------------------------------------
 
 

@@ -16,9 +16,10 @@ from .invocations import (
     first_word,
     shell_blocks,
 )
-from .lexers import Script, lex_shell, package_scripts
+from .lexers import Script, lex_shell, package_scripts, read_bytes
 from .prompts import without_extras
 from .shell_commands import command_words, shell_commands
+from .shell_guards import LocalCommands
 
 _NPM_VALUE_OPTIONS = frozenset({"--node-options", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace", "--loglevel"})
 
@@ -141,13 +142,35 @@ def declared_dependencies(text: str) -> set[str]:
     return names
 
 
+_MANIFEST_BYTES = 256 * 1024
+
+
+def shipped_manifest_dependencies(package) -> set[str]:
+    """The npm packages a ``package.json`` the skill ships declares (a template of the project's
+    manifest, ``templates/package.json``): the project the skill builds installs them."""
+    names: set[str] = set()
+    inventory = package.inventory
+    for rel, entry in inventory.entries.items():
+        if entry.kind != "file" or posixpath.basename(rel) != "package.json" or "node_modules" in rel.split("/"):
+            continue
+        if inventory.in_nested_skill(rel):
+            continue
+        data = read_bytes(package, rel, _MANIFEST_BYTES)
+        if data:
+            names |= declared_dependencies(data.decode("utf-8", "replace"))
+    return names
+
+
 def installed_names(package: str) -> set[str]:
     """What ``npx`` may call an installed npm package by: its name and, as far as a name tells, its
-    command: the name without its scope (``@scope/tool``: ``tool``), without a ``-cli`` ending, or
-    the initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
+    command: the name without its scope (``@scope/tool``: ``tool``) or joined to it
+    (``@opennextjs/cloudflare``: ``opennextjs-cloudflare``), without a ``-cli`` ending, or the
+    initials of its words (``@azure/static-web-apps-cli``: ``swa``)."""
     base = package.rsplit("/", 1)[-1]
     words = base.split("-")
     names = {package, base, base.removesuffix("-cli")}
+    if package.startswith("@") and "/" in package:
+        names.add(package[1:].replace("/", "-", 1))
     if len(words) > 1:
         names.add(_initials(words))
     if len(words) > 2 and words[-1] == "cli":
@@ -276,10 +299,16 @@ def runner_uses(script: Script) -> list[RunnerUse]:
         return found
     installed = declared_dependencies(script.text)  # a package.json the script writes: the project's
     if script.lang in ("shell", "powershell"):
-        for command in shell_commands(script.text, script.masked.code):
-            if posixpath.basename(command.name) not in _RUNNER_NAMES:
+        commands = shell_commands(script.text, script.masked.code)
+        local = LocalCommands(script.text, script.masked.code, commands, installed_names)
+        for command in commands:
+            name = posixpath.basename(command.name)
+            if name in _INSTALL_VERBS:  # `npm install -D pkg`: the copy later commands run
+                for package in install_targets(command_words(script.text, command)):
+                    installed.update(installed_names(package))
+            if name not in _RUNNER_NAMES:
                 continue
-            verdict = judge_runner(command_words(script.text, command), installed)
+            verdict = judge_runner(command_words(script.text, command), installed | local.names_there(command))
             if verdict is not None:
                 found.append(RunnerUse(command.start, len(command.name), verdict))
         return found
@@ -332,6 +361,7 @@ class SkillMdCommand:
     column: int
     length: int  # of the command name
     fenced: bool  # in a fenced block (else a code span in the text)
+    there: frozenset[str] = frozenset()  # the commands the text has made sure are there (`command -v x && …`)
 
 
 def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced: bool) -> list[SkillMdCommand]:
@@ -340,12 +370,16 @@ def _shell_text_commands(text: str, lines: list[int], columns: list[int], fenced
     reads, so the others are never split into words."""
     masked = lex_shell(text)
     found = []
-    for command in shell_commands(text, masked.code):
-        if posixpath.basename(command.name) not in _SKILL_MD_COMMAND_NAMES:
+    commands = shell_commands(text, masked.code)
+    local = LocalCommands(text, masked.code, commands, installed_names)
+    for command in commands:
+        name = posixpath.basename(command.name)
+        if name not in _SKILL_MD_COMMAND_NAMES:
             continue
         line, column = masked.position(command.start)
+        there = local.names_there(command) if name in _RUNNER_NAMES else frozenset()
         found.append(SkillMdCommand(
-            tuple(command_words(text, command)), lines[line - 1], columns[line - 1] + column - 1, len(command.name), fenced
+            tuple(command_words(text, command)), lines[line - 1], columns[line - 1] + column - 1, len(command.name), fenced, there
         ))
     return found
 
@@ -407,12 +441,29 @@ _COMMAND_STARTS = frozenset({"npx", "bunx", "pnpm", "yarn", "npm", "uvx", "uv", 
 _KEY_LABEL = lazyre.compile(r"^\W*(?:\*\*|__)([^*_\n]{1,60})(?:\*\*|__)\s*(?::\s*)?$")
 
 
+# A span in a list of samples: "tools like `bunx create-x`", "`npx a`, `pnpm b`, etc."
+_SAMPLES_ENDED = lazyre.compile(r"(?i)^`[^`]*`(?:\s*(?:,|or\b|and\b)\s*`[^`]*`)*\s*(?:,\s*)?(?:etc\b|and so on\b|…|\.\.\.)")
+
+
+def _among_samples(before: str) -> bool:
+    """Whether the text right before a span ends "<things> like ": "tools like `bunx x`"."""
+    words = before[-80:].split()
+    return before[-1:].isspace() and len(words) > 1 and words[-1].lower() == "like" and words[-2].lower().endswith("s")
+# A sentence that has the agent put the command into what it writes (a README, an answer to the
+# user), not run it: "Provide the inspector command: `npx x`", "Explain how to start it (`npx y`)".
+_FOR_THE_READER = lazyre.compile(r"(?i)^[\W\d]*(?:provide|include|document|mention|explain|describe|write|tell)\b")
+
+
 def given_to_run(before: str, after: str) -> bool:
     """Whether a code span that starts with a command, read in its sentence (the text ``before``
-    it), is a command the text gives the agent to run: not a sample value offered "for example"
-    ("a runner, for example `pipx run ruff`"), and not the value of a key ("**Install:** `npx
+    it, and ``after``, from the span on), is a command the text gives the agent to run: not a
+    sample value offered "for example" ("a runner, for example `pipx run ruff`", "tools like
+    `bunx x`", "`npx a`, `kubectl b`, etc."), not text the agent is to write for someone else
+    ("Provide the inspector command: `npx x`"), and not the value of a key ("**Install:** `npx
     skills add x`", facts for the person reading); a key that says to run it ("**Run:**") gives it."""
-    if OFFERED_AS_EXAMPLE.search(before):
+    if OFFERED_AS_EXAMPLE.search(before) or _SAMPLES_ENDED.match(after) or _FOR_THE_READER.match(before):
+        return False
+    if _among_samples(before) and not RUN_VERB.search(before):
         return False
     key = _KEY_LABEL.match(before)
     return key is None or RUN_VERB.match(key.group(1).strip(" :") + " ") is not None
@@ -421,7 +472,12 @@ def given_to_run(before: str, after: str) -> bool:
 def installed_npm_packages(command: SkillMdCommand) -> list[str]:
     """The packages an ``npm install pkg`` (``pnpm add``, ``yarn add``, ``bun add``) installs;
     empty for any other command, and for a bare ``npm install``."""
-    words = command.words
+    return install_targets(command.words)
+
+
+def install_targets(words: list[str] | tuple[str, ...]) -> list[str]:
+    """The packages the command line ``words`` installs when it is ``npm install pkg`` (``pnpm
+    add``, ``yarn add``, ``bun add``); empty otherwise, and for a bare ``npm install``."""
     if len(words) < 3 or words[1] not in _INSTALL_VERBS.get(posixpath.basename(words[0]), ()):
         return []
     names = []
@@ -430,6 +486,42 @@ def installed_npm_packages(command: SkillMdCommand) -> list[str]:
             at = word.find("@", 1)
             names.append(word[:at] if at > 0 else word)
     return names
+
+
+# In the frontmatter: the repository the skill comes from (`source: https://github.com/owner/repo`).
+_REPOSITORY_URL = lazyre.compile(r"(?i)\b(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+/[\w.-]+)")
+_SKILL_NAME = lazyre.compile(r"(?m)^name:[ \t]*[\"']?([\w.-]+)")
+
+
+def own_origins(package) -> tuple[set[str], set[str]]:
+    """Where the skill itself comes from: the ``owner/repo`` its frontmatter links to, and its
+    names (the frontmatter ``name``, the folder's)."""
+    head = "\n".join(package.source.lines[: package.body_start_line])
+    repositories = {match.group(1).removesuffix(".git").lower() for match in _REPOSITORY_URL.finditer(head)}
+    names = {package.folder_name.lower()}
+    name = _SKILL_NAME.search(head)
+    if name:
+        names.add(name.group(1).lower())
+    return repositories, names
+
+
+def installs_this_skill(words: tuple[str, ...], verdict: Unpinned, origins: tuple[set[str], set[str]]) -> bool:
+    """Whether a runner command fetches this skill itself (``npx skills add owner/repo``, where
+    the frontmatter's ``source`` is that repository, or ``owner/repo/skills/<this skill>``): a line
+    for the person installing the skill, which the agent running it has no use for."""
+    repositories, names = origins
+    after = words[words.index(verdict.spec) + 1 :] if verdict.spec in words else ()
+    for word in after:
+        word = word.lower().rstrip("/")
+        for prefix in ("https://", "http://", "github.com/", "github:"):
+            word = word.removeprefix(prefix)
+        if "/" not in word or word.startswith(("-", ".")):
+            continue
+        if word.removesuffix(".git") in repositories or any(word.startswith(repository + "/") for repository in repositories):
+            return True
+        if word.replace("@", "/").replace("#", "/").rsplit("/", 1)[-1] in names:
+            return True
+    return False
 
 
 def skill_md_runner_uses(package, memo: dict | None = None) -> list[tuple[SkillMdCommand, Unpinned]]:
@@ -449,15 +541,26 @@ def skill_md_runner_uses(package, memo: dict | None = None) -> list[tuple[SkillM
     installed: set[str] = declared_dependencies(raw)
     for script in package_scripts(package, memo):
         installed |= declared_dependencies(script.text)
+    commands = skill_md_commands(package)
+    # A package.json the skill ships is the project once set up; a package SKILL.md installs
+    # itself enters the project at that step, not before
+    installed |= shipped_manifest_dependencies(package) - {
+        name for command in commands for package_name in installed_npm_packages(command) for name in installed_names(package_name)
+    }
     found = []
     given_elsewhere = set()
-    for command in skill_md_commands(package):
+    origins = None
+    for command in commands:
         for name in installed_npm_packages(command):
             installed.update(installed_names(name))
         if not command.words or posixpath.basename(command.words[0]) not in _RUNNER_NAMES:
             continue
-        verdict = judge_runner(list(command.words), installed)
+        verdict = judge_runner(list(command.words), installed | command.there)
         if verdict is None:
+            continue
+        if origins is None:
+            origins = own_origins(package)
+        if installs_this_skill(command.words, verdict, origins):
             continue
         found.append((command, verdict))
         if command.fenced:
