@@ -42,6 +42,13 @@ of one catalog share a name, each surface's precedence decides (docs/surfaces.md
 The loser of a precedence contest is *shadowed*: not listed, out of budgets.
 Skills of the same scope that share a name are left to SL511: which one such a
 surface uses is not defined.
+
+When targets are inferred, a skill also joins the listing of every surface that
+scans two or more project folders holding skills in its repository (Gemini CLI's
+``.agents`` and ``.gemini``, OpenCode's ``.opencode``, ``.claude`` and ``.agents``):
+those entries are *surveyed* (``CatalogSkill.surveyed``), what that surface would
+list from the repository, and only rules that judge listings (``Rule.judges_listings``,
+SL511) report on them.
 """
 
 from __future__ import annotations
