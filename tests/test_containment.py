@@ -352,6 +352,65 @@ def test_sl407_scans_referenced_markdown_and_shows_how_it_is_loaded(tmp_path):
     assert finding["related"][0]["path"] == "notes/SKILL.md"
 
 
+def test_sl407_leaves_an_environment_s_fixed_account_the_text_names(tmp_path):
+    # `/home/dnanexus` is the account every DNAnexus worker runs as, `C:\users\crossover` the user
+    # of every CrossOver bottle: the text names the platform, whose account the path is.
+    isolate(tmp_path)
+    body = "\n".join(
+        [
+            "On DNAnexus workers the job's inputs land in /home/dnanexus/in/reads.",
+            "In a CrossOver bottle the app keeps its data in C:\\users\\crossover\\AppData\\Roaming\\app.",
+            "The author's copy lives in /home/kpatel/src/notes.",
+        ]
+    )
+    skill(tmp_path, "notes", body)
+    found = diagnostics("notes", cwd=tmp_path, select="SL407")
+    assert [d["message"].split("`")[3] for d in found] == ["/home/kpatel"]
+
+
+def test_sl407_leaves_a_path_shown_as_the_wrong_way(tmp_path):
+    isolate(tmp_path)
+    body = "\n".join(
+        [
+            "## Paths",
+            "",
+            "❌ Breaks on other machines:",
+            "",
+            "```bash",
+            "python3 /Users/mchen/code/notes/scripts/sync.py",
+            "```",
+            "",
+            "✅ Portable: `python3 scripts/sync.py`.",
+            "",
+            "Don't write `/home/kpatel/notes` either.",
+            "",
+            "### Wrong: absolute paths",
+            "",
+            "C:\\Users\\dkim\\notes\\x.md",
+            "",
+            "## Setup",
+            "",
+            "Clone into /Users/ajones/src/notes first.",
+        ]
+    )
+    skill(tmp_path, "notes", body)
+    found = diagnostics("notes", cwd=tmp_path, select="SL407")
+    assert [d["message"].split("`")[3] for d in found] == ["/Users/ajones"]
+
+
+def test_sl407_reads_the_scripts_the_skill_runs(tmp_path):
+    isolate(tmp_path)
+    root = skill(tmp_path, "notes", "Run `python3 scripts/sync.py` and `bash scripts/fetch.sh`.")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "sync.py").write_text('import json\n\nDATA = "/Users/mchen/data/notes.json"\n')
+    (root / "scripts" / "fetch.sh").write_text("#!/bin/sh\n# BAD:\n# cp /home/kpatel/x .\ncp ~/x .\nls /home/dkim/cache\n")
+    found = diagnostics("notes", cwd=tmp_path, select="SL407")
+    assert [(d["path"], d["line"], d["message"].split("`")[3]) for d in found] == [
+        ("notes/scripts/fetch.sh", 5, "/home/dkim"),
+        ("notes/scripts/sync.py", 3, "/Users/mchen"),
+    ]
+
+
 def test_sl407_on_the_corpus_reports_only_a_real_home_folder(corpus):
     # The first four repositories hold 17 home-folder paths in scanned files, all placeholders,
     # environment accounts or example content (see the rule-book page). The later twelve add two

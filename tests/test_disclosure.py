@@ -609,6 +609,95 @@ def test_sl304_a_sibling_path_does_not_cover_the_folder(tmp_path):
     assert unreferenced(tmp_path) == ["scripts/b.py"]
 
 
+def test_sl304_files_a_reached_schema_imports_are_referenced(tmp_path):
+    # The validator loads main.xsd, which imports common.xsd, which includes types.xsd; the JSON
+    # Schema SKILL.md names refers to a sibling definitions file.
+    make_skill(
+        tmp_path,
+        "schemas",
+        "\n# Schemas\n\nValidate with `python scripts/validate.py` against `schemas/config.schema.json`.\n",
+        {
+            "scripts/validate.py": "import os\nschema = os.path.join(os.path.dirname(__file__), '..', 'xsd', 'main.xsd')\n",
+            "xsd/main.xsd": '<xs:schema><xs:import schemaLocation="common.xsd"/></xs:schema>\n',
+            "xsd/common.xsd": '<xs:schema><xs:include schemaLocation="types.xsd"/></xs:schema>\n',
+            "xsd/types.xsd": "<xs:schema/>\n",
+            "schemas/config.schema.json": '{"properties": {"x": {"$ref": "defs.schema.json#/x"}}}\n',
+            "schemas/defs.schema.json": '{"x": {"type": "string"}}\n',
+            "schemas/unused.schema.json": "{}\n",
+        },
+    )
+    assert unreferenced(tmp_path) == ["schemas/unused.schema.json"]
+
+
+def test_sl304_a_document_in_a_referenced_folder_names_files_too(tmp_path):
+    # SKILL.md points at `references/`; the migration guide there runs the script.
+    make_skill(
+        tmp_path,
+        "folder",
+        "\n# Folder\n\nThe guides are in `references/`.\n",
+        {
+            "references/migration.md": "# Migrate\n\nRun `./scripts/migrate.sh src/Dialog.tsx`.\n",
+            "scripts/migrate.sh": "echo migrate\n",
+            "scripts/orphan.sh": "echo orphan\n",
+        },
+    )
+    assert unreferenced(tmp_path) == ["scripts/orphan.sh"]
+
+
+def test_sl304_modules_a_script_imports_without_their_extension_are_referenced(tmp_path):
+    make_skill(
+        tmp_path,
+        "tsmods",
+        "\n# TS\n\nRun `npx tsx scripts/main.ts` on the input.\n",
+        {
+            "scripts/main.ts": "import { load } from './lib/load';\nconst u = require('../shared/util');\n",
+            "scripts/lib/load.ts": "export const load = 1;\n",
+            "shared/util.js": "module.exports = {};\n",
+            "shared/other.js": "module.exports = {};\n",
+        },
+    )
+    assert unreferenced(tmp_path) == ["shared/other.js"]
+
+
+def test_sl304_files_beside_a_script_whose_text_is_unknown_are_not_shown_unreferenced(tmp_path):
+    # SKILL.md runs scripts/install.sh, which is empty here (as in a copy that keeps names only):
+    # what it loads is unknown, so the archive beside it is not shown to be unreferenced. A
+    # folder no such script lies in is judged as before.
+    make_skill(
+        tmp_path,
+        "opaque",
+        "\n# Opaque\n\nRun `bash scripts/install.sh` first, then `python tools/run.py`.\n",
+        {
+            "scripts/install.sh": "",
+            "scripts/components.tar.gz": "",
+            "scripts/lib/helper.py": "",
+            "tools/run.py": "print('run')\n",
+            "tools/orphan.py": "print('orphan')\n",
+            "notes.md": "# Notes\n",
+        },
+    )
+    assert unreferenced(tmp_path) == ["notes.md", "tools/orphan.py"]
+
+
+def test_sl304_an_eval_folder_is_known_by_its_cases_not_its_name(tmp_path):
+    make_skill(
+        tmp_path,
+        "evaluated",
+        "\n# Evaluated\n\nRead [the guide](references/guide.md).\n",
+        {
+            "references/guide.md": "# Guide\n",
+            "evaluations/cases.json": '[{"query": "Extract the tables", "files": ["fixtures/a.pdf"], "expected_behavior": ["reads a.pdf"]}]\n',
+            "evaluations/fixtures/a.pdf": "",
+            "evaluations/README.md": "# How to run\n",
+            "checks/positive-1.yaml": "inputs:\n  prompt: Use it\nexpected:\n  should_trigger: true\n",
+            "references/evals.yaml": "- prompt: Summarise\n  expectations: [short]\n",
+            "references/orphan.md": "# Orphan\n",
+            "data/table.json": '[{"query": "select 1", "rows": 1}]\n',  # a query with no judgement: data
+        },
+    )
+    assert unreferenced(tmp_path) == ["data/table.json", "references/orphan.md"]
+
+
 # -- SL312 ---------------------------------------------------------------------------
 
 

@@ -313,3 +313,23 @@ def test_a_link_through_a_linked_folder_reaches_no_skill(tmp_path):
     (tree / "skills" / "gate").symlink_to(outside)
     found = codes_by_skill(tree, "--select", "SL520")
     assert found.get("skills/a/b") == {("SL520", "claude-code")}  # b is still unreached
+
+
+def test_a_skill_inside_another_skill_s_folder_is_its_data(tmp_path):
+    # A skill-testing skill ships a sample skill under assets/ as input for its scripts: that
+    # SKILL.md is a file of the tester's package, not a skill its author expects to be listed.
+    claude_plugin(tmp_path)
+    write_skill(tmp_path, "skills/tester", TEXT.format(name="tester"))
+    write_skill(tmp_path, "skills/tester/assets/sample-skill", FLAWED)
+    skill(tmp_path, ".claude/skills/tester")
+    skill(tmp_path, ".claude/skills/tester/fixtures/broken")
+    skill(tmp_path, ".agents/skills/tester")
+    skill(tmp_path, ".agents/skills/tester/.samples/x")
+    assert found(tmp_path, "codex,opencode,claude-code") == {("skills/a/b", "claude-code")}
+    # a sub-skill right below a skill stays reported, inside a skills folder or a plugin's
+    skill(tmp_path, ".claude/skills/tester/rollback")
+    assert found(tmp_path, "codex,opencode,claude-code") == {
+        ("skills/a/b", "claude-code"),
+        (".claude/skills/tester/rollback", "claude-code"),
+        (".claude/skills/tester/rollback", "opencode"),
+    }

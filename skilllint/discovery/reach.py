@@ -116,3 +116,22 @@ def placement(folder: Path, roots) -> tuple[Path, Path, str, list[str]] | None:
     rel = folder.relative_to(root)
     where = f"`{rel.as_posix()}` below `{root.parent.name}/{root.name}`"
     return root, rel, where, [part for part in rel.parts if part.startswith(".")]
+
+
+def inside_skill_package(folder: Path, top: Path) -> Path | None:
+    """The skill whose package holds ``folder`` (absolute, normalised) as data: the nearest folder
+    above it, no higher than ``top``, that holds a SKILL.md, when ``folder`` lies two or more
+    folders below that skill, inside one of its own folders (``tester/assets/sample-skill``: a
+    sample a skill-testing skill ships as input to its scripts). Such a SKILL.md is a file of the
+    outer skill's package, not a skill its author expects a surface to discover. A skill folder
+    right below another skill (``deploy/rollback``) stands where a package's files are grouped, a
+    sub-skill made in place of a resource folder: None, as for a skill inside no other."""
+    if not folder.is_relative_to(top) or folder == top:
+        return None
+    current = folder.parent
+    while True:
+        if os.path.isfile(current / "SKILL.md"):
+            return current if len(folder.relative_to(current).parts) >= 2 else None
+        if current == top or current == current.parent:
+            return None
+        current = current.parent

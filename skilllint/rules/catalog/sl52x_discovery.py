@@ -42,12 +42,14 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _codex(folder: Path) -> str | None:
-        from ...discovery.reach import CODEX_MAX_DEPTH, CODEX_MAX_DIRS, CODEX_ROOTS, codex_reached, placement
+        from ...discovery.reach import CODEX_MAX_DEPTH, CODEX_MAX_DIRS, CODEX_ROOTS, codex_reached, inside_skill_package, placement
 
         placed = placement(folder, CODEX_ROOTS)
         if placed is None:
             return None
         root, rel, where, hidden = placed
+        if inside_skill_package(folder, root) is not None:
+            return None  # a file of another skill's package (a sample it ships), not a skill of its own
         if hidden:
             return (
                 f"Codex never finds this skill: it lies at {where}, and Codex's skill scan skips every folder "
@@ -69,12 +71,14 @@ class NotDiscoverable(Rule):
 
     @staticmethod
     def _opencode(folder: Path) -> str | None:
-        from ...discovery.reach import OPENCODE_ROOTS, placement
+        from ...discovery.reach import OPENCODE_ROOTS, inside_skill_package, placement
 
         placed = placement(folder, OPENCODE_ROOTS)
         if placed is None:
             return None
         root, rel, where, hidden = placed
+        if inside_skill_package(folder, root) is not None:
+            return None  # a file of another skill's package (a sample it ships), not a skill of its own
         if hidden:
             return (
                 f"OpenCode never finds this skill: it lies at {where}, and OpenCode's skill scan skips hidden "
@@ -99,6 +103,7 @@ class NotDiscoverable(Rule):
     @staticmethod
     def _claude_code(package: SkillPackage, folder: Path, ctx: RuleContext, target: Target) -> str | None:
         from ...discovery import claude_code_links
+        from ...discovery.reach import inside_skill_package
         from ...discovery.units import InstallUnits
 
         settings = ctx.settings
@@ -112,6 +117,8 @@ class NotDiscoverable(Rule):
             place = InstallUnits().unlisted(folder, stop)
         if place is None:
             return None
+        if inside_skill_package(folder, place.skills_folder) is not None:
+            return None  # a file of another skill's package (a sample it ships), not a skill of its own
         if claude_code_links.reached(folder, place.skills_folder, package.max_bytes):
             return None  # a document of a listed skill, read when Claude follows a link to it
         if place.beside is not None:

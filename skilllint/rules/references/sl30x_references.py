@@ -260,7 +260,19 @@ class ResourceUnreferenced(Rule):
         from ...skill.references.graph import reference_graph
         from ...skill.references.disclosure_graph import is_document
         from ...skill.inventory import is_script
-        from ...skill.references.resource_reach import MAX_RELATED, MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, Mentions, exempt, is_under, read_text, unreached_roots
+        from ...skill.references.resource_reach import (
+            MAX_RELATED,
+            MAX_SCRIPT_BYTES,
+            MAX_SCRIPT_FILES,
+            Mentions,
+            eval_folders,
+            exempt,
+            is_under,
+            opaque_folders,
+            read_text,
+            readable_source,
+            unreached_roots,
+        )
 
         inventory = package.inventory
         if inventory.truncated:
@@ -286,7 +298,7 @@ class ResourceUnreferenced(Rule):
         # such as agents/openai.yaml naming an icon), scripts (paths and imports in
         # code), whatever their place.
         queue = list(graph.texts.items())
-        sources = []
+        sources, named_texts = [], []
         for entry in inventory.files():
             rel = entry.rel
             if inventory.in_nested_skill(rel) or rel in graph.texts:
@@ -295,7 +307,11 @@ class ResourceUnreferenced(Rule):
                 sources.append(rel)
             elif rel in referenced and is_script(rel):
                 sources.append(rel)
-        for rel in sources[:MAX_SCRIPT_FILES]:
+            elif (rel in referenced or is_under(rel, folders)) and readable_source(rel):
+                # a document, schema or data file the skill names or holds in a folder it names:
+                # each may name more files (read after the scripts, within the same bound)
+                named_texts.append(rel)
+        for rel in (sources + named_texts)[:MAX_SCRIPT_FILES]:
             text = read_text(package, rel, MAX_SCRIPT_BYTES)
             if text is not None:
                 queue.append((rel, text))
@@ -315,7 +331,7 @@ class ResourceUnreferenced(Rule):
                         kept.append(rel)
                         continue
                     left.discard(rel)
-                    if is_document(rel) or rel.startswith("scripts/"):
+                    if is_document(rel) or rel.startswith("scripts/") or readable_source(rel):
                         found_text = read_text(package, rel, MAX_SCRIPT_BYTES)
                         if found_text is not None:
                             queue.append((rel, found_text))
@@ -328,6 +344,15 @@ class ResourceUnreferenced(Rule):
                 for base in ("", posixpath.dirname(ref.source)):
                     meant.add(posixpath.splitext(posixpath.normpath(posixpath.join(base, ref.path)))[0])
         pending = [rel for rel in candidates if rel in left and posixpath.splitext(rel)[0] not in meant]
+        # A script the skill runs whose text cannot be read (empty, binary, too long to read whole)
+        # may load any file beside it: none there is shown to be unreferenced.
+        reached = [rel for rel in (*referenced, *(c for c in candidates if c not in left)) if is_script(rel)]
+        unknown = opaque_folders(package, reached)
+        # Eval cases (a prompt with what should come of it) and the folder that holds them are
+        # the author's tests, not material for the agent, whatever the folder is called.
+        unknown |= eval_folders(package, [rel for rel in pending if not is_under(rel, unknown)], referenced)
+        if unknown:
+            pending = [rel for rel in pending if not is_under(rel, unknown) and rel not in unknown]
         for rel, dependents in unreached_roots(package, pending):
             more = f"; {len(dependents)} more file{'s' if len(dependents) != 1 else ''} named only by it" if dependents else ""
             yield Finding(

@@ -295,14 +295,19 @@ class HardcodedUserPath(Rule):
     def check(self, package: SkillPackage, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.references.graph import reference_graph
         from ...skill.safety.containment import HomePath, advice, find_home_paths, loaded_from
+        from ...skill.scripts.lexers import package_scripts
 
         graph = reference_graph(package)
         skill_md = package.skill_md_name or "SKILL.md"
-        for source, text in graph.texts.items():
+        # The documents the agent reads, then the scripts it runs: a path in a script's code is
+        # where it reads or writes when the agent runs it on another machine.
+        texts = [(source, text, True) for source, text in graph.texts.items()]
+        texts += [(script.rel, script.text, False) for script in package_scripts(package, ctx.memo) if script.rel not in graph.texts]
+        for source, text, markdown in texts:
             first_line = package.body_start_line + 1 if source == skill_md else 1
             path = package.skill_md_path if source == skill_md else package.root / source
             by_home: dict[str, list[HomePath]] = {}
-            for hit in find_home_paths(text, first_line):
+            for hit in find_home_paths(text, first_line, markdown):
                 by_home.setdefault(hit.home.replace("\\\\", "\\"), []).append(hit)
             for home, hits in by_home.items():
                 first = hits[0]

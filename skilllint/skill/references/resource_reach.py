@@ -170,6 +170,102 @@ class ReadByScripts:
         return any(is_named(text, name) for text in self._texts)
 
 
+def readable_source(rel: str) -> bool:
+    """Whether a reached file is read for the files it names in turn: any text, not a binary
+    format. Data files name files too: an XML Schema imports another
+    (``<xs:import schemaLocation="common.xsd"/>``), a JSON Schema refers to a sibling
+    (``"$ref": "defs.json#/x"``), a configuration names the template it fills."""
+    from ..security.package_texts import BINARY_SUFFIXES
+
+    return suffix_of(rel).lstrip(".") not in BINARY_SUFFIXES
+
+
+def opaque_folders(package: SkillPackage, scripts: list[str]) -> set[str]:
+    """The folders (never the package's own) of the reached ``scripts`` whose text cannot be read:
+    empty, binary, unsafe or longer than is read. What such a script loads is unknown; a script
+    loads the modules and data beside it (``yara_lint.py`` imports ``yara_rules.py``, an
+    installer unpacks the archive in its folder), so no file there is shown to be unreferenced."""
+    folders: set[str] = set()
+    for rel in sorted(set(scripts)):
+        folder = posixpath.dirname(rel)
+        if not folder or folder in folders:
+            continue
+        entry = package.inventory.entries.get(rel)
+        if entry is None or entry.kind != "file":
+            continue
+        text = None if entry.size > MAX_SCRIPT_BYTES else read_text(package, rel, MAX_SCRIPT_BYTES)
+        if text is None or not text.strip():
+            folders.add(folder)
+    return folders
+
+
+# An eval case pairs what the agent is given with what should come of it: the input under one of
+# the names eval formats give it (skill-creator's `prompt`, a trigger set's `query`, `inputs`,
+# `question`, `task`) and a judgement (`expected_output`, `expectations`, `expected_behavior`,
+# `should_trigger`, a `judge` or `graders`, `assertions`, a `rubric`).
+_EVAL_INPUTS = frozenset({"prompt", "prompts", "query", "queries", "input", "inputs", "question", "task", "user_prompt", "user_message"})
+_EVAL_JUDGEMENTS = frozenset({"should_trigger", "judge", "grader", "graders", "assertions", "asserts", "rubric", "criteria", "success_criteria"})
+_EVAL_SUFFIXES = (".json", ".yaml", ".yml")
+MAX_EVAL_NODES = 2000  # values of one file looked at for an eval case
+
+
+def is_eval_case(data) -> bool:
+    """Whether parsed JSON or YAML holds an eval case: a mapping with an input and a judgement,
+    at its top, in a list or under a key (``{"evals": [...]}``), a few levels down at most."""
+    stack, seen = [(data, 0)], 0
+    while stack and seen < MAX_EVAL_NODES:
+        value, depth = stack.pop()
+        seen += 1
+        if isinstance(value, dict):
+            keys = {str(key).casefold() for key in value}
+            if keys & _EVAL_INPUTS and (keys & _EVAL_JUDGEMENTS or any(key.startswith("expect") for key in keys)):
+                return True
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth < 3:
+            stack.extend((child, depth + 1) for child in children[:MAX_EVAL_NODES])
+    return False
+
+
+def eval_folders(package: SkillPackage, pending: list[str], referenced: set[str]) -> set[str]:
+    """The eval files among ``pending`` (:func:`is_eval_case`), each as the outermost folder that
+    holds it and no file the skill references (its fixtures and configuration are the eval's
+    too), or as itself where every folder around it holds a referenced file."""
+    import json
+
+    from ..text import yamltree
+
+    holding: set[str] = set()  # folders that hold a referenced file
+    for rel in referenced:
+        folder = posixpath.dirname(rel)
+        while folder and folder not in holding:
+            holding.add(folder)
+            folder = posixpath.dirname(folder)
+    found: set[str] = set()
+    for rel in pending:
+        if not rel.lower().endswith(_EVAL_SUFFIXES) or is_under(rel, found):
+            continue
+        text = read_text(package, rel, MAX_SCRIPT_BYTES)
+        if not text:
+            continue
+        try:
+            if rel.lower().endswith(".json"):
+                data = json.loads(text)
+            else:
+                data = yamltree.to_python(yamltree.parse(text).root, "pyyaml")
+        except (ValueError, RecursionError, yamltree.YamlError):
+            continue
+        if not is_eval_case(data):
+            continue
+        parts = rel.split("/")
+        outer = next(("/".join(parts[:k]) for k in range(1, len(parts)) if "/".join(parts[:k]) not in holding), rel)
+        found.add(outer)
+    return found
+
+
 class Mentions:
     """Which of a package's files a text names (SL304), found in one pass over the text.
 
@@ -380,12 +476,23 @@ def _code_paths(base: str, text: str) -> tuple[set[str], set[str]]:
                     joined = posixpath.normpath(posixpath.join(base, path))
                     modules.update((joined, joined + ".py"))
                     packages.add(joined)
+    if "./" in text:
+        for match in _JS_SPECIFIER.finditer(text):
+            # `import { x } from './lib/store'`, `require('../util')`: a module by its path without
+            # the extension, or a folder by its index file
+            joined = posixpath.normpath(posixpath.join(base, match.group(2)))
+            modules.add(joined)
+            packages.add(joined)
     if "/" in text or "join" in text:
         for path in _joined_literals(text):
             for joined in (path, posixpath.normpath(posixpath.join(base, path)) if base else path):
                 modules.add(joined)
                 packages.add(joined)
     return modules, packages
+
+
+# The relative specifier of a JavaScript or TypeScript import, export … from, require() or import().
+_JS_SPECIFIER = lazyre.compile(r"""(?:\bfrom|\bimport|\brequire[ \t]*\(|\bimport[ \t]*\()[ \t]*(["'])(\.\.?/[^"'\n]{1,200})\1""")
 
 
 _STRING_LITERAL = lazyre.compile(r"""(["'])(\.\.?|[\w][\w.-]{0,127})\1""")

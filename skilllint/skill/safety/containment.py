@@ -7,8 +7,8 @@ are recognised by ``lstat`` alone and never opened. The skill folder itself
 and its SKILL.md are checked with ``os.readlink``/:func:`~skilllint.fsafe.real_path` on the
 link only; the target is never opened or stat-ed.
 
-SL407 reads nothing new: it scans the texts the reference graph already holds
-(SKILL.md's body and the Markdown files it references).
+SL407 scans the texts the reference graph already holds (SKILL.md's body and the Markdown
+files it references) and the package's scripts the script checks read.
 """
 
 from __future__ import annotations
@@ -255,24 +255,112 @@ class HomePath:
     rest: str  # what follows the home folder, without the leading separator
 
 
-def find_home_paths(text: str, first_line: int = 1) -> list[HomePath]:
-    """Every per-user absolute path in ``text`` (placeholders and shared accounts left out)."""
+def find_home_paths(text: str, first_line: int = 1, markdown: bool = True) -> list[HomePath]:
+    """Every per-user absolute path in ``text`` (placeholders and shared accounts left out), less
+    the accounts the text names as a thing of their own (:func:`_accounts_named`) and the paths it
+    shows as the wrong way to write one (:func:`_shown_as_wrong`). ``markdown``: whether ``text``
+    is Markdown (its headings head sections) or a script (where ``#`` opens a comment)."""
     found = []
-    for index, line in enumerate(text.split("\n")):
+    lines = text.split("\n")
+    named: set[str] | None = None
+    headings: list[int] | None = None
+    for index, line in enumerate(lines):
         if "/home/" not in line and "sers" not in line and "SERS" not in line:
             continue  # cheap test before the regular expression
         for match in _HOME.finditer(line):
             name = match.group("uname") or match.group("wname") or ""
             if is_placeholder_user(name):
                 continue
+            if named is None:
+                named = _accounts_named(text)
+            if all(part in named for part in name.casefold().split()):
+                continue
             end = match.end()
             tail = _PATH_REST.match(line, end)
             stop = tail.end() if tail else end
+            if markdown and headings is None:
+                headings = _headings_above(lines)
+            if _shown_as_wrong(lines, index, line[: match.start()] + line[stop:], headings[index] if headings is not None else None):
+                continue
             written = line[match.start() : stop].rstrip(".,;:!?*_")
             home = line[match.start() : end]
             rest = written[len(home) :].lstrip("\\/")
             found.append(HomePath(first_line + index, match.start() + 1, match.start() + 1 + len(written), written, home, rest))
     return found
+
+
+# A word of the text outside any path: not after or before a path separator (`/home/dnanexus/`
+# names the account; "DNAnexus workers" names the platform whose account it is).
+_PROSE_WORD = lazyre.compile(r"(?<![\w/\\.-])[^\W\d_][\w-]*(?![\w/\\-])")
+
+
+def _accounts_named(text: str) -> set[str]:
+    """The words ``text`` writes outside paths, folded. A home folder whose account the text also
+    names as a word is the fixed account of an environment the text is about, the same on every
+    machine of that kind (`/home/dnanexus` on DNAnexus workers, `C:\\users\\crossover` in a
+    CrossOver bottle): a person's login turns up in a pasted path, not in the prose around it."""
+    return {word.casefold() for word in _PROSE_WORD.findall(text)}
+
+
+# Marks that show what follows as the wrong way, a counter-example ("❌ breaks on other machines",
+# "# BAD:", "Don't hardcode …"): the author shows the path to say it must not be written.
+_WRONG_WAY = lazyre.compile(r"(?i)❌|🚫|⛔|✗|✘|\b(?:bad|wrong|incorrect|don['’]t|do not|avoid|never|anti-?patterns?)\b")
+
+
+MAX_LEAD_LINES = 12  # lines above a path read for the mark of its counter-example
+
+
+def _headings_above(lines: list[str]) -> list[int]:
+    """For each line, the index of the nearest ATX heading at or above it (-1 without one)."""
+    from ..text.markdown import is_atx_heading
+
+    above, current = [], -1
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("#") and is_atx_heading(line):
+            current = index
+        above.append(current)
+    return above
+
+
+def _shown_as_wrong(lines: list[str], index: int, around: str, heading: int | None) -> bool:
+    """Whether the path on line ``index`` is shown as a counter-example: its line (``around``: the
+    line without the path), the lines of its block above it (back to a blank line or the block's
+    fence, and then the sentence that leads into the block), or the heading right above them
+    (``heading``: the index of the nearest heading, -1 for none; None for a script, where only the
+    line right above, its comment, is read) marks it as the wrong way. A heading further up heads
+    a section, not the path: "❌ model X doesn't exist … Files to update: `/home/jez/…`"."""
+    from ..text.markdown import FENCE_LINE, fence_opening
+
+    if _WRONG_WAY.search(around):
+        return True
+    if heading is None:  # a script: the comment right above a statement is what labels it
+        at = index - 1
+        while at >= 0 and index - at <= MAX_LEAD_LINES and not lines[at].strip():
+            at -= 1
+        return at >= 0 and _WRONG_WAY.search(lines[at]) is not None
+    lead = waiting = False  # past the block's opening fence; its lead-in not read yet
+    at = index - 1
+    while at >= 0 and index - at <= MAX_LEAD_LINES:
+        line = lines[at]
+        if at == heading:
+            return _WRONG_WAY.search(line) is not None
+        if not line.strip():
+            while at >= 0 and index - at <= MAX_LEAD_LINES and not lines[at].strip():
+                at -= 1
+            if at < 0 or not lines[at].strip() or (at != heading and not waiting):
+                return False  # the heading must lead the passage, not head a section further up
+            waiting = False
+            continue
+        if FENCE_LINE.match(line) or fence_opening(line) is not None:
+            if lead:
+                return False
+            lead = waiting = True
+        elif _WRONG_WAY.search(line):
+            return True
+        else:
+            waiting = False
+        at -= 1
+    return False
 
 
 def advice(package: SkillPackage, hit: HomePath) -> str:
