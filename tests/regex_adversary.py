@@ -288,6 +288,23 @@ def _js_prompts() -> None:
     script_prompts.js_prompts(scripts.Script("a.js", "js", code))
 
 
+def _shell_argument() -> None:
+    from skilllint.skill.scripts import lexers as scripts
+    from skilllint.skill.scripts import prompts as script_prompts
+
+    script = scripts.Script("a.sh", "shell", 'NAME="${1:-}"\nlocal KIND=$2\nif [ -z "$NAME" ]; then read -p "x" NAME; fi\n')
+    for name in ("NAME", "KIND", "OTHER"):
+        script_prompts._argument_of(script, name, len(script.text))
+
+
+def _imported_names() -> None:
+    from skilllint.skill.scripts import runner_pins
+
+    code = "import subprocess as sp\nfrom os import system, popen\nimport * as cp from 'child_process';\nconst ex = require('execa');\n"
+    for name in ("sp", "system", "cp", "ex", "sandbox"):
+        runner_pins._imported_name(code, name)
+
+
 def _sarif_help() -> None:
     from skilllint.output import sarif
 
@@ -314,6 +331,8 @@ BUILT_AT_RUN_TIME = {
     "skilllint.skill.references.graph:_plain_pattern": (_reference_prefixes, {"finditer"}),  # _extract
     "skilllint.skill.scripts.prompts:_js_imports": (_js_imports, {"search"}),
     "skilllint.skill.scripts.prompts:js_prompts": (_js_prompts, {"finditer"}),
+    "skilllint.skill.scripts.prompts:_argument_of": (_shell_argument, {"finditer"}),
+    "skilllint.skill.scripts.runner_pins:_imported_name": (_imported_names, {"search"}),
     "skilllint.output.sarif:_section": (_sarif_help, {"search"}),
     "skilllint.config.schemacheck:_pattern": (_schema_keywords, {"search"}),
 }

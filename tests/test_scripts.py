@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from skilllint.skill.scripts import runner_pins, invocations as script_invocations
 from skilllint.skill.scripts import lexers as S
+from skilllint.skill.scripts.prompts import _functions, argument_fallback, shell_prompts
 
 SKILL = """---
 name: {name}
@@ -190,6 +191,69 @@ def test_shell_prompts(tmp_path):
     )
     found = findings(make(tmp_path, {"scripts/run.sh": script}), "SL701")
     assert where(found) == [("run.sh", 3, 1), ("run.sh", 4, 1), ("run.sh", 5, 1), ("run.sh", 10, 1), ("run.sh", 13, 1)]
+
+
+FALLBACK = (
+    "#!/bin/bash\n"
+    "set -e\n"
+    "main() {\n"
+    "  if [ -n \"$1\" ]; then\n"
+    "    NAME=\"$1\"\n"
+    "  else\n"
+    "    read -rp 'Name: ' NAME\n"  # line 7: only when argument 1 is missing
+    "  fi\n"
+    "  if [ -n \"$2\" ]; then DOMAIN=\"$2\"; else read -rp 'Domain: ' DOMAIN; fi\n"  # line 9: argument 2
+    "  read -rp 'Press Enter to go on' _\n"  # line 10: always
+    "}\n"
+    "main \"$@\"\n"
+)
+KIND = "#!/bin/bash\nKIND=${1:-\"\"}\nif [ -z \"$KIND\" ]; then\n  read -p 'Kind (1-3): ' choice\nfi\n"
+COUNT = "#!/bin/bash\nif [ $# -lt 1 ]; then\n  read -p 'Target: ' target\nfi\n"
+OWN_ARGS = "#!/bin/bash\nask() {\n  if [ -z \"$1\" ]; then read -p 'Value: ' v; fi\n}\nask \"$HOME\"\nask\n"
+
+
+def test_a_prompt_that_stands_in_for_a_missing_argument_needs_a_run_without_it(tmp_path):
+    """A `read` reached only when a positional argument is missing is never reached by a run that
+    passes it: reported only when SKILL.md runs the script without that argument."""
+    files = {"scripts/token.sh": FALLBACK, "scripts/kind.sh": KIND, "scripts/count.sh": COUNT}
+    # SKILL.md shows the first argument of token.sh (usage notation is an argument too), none of the others'
+    body = "| Script | Usage |\n|---|---|\n| `token.sh` | `./token.sh [name]` |\n\nRun `bash scripts/kind.sh react` or `scripts/count.sh web`."
+    assert where(findings(make(tmp_path / "a", files, body=body), "SL701")) == [("token.sh", 9, 42), ("token.sh", 10, 3)]
+    # Never run by SKILL.md: quiet when the script's usage shows the argument, the way in
+    documented = {"scripts/kind.sh": KIND + "# Usage: ./kind.sh [kind]\n", "scripts/count.sh": COUNT}
+    found = findings(make(tmp_path / "b", documented), "SL701")
+    assert where(found) == [("count.sh", 3, 3)]
+    assert "when argument 1 is missing, and neither SKILL.md nor the script's usage shows it" in found[0]["message"]
+    # Run without the argument: the prompt is reached, and the message says by which line
+    found = findings(make(tmp_path / "c", files, body="Run `bash scripts/kind.sh`, `./scripts/count.sh` and `./scripts/token.sh`."), "SL701")
+    assert where(found) == [("count.sh", 3, 3), ("kind.sh", 4, 3), ("token.sh", 7, 5), ("token.sh", 9, 42), ("token.sh", 10, 3)]
+    [kind] = [d["message"] for d in found if d["path"].endswith("kind.sh")]
+    assert "when argument 1 is missing, and SKILL.md line 8 runs the script as `bash scripts/kind.sh`, without it" in kind
+
+
+def test_a_functions_own_argument_is_not_the_scripts(tmp_path):
+    """`$1` in a function called with arguments of its own (not `"$@"`) is the function's: its test says
+    nothing about how the script is run."""
+    found = findings(make(tmp_path, {"scripts/ask.sh": OWN_ARGS}, body="Run `./scripts/ask.sh x`."), "SL701")
+    assert where(found) == [("ask.sh", 3, 24)]
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda n: "X=$1\n" + 'if [ -z "$X" ]; then\n' * n + "read -p 'x' y\n" + "f() { :; }\n" * n,  # deep ifs, many functions
+        lambda n: "g() {\n" * n + 'if [ -z "$1" ]; then read -p "x" y; fi\n' + 'g "$@"\n' * n,  # unclosed bodies, many calls
+    ],
+    ids=["guards", "functions"],
+)
+def test_argument_fallbacks_are_read_in_linear_time(shape):
+    def read(text: str) -> None:
+        _functions.cache_clear()  # each run reads the functions again
+        script = S.Script("a.sh", "shell", text)
+        for prompt in shell_prompts(script)[: S.MAX_FINDINGS_PER_FILE]:
+            argument_fallback(script, prompt.offset)
+
+    assert growth(read, shape(2_000), shape(8_000)) < LINEAR_AT_4X
 
 
 def test_shell_tty_check_skips_the_file(tmp_path):

@@ -34,6 +34,12 @@ FOUND = [
     ("pip-url", "Run `python3 scripts/tool.py`.", {"scripts/tool.py": "import subprocess, sys\nsubprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"git+https://github.com/someone/tool\"])\n"}),
     ("if-missing", "Run `python3 scripts/tool.py`.", {"scripts/tool.py": "import subprocess, sys\ntry:\n    import docx\nexcept ImportError:\n    subprocess.check_call([sys.executable, \"-m\", \"pip\", \"install\", \"python-docx\"])\n"}),
     ("eval-subst", "```bash\neval \"$(curl -fsSL https://get.tooling.dev/env)\"\n```", {}),
+    # Told to hand fixes to the user, but the table is in the next section, which the agent works through.
+    ("next-section", "## Check\n\nIf a check fails, provide fix instructions:\n\n- Docker: see its site\n\n## Install\n\n"
+     "| Tool | Command |\n|---|---|\n| tool | `curl -s https://get.tooling.dev \\| bash` |", {}),
+    # A process module the script imports runs the command here, whatever it is called.
+    ("child-process", "Run `node scripts/setup.js`.", {"scripts/setup.js": "const cp = require('child_process');\ncp.execSync('npm install left-pad');\n"}),
+    ("real-git-source", "```bash\nbun add github:someone/tool\n```", {}),
 ]
 EXPECTED = {  # SKILL.md's body starts on line 7
     ("fenced", "SKILL.md", 10, 1),
@@ -47,6 +53,9 @@ EXPECTED = {  # SKILL.md's body starts on line 7
     ("pip-url", "scripts/tool.py", 2, 40),  # at "pip"
     ("if-missing", "scripts/tool.py", 5, 51),
     ("eval-subst", "SKILL.md", 8, 7),
+    ("next-section", "SKILL.md", 17, 11),
+    ("child-process", "scripts/setup.js", 2, 14),
+    ("real-git-source", "SKILL.md", 8, 1),
 }
 
 QUIET = [
@@ -59,6 +68,16 @@ QUIET = [
     ("checksum", "```bash\ncurl -fsSLo i.sh https://get.tooling.dev/v1.2.0/i.sh\necho \"abc  i.sh\" | sha256sum -c -\nsh i.sh\n```", {}),
     ("data-pipes", "```bash\ncurl -s https://api.tooling.dev/v | jq -r .tag\ncurl -s https://api.tooling.dev/v | python3 -c 'import json,sys; print(json.load(sys.stdin))'\nwget https://get.tooling.dev/i.sh | bash\ncurl -s https://x.dev || sh fallback.sh\n```", {}),
     ("pinned", "```bash\npip install git+https://github.com/someone/tool@0123456789abcdef0123456789abcdef01234567\npip install https://files.tooling.dev/t.whl#sha256=" + "ab" * 32 + "\npip install requests\n```", {}),
+    # Fixes the agent is told to give the user when a check fails: text for a person, under the
+    # subheadings of the section that says so.
+    ("fix-instructions", "## Environment check\n\nRun `python3 scripts/check.py`. If any check fails, provide fix instructions:\n\n"
+     "### Tool issues\n\n| Problem | Fix |\n|---|---|\n| Not installed | `curl -s https://get.tooling.dev \\| bash` |\n", {}),
+    # A command handed to another machine's object (a sandbox the app deploys) runs there, not here.
+    ("sandbox", "Deploy `templates/ci.ts` as your Worker.", {"templates/ci.ts": "import { getSandbox } from '@cloudflare/sandbox';\n"
+     "const sandbox = getSandbox(env.Sandbox, 'ci');\nconst result = await sandbox.exec('npm install', { cwd: '/workspace' });\n"
+     "await getSandbox(env.Sandbox, 'ci').exec('pip install requests');\n"}),
+    # Syntax shown with placeholders: nothing real is fetched.
+    ("placeholder-source", "```bash\nbun add github:user/repo\npip install git+https://github.com/<owner>/<repo>.git\n```", {}),
     ("help-texts", "Run `bash scripts/setup.sh` and `python3 scripts/check.py`.", {
         "scripts/setup.sh": "#!/bin/bash\n# curl https://get.tooling.dev | sh\necho \"Install: curl -fsSL https://get.tooling.dev/i.sh | sh\"\ncat <<EOF\nUsage: curl -fsSL https://get.tooling.dev/i.sh | bash\nEOF\n",
         "scripts/check.py": "print(\"Install with: curl -fsSL https://get.tooling.dev/i.sh | bash\")\nFIX = \"pip install mudata\"\n",

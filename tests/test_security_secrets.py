@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import string
+import uuid
 import zlib
 
 import pytest
@@ -284,6 +285,22 @@ def test_random_values_under_secret_names():
     assert kinds(f"db_password={value}") == [("named", 1)]
     assert kinds(f"cache_key = '{value}'") == []  # not a secret's name
     assert kinds(f"token_url = 'https://{value}.example.com'") == []
+
+
+def test_the_download_token_of_a_linked_file_is_part_of_its_address():
+    """A storage service (Firebase, GitBook) hands out a file's link with a download token in its
+    query: it opens that one file, and a page that shows the file publishes it by design. A key in
+    the query of an API call, or a token under a name that says it is an account's, is a credential."""
+    value = str(uuid.UUID(int=_RANDOM.getrandbits(128)))
+    image = "https://files.acme.io/v0/b/acme-prod.appspot.com/o/spaces%2Fx1%2Fuploads%2Fchart%20(2).png"
+    assert kinds(f'<img src="{image}?alt=media&#x26;token={value}" alt="">') == []
+    assert kinds(f"![chart]({image}?alt=media\\&token={value})") == []
+    assert kinds(f"[notes](https://acme.io/files/notes.txt?token={value})") == []
+    secret = str(uuid.UUID(int=_RANDOM.getrandbits(128)))
+    assert kinds(f"curl 'https://api.acme.io/v1/export?token={secret}'") == [("named", 1)]  # an API call
+    assert kinds(f"https://acme.io/index.php?token={secret}") == [("named", 1)]  # a program, not a file
+    assert kinds(f"https://acme.io/img/logo.png?access_token={secret}") == [("named", 1)]  # an account's token
+    assert kinds(f"see chart.png, and token={secret}") == [("named", 1)]  # not in a URL
 
 
 def test_one_finding_per_value_and_file():

@@ -25,7 +25,8 @@ class ScriptInteractive(Rule):
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.scripts.invocations import ScriptRun, python_runs
         from ...skill.scripts.lexers import MAX_FINDINGS_PER_FILE, package_scripts
-        from ...skill.scripts.prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY
+        from ...skill.scripts.invocations import shell_runs
+        from ...skill.scripts.prompts import BYPASS, INSTEAD, PROMPT_FINDERS, WHY, argument_fallback, shorten, usage_arguments
 
         body = package.body if package.readable else ""
         runs: dict[str, list[ScriptRun]] | None = None
@@ -54,13 +55,30 @@ class ScriptInteractive(Rule):
             if bypass and any(flag in body for flag in bypass):
                 continue  # SKILL.md passes the flag that skips the question
             seen: set[int] = set()
+            shell_runs_of: list | None = None
             for prompt in sorted(prompts, key=lambda p: p.offset)[:MAX_FINDINGS_PER_FILE]:
                 if prompt.offset in seen:
                     continue
                 seen.add(prompt.offset)
+                where = ""
+                position = argument_fallback(script, prompt.offset) if script.lang == "shell" else None
+                if position is not None:
+                    # The prompt stands in for a missing argument: only a run without it gets there.
+                    if shell_runs_of is None:
+                        shell_runs_of = shell_runs(package, script.rel)
+                    short = [run for run in shell_runs_of if len(run.args) < position]
+                    if short:
+                        where = (
+                            f" when argument {position} is missing, and SKILL.md line {short[0].line} runs the script "
+                            f"as `{shorten(short[0].command)}`, without it"
+                        )
+                    elif shell_runs_of or usage_arguments(script) >= position:
+                        continue  # every run SKILL.md shows, or the script's usage line, passes it
+                    else:
+                        where = f" when argument {position} is missing, and neither SKILL.md nor the script's usage shows it"
                 line, column = script.masked.position(prompt.offset)
                 yield Finding(
-                    f"`{prompt.token}` {prompt.how}: {WHY}{note}; {INSTEAD}",
+                    f"`{prompt.token}` {prompt.how}{where}: {WHY}{note}; {INSTEAD}",
                     Span(line, column, line, column + prompt.length),
                     path=Path(package.root) / script.rel,
                 )

@@ -194,7 +194,7 @@ def invocations(package) -> list[Invocation]:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ScriptRun:
-    """A command line in SKILL.md that runs a Python script of the package, and the arguments it passes."""
+    """A command line in SKILL.md that runs a script of the package, and the arguments it passes."""
 
     line: int  # in SKILL.md
     command: str  # the command as written
@@ -223,8 +223,29 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
     brackets (``[--add]``) is an option the reader may pass, not a run, and is dropped."""
     if not package.readable:
         return {}
-    lines = package.source.lines
     runs: dict[str, list[ScriptRun]] = {}
+    candidates = _command_lines(package)
+    by_name: dict[str, list[str]] = {}
+    for rel, entry in package.inventory.entries.items():
+        if entry.kind == "file" and rel.endswith(".py"):
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
+    for number, text in candidates:
+        if ".py" not in text and " -m " not in text and "python" not in text:
+            continue
+        command = text[2:] if text.startswith("$ ") else text
+        for words in _simple_commands(command):
+            found = _python_script_of(words, package, by_name)
+            if found is not None:
+                rel, args = found
+                runs.setdefault(rel, []).append(ScriptRun(number, command, tuple(a for a in args if not a.startswith("["))))
+    return runs
+
+
+
+def _command_lines(package) -> list[tuple[int, str]]:
+    """The command lines of SKILL.md's body, each with its file line: the lines of shell (and console)
+    fences, continued lines joined, and the code spans of the text."""
+    lines = package.source.lines
     candidates: list[tuple[int, str]] = []
     fenced: set[int] = set()
     for info, numbers in package.body_fenced_blocks:
@@ -252,20 +273,43 @@ def python_runs(package) -> dict[str, list[ScriptRun]]:
             continue
         for span in CODE_SPAN.finditer(text):
             candidates.append((index, span.group(2).strip()))
-    by_name: dict[str, list[str]] = {}
-    for rel, entry in package.inventory.entries.items():
-        if entry.kind == "file" and rel.endswith(".py"):
-            by_name.setdefault(posixpath.basename(rel), []).append(rel)
-    for number, text in candidates:
-        if ".py" not in text and " -m " not in text and "python" not in text:
+    return candidates
+
+
+def shell_runs(package, rel: str) -> list[ScriptRun]:
+    """The command lines of SKILL.md that run the shell script ``rel``, as a command (``./scripts/x.sh a``)
+    or with a shell (``bash scripts/x.sh a``); a file name alone (``./x.sh``, ``bash x.sh``, as a table
+    of the scripts gives it) names it when no other file of the package has that name. Usage notation (``[name]``) is kept: it
+    says which arguments the run passes."""
+    if not package.readable:
+        return []
+    base = posixpath.basename(rel)
+    if base not in package.source.text:
+        return []
+    unique = sum(1 for other, entry in package.inventory.entries.items() if entry.kind == "file" and posixpath.basename(other) == base) == 1
+    found: list[ScriptRun] = []
+    for number, text in _command_lines(package):
+        if base not in text:
             continue
         command = text[2:] if text.startswith("$ ") else text
         for words in _simple_commands(command):
-            found = _python_script_of(words, package, by_name)
-            if found is not None:
-                rel, args = found
-                runs.setdefault(rel, []).append(ScriptRun(number, command, tuple(a for a in args if not a.startswith("["))))
-    return runs
+            i = 0
+            while i < len(words) and (words[i] in _WRAPPER_WORDS or ASSIGNMENT.fullmatch(words[i])):
+                i += 1
+            shell = i < len(words) and posixpath.basename(words[i]) in ("sh", "bash", "zsh", "dash", "ksh")
+            if shell:
+                i += 1
+                while i < len(words) and words[i].startswith("-"):
+                    i += 1
+            if i >= len(words):
+                continue
+            word = words[i]
+            named = resolve_command(word, package) == rel or (
+                unique and posixpath.basename(word) == base and (word.startswith("./") or shell and "/" not in word)
+            )  # a bare ``x.sh`` with no shell is a name in a sentence: a shell would look for it on PATH
+            if named:
+                found.append(ScriptRun(number, command, tuple(words[i + 1 :])))
+    return found
 
 
 def _simple_commands(line: str) -> list[list[str]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -276,3 +278,195 @@ INSTEAD = "take the answer from an argument or an environment variable instead"
 
 def shorten(command: str, limit: int = 120) -> str:
     return command if len(command) <= limit else command[: limit - 1] + "…"
+
+
+# -- a prompt that stands in for a missing argument ------------------------------------------
+
+# ``if``, ``then``, ``elif``, ``else`` and ``fi`` where a command starts.
+_IF_WORD = lazyre.compile(r"(?<![\w$./-])(if|then|elif|else|fi)(?![\w./-])")
+_COMMAND_START = frozenset("\n;&|({")
+# One test of a parameter: ``[ -z "$1" ]``, ``[[ -n $NAME ]]``, ``test -z "${2:-}"``, ``[ $# -lt 2 ]``.
+_PARAMETER = r"[\"']?\$\{?([1-9]|[A-Za-z_][A-Za-z0-9_]*)(?::?-[\"']{0,2})?\}?[\"']?"
+_EMPTY_TEST = lazyre.compile(r"(!\s+)?(?:\[\[?|test)\s+(-[zn])\s+" + _PARAMETER + r"\s*(?:\]\]?\s*)?(?:;\s*)?")
+_COUNT_TEST = lazyre.compile(r"(!\s+)?(?:\[\[?|test)\s+[\"']?\$#[\"']?\s+-(eq|lt|le|ge|gt)\s+([0-9])\s*(?:\]\]?\s*)?(?:;\s*)?")
+_FUNCTION = lazyre.compile(r"(?m)^[ \t]*(?:function[ \t]+([A-Za-z_][\w-]*)[ \t]*(?:\(\)[ \t]*)?|([A-Za-z_][\w-]*)[ \t]*\(\)[ \t]*)\{")
+
+
+MAX_GUARDS = 8  # enclosing ``if``s read, innermost first
+
+
+def argument_fallback(script: Script, offset: int) -> int | None:
+    """The positional argument of the script (1-based) whose absence alone leads to the prompt at
+    ``offset``, when the prompt is the fallback of one (``if [ -n "$1" ]; then NAME=$1; else read …``,
+    ``NAME=${1:-}`` then ``if [ -z "$NAME" ]; then read …``, ``if [ $# -lt 2 ]; then read …``): a
+    run that passes that argument never gets there. None when it is not (or is not read as one)."""
+    code, text = script.masked.code, script.text
+    frames: list[dict] = []
+    for match in _IF_WORD.finditer(code, 0, offset):
+        before = code[max(0, match.start() - 40) : match.start()].rstrip(" \t")
+        if before and before[-1] not in _COMMAND_START and not before.endswith(("then", "else", "do")):
+            continue  # a word of some command (``echo else``)
+        word = match.group(1)
+        if word == "if":
+            frames.append({"tests": [], "branch": None, "from": match.end()})
+        elif not frames:
+            continue
+        elif word == "then":
+            frame = frames[-1]
+            frame["tests"].append((frame["from"], text[frame["from"] : match.start()].strip()))
+            frame["branch"] = len(frame["tests"]) - 1
+        elif word == "elif":
+            frames[-1]["from"] = match.end()
+            frames[-1]["branch"] = None
+        elif word == "else":
+            frames[-1]["branch"] = "else"
+        else:
+            frames.pop()
+    for frame in frames[: -MAX_GUARDS - 1 : -1]:  # the innermost: where a fallback is written
+        branch = frame["branch"]
+        if branch is None:
+            continue
+        if branch == "else":
+            wanted, tests = "given", frame["tests"]
+        else:
+            wanted, tests = "missing", frame["tests"][branch : branch + 1]
+        for at, test in tests:
+            found = _tested_argument(script, test, wanted, at)
+            if found is not None:
+                return found
+    return None
+
+
+def _tested_argument(script: Script, test: str, wanted: str, at: int) -> int | None:
+    """The script argument a test says is ``wanted`` ("missing" or "given"), else None."""
+    count = _COUNT_TEST.fullmatch(test)
+    if count is not None:
+        negated, operator, number = bool(count.group(1)), count.group(2), int(count.group(3))
+        says = {"eq": ("missing", number + 1) if number == 0 else None, "lt": ("missing", number), "le": ("missing", number + 1),
+                "ge": ("given", number), "gt": ("given", number + 1)}[operator]
+        if says is None or says[1] < 1:
+            return None
+        state, position = says
+        if negated:
+            state = "given" if state == "missing" else "missing"
+        return position if state == wanted and not _in_function(script, at) else None
+    empty = _EMPTY_TEST.fullmatch(test)
+    if empty is None:
+        return None
+    state = "missing" if empty.group(2) == "-z" else "given"
+    if empty.group(1):
+        state = "given" if state == "missing" else "missing"
+    if state != wanted:
+        return None
+    name = empty.group(3)
+    if name.isdigit():
+        return None if _in_function(script, at) else int(name)
+    return _argument_of(script, name, at)
+
+
+def _argument_of(script: Script, name: str, before: int) -> int | None:
+    """The script argument a variable holds where it is tested: its last assignment before
+    ``before`` is ``NAME=$1``, ``NAME="${1:-}"`` (an empty default only)."""
+    assignment = re.compile(
+        r"(?:^|(?<=[\s;&|(]))(?:local\s+|export\s+|readonly\s+|declare\s+)?" + re.escape(name) + r"=(\S*)"
+    )
+    last = None
+    for match in assignment.finditer(script.text, 0, max(0, before)):
+        last = match
+    if last is None:
+        return None
+    value = re.fullmatch(r"([\"']?)\$\{?([1-9])(?::?-(?:\"\"|'')?)?\}?\1;?", last.group(1))
+    if value is None or _in_function(script, last.start()):
+        return None
+    return int(value.group(2))
+
+
+def _in_function(script: Script, at: int) -> bool:
+    """Whether ``at`` is in the body of a function that is not called with the script's own
+    arguments: there ``$1`` is the function's. One called only as ``main "$@"`` passes them on."""
+    return any(start <= at < end and not passes_on for start, end, passes_on in _functions(script.text, script.masked.code))
+
+
+@functools.lru_cache(maxsize=4)
+def _functions(text: str, code: str) -> tuple[tuple[int, int, bool], ...]:
+    """Each shell function's (start, end of its body, whether every call of it passes ``"$@"``)."""
+    spans = []
+    closes: dict[int, int] | None = None
+    for match in _FUNCTION.finditer(code):
+        if closes is None:
+            closes = _brace_pairs(code)
+        spans.append((match.group(1) or match.group(2), match.start(), closes.get(match.end() - 1, len(code))))
+    if not spans:
+        return ()
+    names = {name for name, _, _ in spans}
+    calls: dict[str, list[int]] = {}
+    for command in shell_commands(text, code):
+        if command.name in names:
+            calls.setdefault(command.name, []).append(command.start)
+    starts = [start for _, start, _ in spans]
+    passes_on: dict[str, bool] = {}
+    for name in names:
+        outside = []  # the calls not in a body of a function of that name (its recursion)
+        for at in calls.get(name, ()):
+            inner = bisect.bisect_right(starts, at) - 1
+            if not (inner >= 0 and spans[inner][0] == name and at < spans[inner][2]):
+                outside.append(at)
+        passes_on[name] = bool(outside) and all(_passes_arguments(text, at + len(name)) for at in outside)
+    return tuple((start, end, passes_on[name]) for name, start, end in spans)
+
+
+def _brace_pairs(code: str) -> dict[int, int]:
+    """Where each ``{`` of the code is closed, found in one pass."""
+    pairs: dict[int, int] = {}
+    open_at: list[int] = []
+    for match in _BRACE.finditer(code):
+        if match.group() == "{":
+            open_at.append(match.start())
+        elif open_at:
+            pairs[open_at.pop()] = match.start()
+    return pairs
+
+
+_BRACE = lazyre.compile(r"[{}]")
+
+
+def _passes_arguments(text: str, after_name: int) -> bool:
+    """Whether a call's words after its name are ``"$@"`` (``$@``, ``"${@}"``) and nothing else."""
+    line = text[after_name : after_name + 120].split("\n", 1)[0]
+    words = line.lstrip(" \t")
+    if words == line:
+        return False
+    for form in ('"$@"', '"${@}"', "$@", "${@}"):
+        if words.startswith(form):
+            rest = words[len(form) :].lstrip(" \t")
+            return not rest or rest[0] in ";&|)"
+    return False
+
+
+def usage_arguments(script: Script) -> int:
+    """How many arguments the script's own usage shows after its name (``# Usage: ./x.sh [name]
+    [domain]``, ``echo "Usage: $0 <name>"``, and the lines of a usage block under such a heading):
+    the most that any of its lines naming the script, or ``$0``, shows."""
+    base = script.rel.rsplit("/", 1)[-1]
+    most = 0
+    usage_lines = 0  # lines left in a usage block
+    for line in script.text.splitlines():
+        if "usage" in line.lower():
+            usage_lines = 8
+        elif usage_lines:
+            usage_lines -= 1
+        if not usage_lines:
+            continue
+        for name in (base, "$0", "${0##*/}", "$(basename $0)", '$(basename "$0")'):
+            at = line.find(name)
+            if at < 0:
+                continue
+            count = 0
+            for word in line[at + len(name) :].split():
+                if word.startswith(("#", "-", ">", "2>", "|", "&", ";")):
+                    break
+                count += 1
+                if word.endswith(("\"", "'")):
+                    break  # the end of the quoted usage text
+            most = max(most, count)
+    return most

@@ -267,8 +267,9 @@ _EXEC_CALLS = lazyre.compile(r"(?:(?<![\w$])(?:" + "|".join(EXEC_CALL_NAMES) + r
 
 
 def in_exec_call(code: str, start: int) -> bool:
-    """Whether the string at ``start`` is an argument of a call that runs it (``subprocess.run(…)``,
-    ``execSync(…)``), or a zx command (``$`…```)."""
+    """Whether the string at ``start`` is an argument of a call that runs it here (``subprocess.run(…)``,
+    ``execSync(…)``), or a zx command (``$`…```). A method of some other object (``sandbox.exec(…)``,
+    ``container.exec(…)``) hands the command to what that object stands for: see :func:`_runs_here`."""
     if start > 0 and code[start - 1] == "$" and code[start] == "`":
         return True
     depth = 0
@@ -280,11 +281,72 @@ def in_exec_call(code: str, start: int) -> bool:
             if depth == 0:
                 if char != "(":
                     continue  # a list or an object literal inside the call: keep looking
-                return _EXEC_CALLS.search(code[max(0, index - 40) : index + 1]) is not None
+                window = max(0, index - 40)
+                call = _EXEC_CALLS.search(code[window : index + 1])
+                return call is not None and _runs_here(code, window + call.start())
             depth -= 1
         elif char == ";" and depth == 0:
             return False  # the start of this statement: no call around the string
     return False
+
+
+# Runtimes whose process API is a global, not an import: ``Bun.spawn``, ``Deno.run``.
+_RUNTIME_GLOBALS = frozenset({"Bun", "Deno"})
+_CHAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.?")
+_ROOT = lazyre.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _runs_here(code: str, name_start: int) -> bool:
+    """Whether the call named at ``name_start`` runs its command line on this machine.
+
+    A plain call (``run(…)``, ``execSync(…)``) is the script's own, or one it imported. A method's
+    receiver says which process runs the command: a module the script imports (``subprocess.run``,
+    ``cp.execSync`` with ``import * as cp from "child_process"``, ``require("…").exec``), a runtime's
+    global (``Bun.spawn``), or the script's own object (``self.run``) run it here; any other object
+    (``sandbox.exec(…)``, ``getSandbox(env).exec(…)``, ``this.container.exec(…)``) is a client of
+    something else (a sandbox, a container, a remote host), and the command runs there."""
+    at = name_start - 1
+    while at >= 0 and code[at] in " \t":
+        at -= 1
+    if at < 0 or code[at] != ".":
+        return True  # a plain call
+    end = at - 1 if at > 0 and code[at - 1] == "?" else at  # ``?.``
+    begin, depth = end, 0
+    while begin > 0 and end - begin < 200:
+        char = code[begin - 1]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and char not in _CHAIN_CHARS:
+            break
+        begin -= 1
+    chain = code[begin:end].strip()
+    root = _ROOT.match(chain)
+    if root is None or depth:
+        return True  # not read: counted as here
+    name = root.group()
+    if chain in ("self", "this") or name == "require" or name in _RUNTIME_GLOBALS:
+        return True
+    return _imported_name(code, name)
+
+
+def _imported_name(code: str, name: str) -> bool:
+    """Whether ``name`` is bound by an import (``import subprocess``, ``import subprocess as sp``,
+    ``import * as cp from "…"``, ``const cp = require("…")``)."""
+    quoted = re.escape(name)
+    return (
+        re.search(
+            r"(?m)^[ \t]*(?:import[ \t]+(?:[\w.]+[ \t]+as[ \t]+)?" + quoted + r"\b"
+            r"|import[ \t]+(?:\*[ \t]+as[ \t]+)?" + quoted + r"[ \t]+from\b"
+            r"|from[ \t]+[\w.]+[ \t]+import[ \t]+(?:[\w, \t]*[ ,])?" + quoted + r"\b)"
+            r"|\b(?:const|let|var)[ \t]+" + quoted + r"[ \t]*=[ \t]*(?:await[ \t]+)?(?:require|import)[ \t]*\(",
+            code,
+        )
+        is not None
+    )
 
 
 def runner_uses(script: Script) -> list[RunnerUse]:

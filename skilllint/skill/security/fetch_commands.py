@@ -370,7 +370,46 @@ def _runner_packages(args: list[str], source_options: tuple[str, ...]) -> tuple[
 
 
 def _unpinned_remote(spec: str) -> bool:
-    return bool(_REMOTE_SOURCE.search(spec)) and not _PINNED_HASH.search(spec) and not _COMMIT.search(spec) and "$" not in spec
+    return (
+        bool(_REMOTE_SOURCE.search(spec))
+        and not _PINNED_HASH.search(spec)
+        and not _COMMIT.search(spec)
+        and "$" not in spec
+        and not placeholder_source(spec)
+    )
+
+
+# The source's owner and repository, after its host (``github:``, ``git+https://github.com/``,
+# ``git@github.com:``) and before a ref (``@v1``, ``#main``) or ``.git``.
+_SOURCE_PATH = lazyre.compile(r"(?i)(?:git\+)?(?:[a-z]{1,16}:(?!//)|[a-z][a-z0-9+.-]{0,31}://[^/\s]{0,253}/|git@[^:\s]{0,253}:)([^@#\s]*)")
+_PEP508_NAME = lazyre.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?[ \t]*@[ \t]*(?=[a-z+]+://)")
+# Words that name a slot of a source instead of filling it: whose account, which repository.
+_SLOT_WORDS = frozenset({
+    "user", "username", "owner", "org", "organization", "organisation", "account", "namespace", "group",
+    "repo", "repository", "project", "package", "pkg", "name",
+})  # fmt: skip
+_SLOT_AFFIXES = ("your", "my", "the", "some", "a")
+
+
+def placeholder_source(spec: str) -> bool:
+    """Whether a git source is a placeholder that fetches nothing real: each part of its path
+    names its slot instead of filling it (``github:user/repo``, ``git+https://github.com/<owner>/<repo>.git``,
+    ``your-org/your-project``), as a cheat sheet writes the syntax of a command."""
+    named = _PEP508_NAME.match(spec)  # ``pkg @ git+https://…``
+    path = _SOURCE_PATH.match(spec, named.end() if named else 0)
+    if path is None:
+        return False
+    parts = [part for part in path.group(1).removesuffix(".git").split("/") if part]
+    return len(parts) >= 2 and all(_names_its_slot(part) for part in parts)
+
+
+def _names_its_slot(part: str) -> bool:
+    if part[:1] in "<{[" and part[-1:] in ">}]":
+        return True  # ``<owner>``, ``{repo}``
+    words = [word for word in re.split(r"[-_.]", part.lower()) if word]
+    while len(words) > 1 and words[0] in _SLOT_AFFIXES:
+        words = words[1:]
+    return len(words) == 1 and words[0] in _SLOT_WORDS
 
 
 def _install_verdict(runner: str, operands: list[str], program: bool) -> FetchRun | None:

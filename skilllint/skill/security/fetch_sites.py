@@ -11,7 +11,7 @@ from ... import lazyre
 from ..scripts.invocations import PROMPTED_FENCES, SHELL_FENCES
 from ..scripts.lexers import Script, lex_powershell, lex_shell, package_scripts
 from ..scripts.runner_pins import given_to_run
-from ..text.markdown import CODE_SPAN, FENCE_LINE, is_atx_heading
+from ..text.markdown import CODE_SPAN, FENCE_LINE, atx_heading, is_atx_heading
 from ..text.passages import Passages
 from .fetch_and_run import HINT, PS_FENCES, candidate_lines, has_candidate, powershell_fetch_runs, program_fetch_runs, shell_fetch_runs
 from .fetch_commands import FetchRun
@@ -26,8 +26,15 @@ _WARNING = lazyre.compile(
     r"|malicious|attackers?|attacks?|exploits?|vulnerable|vulnerability|payloads?|bad practice|not recommended"
     r"|discouraged|red flags?|detects?|flags?)\b|❌|🚫|⛔|\bbad\b\s*[:(]"
 )
-# "ask the user to install it with …": the command is for the person, not the agent.
-_FOR_THE_USER = lazyre.compile(r"(?i)\b(?:ask|tell|instruct|advise|have|prompt|direct)\s+(?:the\s+)?user\b")
+# "ask the user to install it with …", "provide fix instructions:": the command is for the person,
+# not the agent. Instructions, steps and fixes the agent is told to give are said to someone: an
+# agent does not instruct itself.
+_FOR_THE_USER = lazyre.compile(
+    r"(?i)\b(?:ask|tell|instruct|advise|have|prompt|direct)\s+(?:the\s+)?user\b"
+    r"|\b(?:provide|give|offer|suggest|recommend|share|present)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:instructions?|steps|fix(?:es)?|remed(?:y|ies)|solutions?|guidance|advice)\b"
+)
+_LIST_OR_TABLE = lazyre.compile(r"[ \t]*(?:\||[-*+][ \t]|\d{1,9}[.)][ \t])")
 
 def script_fetch_runs(script: Script, marks: Marks | None = None) -> list[FetchRun]:
     """What a bundled script fetches and runs in one step, by its language (``marks``: what
@@ -136,6 +143,9 @@ def skill_md_fetch_runs(package, memo: dict | None = None) -> list[SkillMdFetchR
             before, _ = passages.sentence_around(index, span.start())
             if not given_to_run(before, "") or _WARNING.search(before) or _FOR_THE_USER.search(before):
                 continue
+            lead = _lead_in(lines, index, body_start, fenced)
+            if lead and _FOR_THE_USER.search(lead):
+                continue  # a row or item of what the agent is told to hand to the user
             for run in runs:
                 if _ATTACKER_HOST.search(run.what) or (run.runner, run.what) in seen:
                     continue
@@ -143,6 +153,40 @@ def skill_md_fetch_runs(package, memo: dict | None = None) -> list[SkillMdFetchR
                 found.append(SkillMdFetchRun(run, index, span.start(2) + run.offset + 1, False))
     found.sort(key=lambda item: (item.line, item.column))
     return found
+
+
+def _lead_in(lines: list[str], number: int, body_start: int, fenced: set[int]) -> str:
+    """The sentence that introduces the table or list holding file line ``number`` ("If any check
+    fails, provide fix instructions:"), when one does: the paragraph line ending in a colon before
+    it, across the tables and lists beside it and the subheadings of its own section ("### Docker
+    issues" under the "## Environment check" that holds the sentence)."""
+    if not _LIST_OR_TABLE.match(lines[number - 1]):
+        return ""
+    deepest_crossed = 7  # the highest heading level walked past (smaller is higher)
+    index = number - 2
+    while index >= body_start and number - index < 200:
+        if index + 1 in fenced:
+            return ""  # a code block between: the sentence before it introduces the block
+        line = lines[index]
+        heading = atx_heading(line)
+        if heading is not None:
+            deepest_crossed = min(deepest_crossed, heading[0])
+        elif line.strip() and not _LIST_OR_TABLE.match(line):
+            break
+        index -= 1
+    else:
+        return ""
+    text = lines[index].strip()
+    if not text.rstrip("*_ ").endswith(":"):
+        return ""
+    if deepest_crossed < 7:
+        section = index - 1
+        while section >= body_start and (section + 1 in fenced or not is_atx_heading(lines[section])):
+            section -= 1
+        level = atx_heading(lines[section])[0] if section >= body_start else 0
+        if deepest_crossed <= level:
+            return ""  # a heading of its own level or above ends what the sentence introduces
+    return text
 
 
 def _warned_block(lines: list[str], fence_line: int, body_start: int) -> bool:

@@ -404,7 +404,37 @@ def _named(text: str, match) -> tuple[str, int, int, str] | None:
         return None  # a cache key, a sort key, a dictionary key
     if _is_stand_in(value) or "://" in value or _IDENTIFIER_PATH.fullmatch(value) or not _looks_random(value):
         return None
+    if words[-1] == "token" and KEY_QUALIFIERS.isdisjoint(words) and _addresses_a_file(text, operator - len(name)):
+        return None  # the download token of a shared file, part of the link that shows it
     return "named", value_start, end, value
+
+
+# A link's address ends at a blank, a quote, an angle bracket or a backtick.
+_NOT_IN_ADDRESS = frozenset(" \t\n\r\"'<>`")
+# An extension that names a program the server runs (``index.php``): its URL addresses that program, not a file.
+_SERVER_PROGRAMS = frozenset({"php", "asp", "aspx", "jsp", "cgi", "pl", "do", "action"})
+
+
+def _addresses_a_file(text: str, name_start: int) -> bool:
+    """Whether the name at ``name_start`` is a query parameter of a URL whose path names one file
+    (``https://host/o/uploads%2Fchart.png?alt=media&token=…``): the token is the file's download
+    capability, which the storage service (Firebase, GitBook) puts in the link it hands out for the
+    file to be shown; it opens that one file and no account, and a page that embeds the file
+    publishes it by design. A key in the query of an API call (``/v1/data?api_key=…``) is not one."""
+    if name_start <= 0 or text[name_start - 1] not in "?&;":
+        return False  # ``?``, ``&``, the ``;`` of ``&amp;`` or ``&#x26;``
+    window = text[max(0, name_start - 2048) : name_start]
+    scheme_end = window.rfind("://")
+    if scheme_end <= 0 or any(char in _NOT_IN_ADDRESS for char in window[scheme_end:]) or not window[scheme_end - 1].isalpha():
+        return False
+    address = window[scheme_end + 3 :]
+    query = address.find("?")
+    path_start = address.find("/")
+    if query < 0 or path_start < 0 or path_start > query:
+        return False
+    file_name = address[path_start:query].replace("%2F", "/").replace("%2f", "/").rsplit("/", 1)[-1]
+    stem, dot, extension = file_name.rpartition(".")
+    return bool(stem and dot and 0 < len(extension) <= 5 and extension.isalnum()) and extension.lower() not in _SERVER_PROGRAMS
 
 
 # What a value assigned to an ordinary name can still be: a provider's token (judged as such).
