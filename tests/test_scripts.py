@@ -491,6 +491,18 @@ def test_an_interpreter_before_the_path_needs_nothing(tmp_path):
     assert findings(make(tmp_path, files, body=body), "SL702") == []
 
 
+def test_a_direct_call_beside_a_run_through_the_interpreter_is_an_alternative(tmp_path):
+    """SKILL.md's block runs the script with `bash`, which needs no run bit; "`./scripts/pr.sh`
+    also works" beside it is an alternative the agent need not take. A script only ever called
+    directly still needs the bit."""
+    body = (
+        "```bash\nbash scripts/pr.sh notes.md\n```\n\n(It has the run bit, so `./scripts/pr.sh notes.md` also works.)\n\n"
+        "Then run `./scripts/other.sh notes.md`.\n"
+    )
+    files = {"scripts/pr.sh": "echo\n", "scripts/other.sh": "echo\n"}
+    assert where(findings(make(tmp_path, files, body=body), "SL702")) == [("other.sh", 1, 1)]
+
+
 def test_crlf_and_bom_shebangs(tmp_path):
     body = "```sh\n./scripts/a.sh\n{baseDir}/scripts/b.sh\n```\n"
     files = {"scripts/a.sh": b"#!/bin/bash\r\necho a\r\n", "scripts/b.sh": b"\xef\xbb\xbf#!/bin/sh\necho b\n"}

@@ -121,14 +121,18 @@ class ScriptNotRunnable(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ...skill.scripts.invocations import NOT_COMMANDS, interpreter_for, invocations, looks_runnable, shebang_problems
+        from ...skill.scripts.invocations import NOT_COMMANDS, interpreted_runs, interpreter_for, invocations, looks_runnable, shebang_problems
         from ...skill.scripts.lexers import language_of, read_bytes
 
         if not any(looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
             return
         reported: set[str] = set()
-        for call in invocations(package):
-            if call.rel in reported:
+        calls = invocations(package)
+        # A script a SKILL.md block also runs through its interpreter works for the agent: a
+        # direct call beside it ("`./x.sh` also works") is an alternative, not the way it is run.
+        interpreted = interpreted_runs(package) if calls else set()
+        for call in calls:
+            if call.rel in reported or call.rel in interpreted:
                 continue
             ext = posixpath.splitext(call.rel)[1].lower()
             if ext in NOT_COMMANDS:

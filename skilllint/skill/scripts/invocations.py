@@ -192,6 +192,25 @@ def invocations(package) -> list[Invocation]:
     return found
 
 
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "ksh", "dash", "python", "python3", "node", "deno", "bun", "ruby", "perl", "pwsh", "powershell"})
+
+
+def interpreted_runs(package) -> set[str]:
+    """The package files a fenced shell block of SKILL.md runs through an interpreter
+    (``bash scripts/x.sh``): those run whatever their mode or first line."""
+    found: set[str] = set()
+    if not package.readable:
+        return found
+    for texts, _ in shell_blocks(package, set()):
+        for _, text in texts:
+            words = text.strip().removeprefix("$ ").split()
+            if len(words) >= 2 and words[0].rsplit("/", 1)[-1] in _INTERPRETERS:
+                rel = resolve_command(words[1], package)
+                if rel is not None:
+                    found.add(rel)
+    return found
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class ScriptRun:
     """A command line in SKILL.md that runs a script of the package, and the arguments it passes."""
