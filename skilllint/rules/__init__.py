@@ -32,7 +32,7 @@ from .catalog import (
 )
 from .openai_yaml import sl60x_openai_yaml
 from .scripts import sl70x_scripts
-from .security import sl80x_security
+from .security import sl80x_security, sl81x_behaviour
 from .suppressions import sl90x_suppressions
 
 # The modules imported above, in code order: each is named once, in the import.

@@ -1,0 +1,84 @@
+"""SL81x: what a skill's code and commands do (security behaviour), judged on scripts and on the code
+blocks of SKILL.md and every Markdown document of the package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from ...diagnostics import Finding, Related, Span
+from ...rule import Rule, RuleContext, severities
+
+# A package with thousands of blocks reports at most this many findings of one rule.
+MAX_FINDINGS = 50
+
+
+class DataExfiltration(Rule):
+    code = "SL810"
+    name = "data-exfiltration"
+    summary = "Sensitive data (a credential store, the whole environment, a keychain) is sent to a host the code fixes"
+    severity = severities("error: all")
+    content_rule = True
+    needs_skill_md = False
+    # Critical (GitHub's 9.0-10.0): running the skill hands the user's credentials to a third party
+    # at once, with nothing else taken over first.
+    security_severity = 9.3
+
+    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ...skill.security.code_units import code_units
+        from ...skill.security.python_flow import python_flows
+        from ...skill.security.shell_flow import shell_flows
+
+        units = code_units(package, ctx.memo)
+        root = Path(package.root)
+        found = 0
+        for flow in python_flows(units):
+            yield self._finding(root, flow.unit, flow.line, flow.column, flow.origin.what, flow.sink, flow.origin.unit.rel, flow.origin.line)
+            found += 1
+            if found >= MAX_FINDINGS:
+                return
+        for flow in shell_flows(units):
+            yield self._finding(root, flow.unit, flow.line, flow.column, flow.what, flow.sink, flow.unit.rel, flow.source_line)
+            found += 1
+            if found >= MAX_FINDINGS:
+                return
+
+    def _finding(self, root: Path, unit, line: int, column: int, what: str, sink: str, source_rel: str, source_line: int) -> Finding:
+        where = "this block" if unit.kind == "block" else "this script"
+        read_at = "" if (source_rel, source_line) == (unit.rel, line) else f", read at {source_rel}:{source_line},"
+        return Finding(
+            f"{where} sends {what}{read_at} with {sink}: a host the code fixes "
+            "receives the user's secrets when the skill runs; remove the upload, or send only what the task "
+            "needs to a destination the user configures",
+            Span(line, column, line, column + 1),
+            path=root / unit.rel,
+            related=(Related(f"the data is read here: {what}", root / source_rel, Span(source_line, 1, source_line, 2)),),
+        )
+
+
+class RemoteShell(Rule):
+    code = "SL812"
+    name = "remote-shell"
+    summary = "Code hands a shell to the other end of a network connection (a reverse or bind shell)"
+    severity = severities("error: all")
+    content_rule = True
+    needs_skill_md = False
+    # Critical: whoever is at the other end runs any command with the user's rights, at once.
+    security_severity = 9.6
+
+    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ...skill.security.code_units import code_units
+        from ...skill.security.remote_shell import remote_shells
+
+        root = Path(package.root)
+        for shell in remote_shells(code_units(package, ctx.memo))[:MAX_FINDINGS]:
+            where = "this block" if shell.unit.kind == "block" else "this script"
+            yield Finding(
+                f"{where} opens a remote shell: {shell.what}; whoever is at the other end runs any command with "
+                "the user's rights. No skill needs this: remove it",
+                Span(shell.line, shell.column, shell.line, shell.column + 1),
+                path=root / shell.unit.rel,
+            )
+
+
+RULES = [DataExfiltration, RemoteShell]
