@@ -528,7 +528,7 @@ def test_security_rules_are_tagged_and_ranked_for_code_scanning(validator, tmp_p
     rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
     security = rules["SL805"]["properties"]
     assert security["tags"].count("security") == 1
-    assert float(security["security-severity"]) == 7.0 and isinstance(security["security-severity"], str)
+    assert float(security["security-severity"]) == 5.5 and isinstance(security["security-severity"], str)
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["SL805"]
     for code, rule in rules.items():
         if code != "SL805":

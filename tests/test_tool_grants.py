@@ -34,6 +34,9 @@ def test_entries_split_as_claude_code_splits_them(value, split):
         # a file of shell code, a package runner, a tool whose subcommand runs a command line
         "Bash(source:*)", "Bash(.:*)", "Bash(npx:*)", "Bash(uvx:*)", "Bash(npm:*)", "Bash(npm exec:*)", "Bash(uv:*)",
         "Bash(uv run:*)", "Bash(poetry run:*)", "Bash(pnpm dlx *)", "Bash(bundle exec:*)",
+        # an install runs the package's build or lifecycle hooks; `run` runs the project's scripts
+        "Bash(pip:*)", "Bash(pip install:*)", "Bash(pip3 install *)", "Bash(npm install:*)", "Bash(npm run:*)",
+        "Bash(cargo run:*)", "Bash(go run:*)", "Bash(gem install:*)",
     ],
 )
 def test_what_approves_every_command_or_every_write(entry):
@@ -49,7 +52,8 @@ def test_what_approves_every_command_or_every_write(entry):
         "Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)", "Bash()", "Edit(/src/**)", "Write(reports/*.md)",
         "Edit(CHANGELOG.md)", "Azure MCP/documentation",
         # a lookup that runs nothing; a runner's subcommand that names what it runs
-        "Bash(command -v:*)", "Bash(command -V *)", "Bash(npm exec eslint:*)", "Bash(uv run pytest:*)", "Bash(npm install:*)",
+        "Bash(command -v:*)", "Bash(command -V *)", "Bash(npm exec eslint:*)", "Bash(uv run pytest:*)",
+        "Bash(pip install requests:*)", "Bash(pip list:*)", "Bash(npm install lodash:*)", "Bash(cargo build:*)",
     ],
 )
 def test_scoped_grants_are_left_alone(entry):

@@ -143,9 +143,10 @@ class DownloadAndExecute(Rule):
     summary = "A script or a SKILL.md command downloads code and runs it in one step (piped to a shell, `iwr`/`iex`, an install from a URL)"
     severity = severities("warning: all")
     content_rule = True
-    # High (GitHub's 7.0-8.9): whatever the server sends runs with the user's rights, but an attacker
-    # needs the server, the account or the connection first; a leaked credential (SL803) needs nothing.
-    security_severity = 7.5
+    # Medium (GitHub's 4.0-6.9): whatever the server sends runs with the user's rights, but an attacker
+    # needs the server, the account or the connection first, and most such lines fetch a vendor's own
+    # installer; a leaked credential (SL803) needs nothing, a reverse shell (SL812) is the attack itself.
+    security_severity = 6.5
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
         from ...skill.security.fetch_and_run import MAX_PER_FILE
@@ -172,8 +173,9 @@ class UnrestrictedToolGrant(FieldRule):
     name = "unrestricted-tool-grant"
     summary = "`allowed-tools` pre-approves every shell command or writes to any file"
     severity = severities("warning: claude-code")
-    # High: the grant itself runs nothing, but any instruction the model follows then runs unasked.
-    security_severity = 7.0
+    # Medium: the grant itself runs nothing; any instruction the model follows then runs unasked, so it
+    # widens what another fault (a poisoned file, a malicious instruction) can do, and does no harm alone.
+    security_severity = 5.5
 
     def judge(self, target: Target, view: FrontmatterView, mapping: dict, package: SkillPackage, ctx: RuleContext) -> list[Outcome] | None:
         from ...skill.fields.tool_grants import entries, entry_span, too_broad

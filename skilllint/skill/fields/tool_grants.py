@@ -40,10 +40,15 @@ COMMAND_RUNNERS = frozenset(
 # Options of a runner with which it only looks its command up and runs nothing (`command -v git`).
 LOOKUP_ONLY = {"command": frozenset({"-v", "-V"})}
 # Tools whose subcommand runs a command line given as its arguments (`npm exec -- sh -c …`,
-# `uv run sh -c …`, `poetry run …`): a prefix that stops before the subcommand, or at it, approves
-# every command.
+# `uv run sh -c …`, `poetry run …`), or code of a package or project it is pointed at: an install
+# runs the package's build and lifecycle hooks (`pip install ./x` runs its setup.py, `npm install`
+# its `postinstall`), `npm run`/`cargo run`/`go run` the project's scripts and programs, which the
+# agent may write first. A prefix that stops before the subcommand, or at it, approves every command.
 RUNNING_SUBCOMMANDS = {
-    "npm": frozenset({"exec", "x"}), "pnpm": frozenset({"exec", "dlx"}), "yarn": frozenset({"exec", "dlx"}),
+    "npm": frozenset({"exec", "x", "install", "i", "ci", "run", "run-script"}), "pnpm": frozenset({"exec", "dlx", "install", "i", "run"}),
+    "yarn": frozenset({"exec", "dlx", "install", "add", "run"}),
+    "pip": frozenset({"install", "download", "wheel"}), "pip3": frozenset({"install", "download", "wheel"}),
+    "gem": frozenset({"install"}), "cargo": frozenset({"run", "install"}), "go": frozenset({"run", "generate"}),
     "bun": frozenset({"x"}), "uv": frozenset({"run", "tool"}), "poetry": frozenset({"run"}), "pdm": frozenset({"run"}),
     "hatch": frozenset({"run"}), "pipenv": frozenset({"run"}), "pipx": frozenset({"run"}), "bundle": frozenset({"exec"}),
     "conda": frozenset({"run"}), "mamba": frozenset({"run"}), "pixi": frozenset({"run", "exec"}),
