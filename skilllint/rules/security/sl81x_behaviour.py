@@ -81,4 +81,30 @@ class RemoteShell(Rule):
             )
 
 
-RULES = [DataExfiltration, RemoteShell]
+class SafetyBypass(Rule):
+    code = "SL815"
+    name = "safety-bypass"
+    summary = "Code turns a safety off: an agent CLI's approvals or sandbox, TLS certificate checks, a container's or the system's isolation"
+    severity = severities("warning: all")
+    content_rule = True
+    needs_skill_md = False
+    # Medium: nothing is harmed by the switch alone; it removes the check that would have stopped the
+    # harm another fault brings (a hostile instruction, an intercepted connection).
+    security_severity = 6.0
+
+    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ...skill.security.code_units import code_units
+        from ...skill.security.safety_bypass import safety_bypasses
+
+        root = Path(package.root)
+        for bypass in safety_bypasses(code_units(package, ctx.memo))[:MAX_FINDINGS]:
+            where = "this block" if bypass.unit.kind == "block" else "this script"
+            yield Finding(
+                f"{where} turns off {bypass.what} (`{bypass.switch}`): what it would have stopped then runs unchecked; "
+                "keep the check on, or ask the user first and say why",
+                Span(bypass.line, bypass.column, bypass.line, bypass.column + 1),
+                path=root / bypass.unit.rel,
+            )
+
+
+RULES = [DataExfiltration, RemoteShell, SafetyBypass]

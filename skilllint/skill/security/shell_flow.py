@@ -172,7 +172,7 @@ def split_outside_quotes(text: str, separators: tuple[str, ...]) -> list[str]:
 
 
 def stage_of(raw: str, line: int, column: int) -> _Stage:
-    words = _without_redirections(_words(raw))
+    words = _without_redirections(shell_words(raw))
     while words and ("=" in words[0] and not words[0].startswith(("-", "=")) and words[0].split("=", 1)[0].isidentifier() or words[0] in ("sudo", "env", "command", "exec", "nohup", "time")):
         if words[0] == "env" and len(words) == 1:
             break  # `env` alone prints the environment
@@ -205,7 +205,7 @@ def _text_source(text: str, tainted: dict[str, tuple[str, int]], line: int, read
     """Sensitive data named in a command's text: a sensitive path read (by a reading program, an
     ``@file`` upload, a ``<`` redirect), a substitution that dumps the environment, a tainted
     variable or file."""
-    for word in _words(text):
+    for word in shell_words(text):
         path = (word.split("=@", 1)[-1] if "=@" in word else word).lstrip("@<")
         if SENSITIVE_PATH.search(path.rstrip("\"')")) and (reads or word.startswith(("@", "<")) or "=@" in word):
             return (f"`{path.rstrip(chr(34) + chr(39) + ')')}`", line)
@@ -217,7 +217,7 @@ def _text_source(text: str, tainted: dict[str, tuple[str, int]], line: int, read
     for name in _VARIABLE.findall(text):
         if "$" + name in tainted:
             return tainted["$" + name]
-    for word in _words(text):
+    for word in shell_words(text):
         key = word.lstrip("@<").split("=@", 1)[-1]
         if key in tainted:
             return tainted[key]
@@ -241,7 +241,7 @@ def _without_redirections(words: list[str]) -> list[str]:
     return kept
 
 
-def _words(text: str) -> list[str]:
+def shell_words(text: str) -> list[str]:
     try:
         return shlex.split(text, comments=False, posix=True)
     except ValueError:
