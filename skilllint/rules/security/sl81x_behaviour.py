@@ -13,6 +13,11 @@ from ...rule import Rule, RuleContext, severities
 MAX_FINDINGS = 50
 
 
+def _holder(unit) -> str:
+    """How a finding names the code it is in: a fenced block of a document, or a script."""
+    return "this block" if unit.kind == "block" else "this script"
+
+
 class DataExfiltration(Rule):
     code = "SL810"
     name = "data-exfiltration"
@@ -44,7 +49,7 @@ class DataExfiltration(Rule):
                 return
 
     def _finding(self, root: Path, unit, line: int, column: int, what: str, sink: str, source_rel: str, source_line: int) -> Finding:
-        where = "this block" if unit.kind == "block" else "this script"
+        where = _holder(unit)
         read_at = "" if (source_rel, source_line) == (unit.rel, line) else f", read at {source_rel}:{source_line},"
         return Finding(
             f"{where} sends {what}{read_at} with {sink}: a host the code fixes "
@@ -72,7 +77,7 @@ class RemoteShell(Rule):
 
         root = Path(package.root)
         for shell in remote_shells(code_units(package, ctx.memo))[:MAX_FINDINGS]:
-            where = "this block" if shell.unit.kind == "block" else "this script"
+            where = _holder(shell.unit)
             yield Finding(
                 f"{where} opens a remote shell: {shell.what}; whoever is at the other end runs any command with "
                 "the user's rights. No skill needs this: remove it",
@@ -98,7 +103,7 @@ class SafetyBypass(Rule):
 
         root = Path(package.root)
         for bypass in safety_bypasses(code_units(package, ctx.memo))[:MAX_FINDINGS]:
-            where = "this block" if bypass.unit.kind == "block" else "this script"
+            where = _holder(bypass.unit)
             yield Finding(
                 f"{where} turns off {bypass.what} (`{bypass.switch}`): what it would have stopped then runs unchecked; "
                 "keep the check on, or ask the user first and say why",
