@@ -492,9 +492,10 @@ def test_an_interpreter_before_the_path_needs_nothing(tmp_path):
 
 
 def test_a_direct_call_beside_a_run_through_the_interpreter_is_an_alternative(tmp_path):
-    """SKILL.md's block runs the script with `bash`, which needs no run bit; "`./scripts/pr.sh`
-    also works" beside it is an alternative the agent need not take. A script only ever called
-    directly still needs the bit."""
+    """SKILL.md's block runs the script with `bash`, which needs no run bit; "`./scripts/pr.sh
+    notes.md` also works" beside it is the same run written another way, one the agent need not
+    take. A script only ever called directly still needs the bit (and a direct call with other
+    arguments is a run of its own: RUN_BODY's `scripts/fetch.py --all`)."""
     body = (
         "```bash\nbash scripts/pr.sh notes.md\n```\n\n(It has the run bit, so `./scripts/pr.sh notes.md` also works.)\n\n"
         "Then run `./scripts/other.sh notes.md`.\n"

@@ -121,18 +121,19 @@ class ScriptNotRunnable(Rule):
     content_rule = True
 
     def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
-        from ...skill.scripts.invocations import NOT_COMMANDS, interpreted_runs, interpreter_for, invocations, looks_runnable, shebang_problems
+        from ...skill.scripts.invocations import NOT_COMMANDS, interpreted_runs, interpreter_for, invocation_arguments, invocations, looks_runnable, shebang_problems
         from ...skill.scripts.lexers import language_of, read_bytes
 
         if not any(looks_runnable(rel) for rel, e in package.inventory.entries.items() if e.kind in ("file", "symlink")):
             return
         reported: set[str] = set()
         calls = invocations(package)
-        # A script a SKILL.md block also runs through its interpreter works for the agent: a
-        # direct call beside it ("`./x.sh` also works") is an alternative, not the way it is run.
+        # The same run a SKILL.md block makes through the interpreter, written directly beside it
+        # ("`./x.sh <file>` also works"), is an alternative form, not the way the script is run; a
+        # direct call with other arguments is a run of its own.
         interpreted = interpreted_runs(package) if calls else set()
         for call in calls:
-            if call.rel in reported or call.rel in interpreted:
+            if call.rel in reported or (call.rel, invocation_arguments(package, call)) in interpreted:
                 continue
             ext = posixpath.splitext(call.rel)[1].lower()
             if ext in NOT_COMMANDS:

@@ -195,10 +195,10 @@ def invocations(package) -> list[Invocation]:
 _INTERPRETERS = frozenset({"bash", "sh", "zsh", "ksh", "dash", "python", "python3", "node", "deno", "bun", "ruby", "perl", "pwsh", "powershell"})
 
 
-def interpreted_runs(package) -> set[str]:
-    """The package files a fenced shell block of SKILL.md runs through an interpreter
-    (``bash scripts/x.sh``): those run whatever their mode or first line."""
-    found: set[str] = set()
+def interpreted_runs(package) -> set[tuple[str, tuple[str, ...]]]:
+    """The runs a fenced shell block of SKILL.md makes through an interpreter (``bash scripts/x.sh
+    <file>``), each as (package file, its arguments): those run whatever the file's mode or first line."""
+    found: set[tuple[str, tuple[str, ...]]] = set()
     if not package.readable:
         return found
     for texts, _ in shell_blocks(package, set()):
@@ -207,8 +207,16 @@ def interpreted_runs(package) -> set[str]:
             if len(words) >= 2 and words[0].rsplit("/", 1)[-1] in _INTERPRETERS:
                 rel = resolve_command(words[1], package)
                 if rel is not None:
-                    found.add(rel)
+                    found.add((rel, tuple(words[2:])))
     return found
+
+
+def invocation_arguments(package, call: Invocation) -> tuple[str, ...]:
+    """The words after the file an invocation runs, to the end of its code span or line."""
+    lines = package.source.lines
+    text = lines[call.line - 1] if 0 < call.line <= len(lines) else ""
+    rest = text[call.column - 1 + len(call.word) :]
+    return tuple(rest.split("`", 1)[0].split())
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -53,7 +53,7 @@ class ShellFlow:
     column: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class _Stage:
     words: list[str]
     raw: str
