@@ -51,6 +51,7 @@ def fixture_classes() -> dict[str, tuple[dict[str, tuple[str, str]], dict[str, t
     return {
         "SL810 shell exfiltration": (shell(cases.SHELL_EXFIL), shell(cases.SHELL_BENIGN)),
         "SL812 remote shell": (cases.REMOTE_SHELLS, cases.REMOTE_BENIGN),
+        "SL813 destructive command": (cases.DESTRUCTIVE, cases.DESTRUCTIVE_BENIGN),
         "SL815 safety bypass": (cases.BYPASSES, cases.BYPASS_BENIGN),
     }
 

@@ -284,3 +284,42 @@ def test_sl815_look_alikes_and_a_guide_of_dangerous_settings_are_quiet(tmp_path)
         skill(tmp_path, name, block(lang, code))
     skill(tmp_path, "guide", "## Dangerous sandbox configurations\n\n" + block("bash", BYPASSES["codex"][1]))
     assert found(tmp_path, "SL815") == []
+
+
+# -- SL813 -------------------------------------------------------------------------------------
+
+DESTRUCTIVE = {
+    "root": ("bash", "sudo rm -rf --no-preserve-root /"),
+    "home": ("bash", "rm -rf ~/"),
+    "home-variable": ("bash", 'rm -fr "$HOME"'),
+    "unset-variable": ("bash", 'rm -rf "$BUILD_DIR/"*'),
+    "dd": ("bash", "dd if=/dev/zero of=/dev/sda bs=1M"),
+    "mkfs": ("bash", "mkfs.ext4 /dev/nvme0n1"),
+    "fork-bomb": ("bash", ":(){ :|:& };:"),
+    "find-home": ("bash", "find ~ -type f -delete"),
+    "python-rmtree": ("python", 'import os, shutil\nshutil.rmtree(os.path.expanduser("~"))'),
+    "python-system": ("python", 'import os\nos.system("rm -rf /")'),
+}
+DESTRUCTIVE_BENIGN = {
+    "build-outputs": ("bash", "rm -rf build/ dist/ node_modules"),
+    "set-variable": ("bash", 'TMP=$(mktemp -d)\nrm -rf "$TMP/"*'),
+    "guarded": ("bash", 'rm -rf "${OUT_DIR:?}/"*'),
+    "sub-path": ("bash", 'rm -rf "$OUTPUT_DIR/repos"'),
+    "bare-variable": ("bash", 'rm -rf "$WORK_DIR"'),
+    "runner-variable": ("bash", 'rm -rf "$TMPDIR/cache"'),
+    "pyc": ("bash", 'find . -name "*.pyc" -delete'),
+    "disk-image": ("bash", "dd if=/dev/zero of=disk.img bs=1M count=10"),
+    "python-build": ("python", 'import shutil\nshutil.rmtree("build")'),
+}
+
+
+def test_sl813_destruction_of_root_home_disk_and_processes(tmp_path):
+    for name, (lang, code) in DESTRUCTIVE.items():
+        skill(tmp_path, name, block(lang, code))
+    assert {name for name, *_ in found(tmp_path, "SL813")} == set(DESTRUCTIVE)
+
+
+def test_sl813_a_task_s_own_paths_and_guarded_variables_are_quiet(tmp_path):
+    for name, (lang, code) in DESTRUCTIVE_BENIGN.items():
+        skill(tmp_path, name, block(lang, code))
+    assert found(tmp_path, "SL813") == []

@@ -112,4 +112,29 @@ class SafetyBypass(Rule):
             )
 
 
-RULES = [DataExfiltration, RemoteShell, SafetyBypass]
+class DestructiveCommand(Rule):
+    code = "SL813"
+    name = "destructive-command"
+    summary = "Code deletes or wipes what no task asks to: the root, the home, an unset variable's path, a disk; a fork bomb"
+    severity = severities("warning: all")
+    content_rule = True
+    needs_skill_md = False
+    # High: run once, it destroys the user's files or machine; an unset variable's path is a bug as
+    # often as an attack, which keeps it below the attacks themselves (SL810, SL812).
+    security_severity = 7.5
+
+    def check(self, package, ctx: RuleContext) -> Iterator[Finding]:
+        from ...skill.security.code_units import code_units
+        from ...skill.security.destructive import destructive_commands
+
+        root = Path(package.root)
+        for hit in destructive_commands(code_units(package, ctx.memo))[:MAX_FINDINGS]:
+            yield Finding(
+                f"{_holder(hit.unit)} destroys {hit.what}: `{hit.command}`; no skill's task asks for that. Delete only "
+                "the task's own paths, and guard a variable in a path (`${DIR:?}`) so an unset one stops the shell",
+                Span(hit.line, hit.column, hit.line, hit.column + 1),
+                path=root / hit.unit.rel,
+            )
+
+
+RULES = [DataExfiltration, RemoteShell, DestructiveCommand, SafetyBypass]
