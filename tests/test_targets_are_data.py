@@ -34,6 +34,12 @@ ALLOWED = {
     ("skilllint/skill/package.py", "frontmatter.SPLITTERS[splitter]"): (
         "the splitters by name (Target.splitter), two of them named after the surface whose split they model"
     ),
+    ("skilllint/skill/security/safety_bypass.py", "_AGENT_FLAGS.get(program)"): (
+        "keyed by a command's program name; the Codex CLI's executable is `codex`, which is also a target id"
+    ),
+    ("skilllint/skill/security/safety_bypass.py", "_WHAT[program]"): (
+        "keyed by a command's program name; the Codex CLI's executable is `codex`, which is also a target id"
+    ),
     ("skilllint/skill/openai_yaml/wording.py", 'TARGETS["codex"]'): (
         "agents/openai.yaml is Codex's own file: a `$name` mention is Codex's syntax, read as Codex reads the name"
     ),

@@ -13,11 +13,6 @@ from ...rule import Rule, RuleContext, severities
 MAX_FINDINGS = 50
 
 
-def _holder(unit) -> str:
-    """How a finding names the code it is in: a fenced block of a document, or a script."""
-    return "this block" if unit.kind == "block" else "this script"
-
-
 class DataExfiltration(Rule):
     code = "SL810"
     name = "data-exfiltration"
@@ -49,7 +44,7 @@ class DataExfiltration(Rule):
                 return
 
     def _finding(self, root: Path, unit, line: int, column: int, what: str, sink: str, source_rel: str, source_line: int) -> Finding:
-        where = _holder(unit)
+        where = unit.named
         read_at = "" if (source_rel, source_line) == (unit.rel, line) else f", read at {source_rel}:{source_line},"
         return Finding(
             f"{where} sends {what}{read_at} with {sink}: a host the code fixes "
@@ -77,7 +72,7 @@ class RemoteShell(Rule):
 
         root = Path(package.root)
         for shell in remote_shells(code_units(package, ctx.memo))[:MAX_FINDINGS]:
-            where = _holder(shell.unit)
+            where = shell.unit.named
             yield Finding(
                 f"{where} opens a remote shell: {shell.what}; whoever is at the other end runs any command with "
                 "the user's rights. No skill needs this: remove it",
@@ -103,7 +98,7 @@ class SafetyBypass(Rule):
 
         root = Path(package.root)
         for bypass in safety_bypasses(code_units(package, ctx.memo))[:MAX_FINDINGS]:
-            where = _holder(bypass.unit)
+            where = bypass.unit.named
             yield Finding(
                 f"{where} turns off {bypass.what} (`{bypass.switch}`): what it would have stopped then runs unchecked; "
                 "keep the check on, or ask the user first and say why",
@@ -130,7 +125,7 @@ class DestructiveCommand(Rule):
         root = Path(package.root)
         for hit in destructive_commands(code_units(package, ctx.memo))[:MAX_FINDINGS]:
             yield Finding(
-                f"{_holder(hit.unit)} destroys {hit.what}: `{hit.command}`; no skill's task asks for that. Delete only "
+                f"{hit.unit.named} destroys {hit.what}: `{hit.command}`; no skill's task asks for that. Delete only "
                 "the task's own paths, and guard a variable in a path (`${DIR:?}`) so an unset one stops the shell",
                 Span(hit.line, hit.column, hit.line, hit.column + 1),
                 path=root / hit.unit.rel,

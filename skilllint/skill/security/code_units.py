@@ -42,6 +42,11 @@ class CodeUnit:
     _context: tuple | None = field(default=None, repr=False)  # (document lines, fence line, its sections)
 
     @property
+    def named(self) -> str:
+        """How a finding names this code: a fenced block of a document, or a script."""
+        return "this block" if self.kind == "block" else "this script"
+
+    @property
     def shown_as_attack(self) -> bool:
         """Whether the text around a block presents it as an attack or a bad example (judged on
         first asking: an analysis asks only of a unit that could hold what it looks for)."""
